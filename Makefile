@@ -1,0 +1,38 @@
+# Tongits Online. `make run` serves the site at http://127.0.0.1:8000; `make test` tests it.
+
+PY ?= $(shell command -v python3.11 >/dev/null 2>&1 && echo python3.11 || echo python3)
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+PYTEST_ARGS ?=
+
+# Playwright's pip package must never fetch browsers: tests use the system Chromium.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+.PHONY: install run test lint format bench
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PYTHON) || $(PY) -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet -r requirements.txt
+	touch $@
+
+# runserver, not daphne: with daphne in INSTALLED_APPS it serves ASGI (WebSockets too)
+# and adds autoreload and static files in DEBUG.
+run: install
+	$(PYTHON) manage.py migrate
+	$(PYTHON) manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(PYTHON) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install
+	$(PYTHON) -m bench.engine

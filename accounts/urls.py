@@ -1,0 +1,13 @@
+from __future__ import annotations
+
+from django.urls import include, path
+
+from accounts import views
+
+# Not namespaced: Django's auth views reverse plain names such as "password_reset_done".
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("profile/", views.profile, name="profile"),
+    # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
+    path("", include("django.contrib.auth.urls")),
+]

@@ -1,0 +1,9 @@
+"""The live lobby's WebSocket consumer: PLACEHOLDER, being written."""
+
+from __future__ import annotations
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    pass

@@ -1,0 +1,168 @@
+"""Games, their seats and the append-only move log.
+
+The deal (``Game.deal``) and the ``Move`` rows are the only truth about a game; every other
+column of ``Game`` is a summary written in the same transaction as the move that changed
+it (so the lobby, clocks and history can query it) and can be rebuilt by replay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.engine.record import Record, load_record
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status, default=Status.WAITING)
+    public = models.BooleanField(default=True)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    variants = models.JSONField(default=list, blank=True)
+    turn_seconds = models.PositiveIntegerField(default=45)
+
+    # Secret until the game ends: the seed, and the deal made from it. Never render these
+    # while status is waiting or playing (views, admin and sockets all go through
+    # ``Game.revealed``).
+    seed = models.CharField(max_length=80, blank=True)
+    commitment = models.CharField(max_length=64, blank=True)  # SHA-256 hex of the seed
+    deal = models.JSONField(null=True, blank=True)  # {"dealer", "hands", "stock"}
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    started_at = models.DateTimeField(null=True, blank=True)
+    # Summary of the log, updated with each move.
+    seq = models.PositiveIntegerField(default=0)  # moves in the log: the game's version
+    turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the server must act for the seat to move: a bot's pause, or a person's clock.
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+
+    finished_at = models.DateTimeField(null=True, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    end = models.CharField(max_length=12, blank=True)  # tongits, draw, fought_draw, stock
+    points = models.JSONField(null=True, blank=True)
+    chips = models.JSONField(null=True, blank=True)
+    burned = models.JSONField(null=True, blank=True)
+    aborted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    abort_reason = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "due_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the seed and the deal may be shown to anyone: only after the end."""
+        return self.is_over
+
+    def record(self, moves=None) -> Record:
+        """The game as a tongits-record/1 (the deal plus the logged moves)."""
+        if moves is None:
+            moves = list(self.moves.order_by("seq").values_list("payload", flat=True))
+        data = {"format": "tongits-record/1", "variants": self.variants, **self.deal}
+        data["moves"] = list(moves)
+        return load_record(data)
+
+    @staticmethod
+    def commit_to(seed: str) -> str:
+        return hashlib.sha256(seed.encode()).hexdigest()
+
+
+class Seat(models.Model):
+    BOT_CHOICES = [("random", "Random bot"), ("greedy", "Greedy bot")]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="seats",
+    )  # fmt: skip
+    bot_kind = models.CharField(max_length=10, blank=True, choices=BOT_CHOICES)
+    # The clock ran out on this seat: the greedy bot plays it until its person acts again.
+    away = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="one_seat_per_index"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="one_seat_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of game {self.game_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_kind)
+
+    @property
+    def is_open(self) -> bool:
+        return not self.bot_kind and self.user_id is None
+
+    @property
+    def plays_itself(self) -> bool:
+        """The server moves for this seat: a bot, or a person who is away."""
+        return self.is_bot or self.away
+
+
+class Move(models.Model):
+    """One logged move, never updated or deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()  # 1, 2, 3 … within the game
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField()  # the move as in a tongits-record/1
+    client_move_id = models.CharField(max_length=64, null=True, blank=True)
+    by_server = models.BooleanField(default=False)  # a bot's move or a clock's
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_move_per_seq"),
+            models.UniqueConstraint(
+                fields=["game", "client_move_id"],
+                condition=Q(client_move_id__isnull=False),
+                name="one_move_per_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.seq} of game {self.game_id}"
+
+
+class ClockBeat(models.Model):
+    """When a server clock last ran: a long gap means the site was down, and turn
+    deadlines that passed meanwhile are extended rather than enforced."""
+
+    name = models.CharField(max_length=32, unique=True)
+    beat_at = models.DateTimeField()

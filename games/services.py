@@ -1,0 +1,402 @@
+"""The one place that changes games: create, join, start, and apply a move.
+
+Pattern (Zulip's actions): ``check_*`` validates, ``do_*``-style functions write while
+holding the game row's lock, and seats are notified with ``transaction.on_commit``, never
+before the commit. The event carries only the game id and seq: each socket renders its own
+seat's view, so no rendered hand is ever sent to a group.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import bots
+from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
+from games.engine.cards import CODES
+from games.engine.deal import deal_from_seed
+from games.engine.record import replay
+from games.models import Game, Seat
+from games.models import Move as MoveRow
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+SEAT_CHOICES = ("open", "random", "greedy")
+
+
+class ServiceError(Exception):
+    """A request that changes nothing; ``message`` is for the person who made it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotAllowed(ServiceError):
+    pass
+
+
+class BadMove(ServiceError):
+    """Malformed or illegal by the rules (the engine's message)."""
+
+
+class StaleMove(ServiceError):
+    """Sent for an older version of the game than the current one."""
+
+    def __init__(self, message: str, current_seq: int) -> None:
+        super().__init__(message)
+        self.current_seq = current_seq
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    game_id: int
+    seq: int
+    payload: dict[str, Any]
+    duplicate: bool = False
+    finished: bool = False
+
+
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+# --- The state of a game, rebuilt from its log -------------------------------------------
+
+_CACHE_SIZE = 2000
+# Keyed by (game id, seed commitment): ids can be reused after a rollback (SQLite), deals
+# cannot, so a cached state never belongs to another game.
+_state_cache: OrderedDict[tuple[int, str], tuple[int, GameState]] = OrderedDict()
+
+
+def game_state(game: Game) -> GameState:
+    """The engine state after the game's logged moves.
+
+    Cached per process by (game, seq): a state is stored only after its move committed, so
+    a cached entry always equals a replay of the log (tests check this).
+    """
+    key = (game.pk, game.commitment)
+    hit = _state_cache.get(key)
+    if hit is not None and hit[0] == game.seq:
+        _state_cache.move_to_end(key)
+        return hit[1]
+    result = replay(game.record())
+    if not result.ok:  # the log only ever holds moves the engine accepted
+        raise RuntimeError(f"game {game.pk}: stored move {result.error_move}: {result.error}")
+    _remember(key, game.seq, result.state)
+    return result.state
+
+
+def _remember(key: tuple[int, str], seq: int, state: GameState) -> None:
+    _state_cache[key] = (seq, state)
+    _state_cache.move_to_end(key)
+    while len(_state_cache) > _CACHE_SIZE:
+        _state_cache.popitem(last=False)
+
+
+def forget_cached_states() -> None:
+    _state_cache.clear()
+
+
+# --- Tables -------------------------------------------------------------------------------
+
+
+def create_table(
+    user: AbstractBaseUser,
+    *,
+    public: bool = True,
+    others: tuple[str, str] = ("open", "open"),
+    variants: list[str] | None = None,
+    turn_seconds: int | None = None,
+) -> Game:
+    """A new table with ``user`` in seat 0; ``others`` says what fills seats 1 and 2
+    ("open" for people, or a bot kind). Dealt at once when no seat is left open."""
+    for choice in others:
+        if choice not in SEAT_CHOICES:
+            raise ServiceError(f"unknown seat choice {choice!r}")
+    for name in variants or []:
+        if name not in ("held-melds-free",):
+            raise ServiceError(f"unknown variant {name!r}")
+    seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
+    with transaction.atomic():
+        game = Game.objects.create(
+            created_by=user, public=public, variants=list(variants or []), turn_seconds=seconds
+        )
+        Seat.objects.create(game=game, index=0, user=user)
+        for index, choice in enumerate(others, start=1):
+            bot = "" if choice == "open" else choice
+            Seat.objects.create(game=game, index=index, bot_kind=bot)
+        _start_if_full(game)
+        _notify_lobby_on_commit()
+    return game
+
+
+def quick_play(user: AbstractBaseUser) -> Game:
+    """A private table with ``user`` and two greedy bots, dealt at once."""
+    return create_table(user, public=False, others=("greedy", "greedy"))
+
+
+def join_table(game_id: int, user: AbstractBaseUser) -> Game:
+    """Sit ``user`` in the first open seat; the deal happens when the last one fills."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seats = list(game.seats.all())
+        if any(s.user_id == user.pk for s in seats):
+            return game
+        if game.status != Game.Status.WAITING:
+            raise NotAllowed("This game has already started.")
+        free = [s for s in seats if s.is_open]
+        if not free:
+            raise NotAllowed("This table is full.")
+        free[0].user = user
+        try:
+            with transaction.atomic():
+                free[0].save(update_fields=["user"])
+        except IntegrityError:
+            return game
+        _start_if_full(game)
+        _notify_lobby_on_commit()
+    return game
+
+
+def _start_if_full(game: Game) -> None:
+    if any(s.is_open for s in game.seats.all()):
+        return
+    start_game(game)
+
+
+def start_game(game: Game, seed: int | None = None) -> None:
+    """Deal from a fresh secret seed (R2); the table shows only the seed's commitment."""
+    if seed is None:
+        seed = secrets.randbits(128)
+    dealer, hands, stock = deal_from_seed(seed)
+    now = timezone.now()
+    game.seed = str(seed)
+    game.commitment = Game.commit_to(game.seed)
+    game.deal = {
+        "dealer": dealer,
+        "hands": [[CODES[c] for c in hand] for hand in hands],
+        "stock": [CODES[c] for c in stock],
+    }
+    game.dealer = dealer
+    game.status = Game.Status.PLAYING
+    game.started_at = game.turn_started_at = now
+    game.turn_seat = dealer
+    game.seq = 0
+    game.save()
+    game.due_at = _due_at(game, game.seats.get(index=dealer), now)
+    game.save(update_fields=["due_at"])
+    seq = game.seq
+    transaction.on_commit(lambda: notify_game(game.pk, seq))
+
+
+# --- Moves --------------------------------------------------------------------------------
+
+
+def seat_of(game: Game, user: AbstractBaseUser | AnonymousUser) -> Seat | None:
+    if not user.is_authenticated:
+        return None
+    return game.seats.filter(user=user).first()
+
+
+def submit_move(
+    game_id: int,
+    user: AbstractBaseUser | AnonymousUser,
+    payload: dict[str, Any],
+    *,
+    expected_seq: int | None = None,
+    client_move_id: str | None = None,
+) -> MoveResult:
+    """Apply one person's move, for everyone: browser POST and socket frame alike.
+
+    A repeated ``client_move_id`` returns the earlier result; a stale ``expected_seq``
+    raises StaleMove; an illegal move raises BadMove. Nothing changes on an error.
+    """
+    if not isinstance(payload, dict):
+        raise BadMove("A move must be an object with a type.")
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        earlier = _earlier_result(game, client_move_id)
+        if earlier is not None:
+            return earlier
+        seat = _check_can_act(game, user)
+        if expected_seq is not None and expected_seq != game.seq:
+            raise StaleMove("The table changed before your move arrived; here it is now.", game.seq)
+        state = game_state(game)
+        try:
+            move = Move.from_dict({**payload, "seat": seat.index})
+        except InvalidMoveError as e:
+            raise BadMove(f"That move is malformed: {e}.") from None
+        if seat.away:
+            seat.away = False  # the person is back: the bot stops playing for them
+            seat.save(update_fields=["away"])
+        return _apply_and_log(game, state, move, client_move_id=client_move_id)
+
+
+def _locked_game(game_id: int) -> Game:
+    # The row lock serialises every move of one game across all workers.
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotAllowed("There is no such game.") from None
+
+
+def _earlier_result(game: Game, client_move_id: str | None) -> MoveResult | None:
+    if not client_move_id:
+        return None
+    row = game.moves.filter(client_move_id=client_move_id).first()
+    if row is None:
+        return None
+    return MoveResult(game.pk, row.seq, row.payload, duplicate=True, finished=game.is_over)
+
+
+def _check_can_act(game: Game, user: AbstractBaseUser | AnonymousUser) -> Seat:
+    seat = seat_of(game, user)
+    if seat is None:
+        raise NotAllowed("You are not playing at this table.")
+    if game.status == Game.Status.WAITING:
+        raise NotAllowed("The game has not started yet.")
+    if game.is_over:
+        raise NotAllowed("This game has ended.")
+    return seat
+
+
+def _apply_and_log(
+    game: Game,
+    state: GameState,
+    move: Move,
+    *,
+    client_move_id: str | None = None,
+    by_server: bool = False,
+) -> MoveResult:
+    try:
+        new = apply(state, move)
+    except IllegalMoveError as e:
+        raise BadMove(_sentence(str(e))) from None
+    seq = game.seq + 1
+    payload = move.to_dict()
+    MoveRow.objects.create(
+        game=game, seq=seq, seat=move.seat, payload=payload,
+        client_move_id=client_move_id or None, by_server=by_server,
+    )  # fmt: skip
+    _update_summary(game, state, new)
+    game_id, key = game.pk, (game.pk, game.commitment)
+
+    def after_commit() -> None:
+        _remember(key, seq, new)
+        notify_game(game_id, seq)
+
+    transaction.on_commit(after_commit)
+    return MoveResult(game_id, seq, payload, finished=new.outcome is not None)
+
+
+def _sentence(message: str) -> str:
+    return message[:1].upper() + message[1:] + "."
+
+
+def _update_summary(game: Game, before: GameState, after: GameState) -> None:
+    now = timezone.now()
+    game.seq += 1
+    game.last_move_at = now
+    if after.outcome is not None:
+        _store_result(game, after, now)
+        _notify_lobby_on_commit()
+    else:
+        if after.turn != before.turn:
+            game.turn_started_at = now  # a new turn, or a Draw call to answer: a new clock
+        game.turn_seat = after.turn
+        game.due_at = _due_at(game, game.seats.get(index=after.turn), now)
+    game.save()
+
+
+def _store_result(game: Game, state: GameState, now: datetime) -> None:
+    o = state.outcome
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    game.winner_seat, game.end = o.winner, o.end
+    game.points, game.chips, game.burned = list(o.points), list(o.chips), list(o.burned)
+    game.turn_seat = game.due_at = None
+
+
+def _due_at(game: Game, seat: Seat, now: datetime) -> datetime:
+    """When the server moves for ``seat``: after a bot's short pause, or when a person's
+    turn clock runs out."""
+    if seat.plays_itself:
+        low, high = settings.TONGITS_BOT_PAUSE
+        return now + timedelta(seconds=random.uniform(low, high))
+    return game.turn_started_at + timedelta(seconds=game.turn_seconds)
+
+
+# --- Moves the server makes: bots, and seats whose clock ran out --------------------------
+
+
+def play_due(game_id: int, now: datetime | None = None) -> MoveResult | None:
+    """If the server owes this game a move now, make it (one move).
+
+    A bot plays its own kind; a person whose clock ran out is marked away and the greedy
+    bot plays a safe move for them. Bots see only their seat's view (never the state).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.Status.PLAYING or game.due_at is None or game.due_at > now:
+            return None
+        seat = game.seats.get(index=game.turn_seat)
+        if not seat.plays_itself:
+            seat.away = True
+            seat.save(update_fields=["away"])
+        state = game_state(game)
+        rng = random.Random(f"{game.pk}:{game.seq}")
+        move = bots.choose(seat.bot_kind or "greedy", seat_view(state, seat.index), rng)
+        return _apply_and_log(game, state, move, by_server=True)
+
+
+def mark_back(game_id: int, user: AbstractBaseUser) -> bool:
+    """The person at an away seat is back: stop playing for them. True if it changed."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None or not seat.away:
+            return False
+        seat.away = False
+        seat.save(update_fields=["away"])
+        if not game.is_over and game.turn_seat == seat.index:
+            game.turn_started_at = timezone.now()
+            game.due_at = _due_at(game, seat, game.turn_started_at)
+            game.save(update_fields=["turn_started_at", "due_at"])
+        seq = game.seq
+        transaction.on_commit(lambda: notify_game(game_id, seq))
+    return True
+
+
+# --- Notifications ------------------------------------------------------------------------
+
+
+def notify_game(game_id: int, seq: int) -> None:
+    """Tell every socket of the game that it is now at ``seq``; each renders its own view."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.update", "seq": seq})
+
+
+def _notify_lobby_on_commit() -> None:
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.update"})
+
+    transaction.on_commit(send)

@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from games.views import lobby, table
+
+urlpatterns = [
+    path("", lobby.lobby, name="lobby"),
+    path("play/quick/", lobby.quick_play, name="quick_play"),
+    path("tables/new/", lobby.new_table, name="new_table"),
+    path("tables/<int:game_id>/join/", lobby.join, name="join_table"),
+    path("invite/<str:token>/", lobby.invite, name="invite"),
+    path("games/<int:game_id>/", table.table, name="table"),
+    path("games/<int:game_id>/act/", table.act, name="act"),
+    path("games/<int:game_id>/again/", table.play_again, name="play_again"),
+]

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+
+PASSWORDS = {
+    "alice": "pw-alice-123!",
+    "bob": "pw-bob-123!",
+    "carol": "pw-carol-123!",
+}
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:
+    # The real hasher is slow on purpose; tests hash dozens of passwords.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def users(db) -> dict[str, AbstractUser]:
+    """The three players every scenario starts from."""
+    User = get_user_model()
+    return {
+        name: User.objects.create_user(name, f"{name}@example.com", password)
+        for name, password in PASSWORDS.items()
+    }
+
+
+@pytest.fixture
+def alice(users: dict[str, AbstractUser]) -> AbstractUser:
+    return users["alice"]
+
+
+@pytest.fixture
+def bob(users: dict[str, AbstractUser]) -> AbstractUser:
+    return users["bob"]
+
+
+@pytest.fixture
+def carol(users: dict[str, AbstractUser]) -> AbstractUser:
+    return users["carol"]
+
+
+@pytest.fixture(autouse=True)
+def server_clock_off(settings) -> None:
+    # Tests drive the clock themselves (games.services.play_due), so no worker task races
+    # them; bots move without their human-like pause.
+    settings.TONGITS_CLOCK_IN_WORKERS = False
+    settings.TONGITS_BOT_PAUSE = (0.0, 0.0)
+
+
+@pytest.fixture
+def make_game():
+    """Seat people and bots and deal from a fixed seed: ``make_game([alice, "greedy",
+    bob], seed=7)``. Returns the started Game (the dealer comes from the seed)."""
+    from games import services
+    from games.models import Game, Seat
+
+    def make(occupants: list, seed: int = 7, public: bool = True, **fields) -> Game:
+        people = [o for o in occupants if not isinstance(o, str)]
+        game = Game.objects.create(
+            created_by=people[0] if people else None, public=public, **fields
+        )
+        for index, who in enumerate(occupants):
+            if isinstance(who, str):
+                Seat.objects.create(game=game, index=index, bot_kind=who)
+            else:
+                Seat.objects.create(game=game, index=index, user=who)
+        services.start_game(game, seed=seed)
+        game.refresh_from_db()
+        return game
+
+    return make

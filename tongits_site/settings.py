@@ -1,0 +1,219 @@
+"""Settings for Tongits Online.
+
+Everything that differs between a laptop and production comes from the environment; the
+defaults are for development, so `make run` needs no services and no configuration.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() not in {"0", "false", "no", "off"}
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+DEV_SECRET_KEY = "django-insecure-dev-only-tongits-online"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    # A public key would let anyone forge sessions and password-reset links.
+    raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DJANGO_DEBUG=0.")
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,testserver,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    # First, so its runserver (ASGI, WebSockets included) replaces the WSGI one.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    # The simple config leaves TEMPLATES alone; the loaders below are set explicitly.
+    "template_partials.apps.SimpleAppConfig",
+    "axes",
+    "games",
+    "accounts",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes requires, so it sees the response of the login view.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out client is refused before its password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+ROOT_URLCONF = "tongits_site.urls"
+WSGI_APPLICATION = "tongits_site.wsgi.application"
+ASGI_APPLICATION = "tongits_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+            # The partials loader lets a view render "page.html#partial-name"; it wraps the
+            # cached loader, which Django resets on template changes under runserver.
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                            ],
+                        )
+                    ],
+                )
+            ],
+            # {% partialdef %} and {% partial %} without a {% load %} in every template.
+            "builtins": ["template_partials.templatetags.partials"],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=0,
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Several Daphne workers each hold a small psycopg pool; Django requires
+    # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
+    DATABASES["default"]["OPTIONS"] = {"pool": True}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                # redis-py 8 defaults to a 5 s socket timeout, which kills a consumer
+                # that is idly waiting on BRPOP between moves.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # A group event only says "game N is at version V"; each seat re-renders
+                # from the database. So a message older than 10 s is worthless, and
+                # expiring it early stops dead channels from holding memory in Redis.
+                "expiry": 10,
+                # The default of 100 can overflow when bots move in a burst and a slow
+                # browser lags; overflow silently drops events, so leave headroom.
+                "capacity": 1500,
+            },
+        }
+    }
+else:
+    # One process only: fine for `make run` and tests, wrong for several workers.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 0.25  # hours: a 15-minute lockout
+# Per username and address together, so one attacker cannot lock a player out everywhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
+
+EMAIL_BACKEND = os.environ.get(
+    "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "tongits@localhost")
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # The manifest needs `collectstatic`, which development and tests never run.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+if DEBUG:
+    # Development serves static files from the finders and never runs collectstatic, so
+    # WhiteNoise's complaint about the missing STATIC_ROOT is noise.
+    warnings.filterwarnings("ignore", message=f"No directory at: {re.escape(str(STATIC_ROOT))}")
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    # Replaces Django's default "django" handlers, which would print each line a second time.
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+}
+
+# --- Tongits ---
+# Seconds a person has for a turn before the server plays a safe move for them.
+TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
+# A bot waits this long (a range, in seconds) before it moves, so play feels human.
+TONGITS_BOT_PAUSE = (
+    float(os.environ.get("TONGITS_BOT_PAUSE_MIN", "0.7")),
+    float(os.environ.get("TONGITS_BOT_PAUSE_MAX", "1.4")),
+)
+# Each ASGI worker runs the clock that plays bots and enforces turn deadlines; tests turn
+# it off and drive the clock themselves.
+TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
