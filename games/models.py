@@ -37,6 +37,8 @@ class Game(models.Model):
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
     variants = models.JSONField(default=list, blank=True)
     turn_seconds = models.PositiveIntegerField(default=45)
+    # An uploaded record, shown as a replay: never counted in anyone's history or stats.
+    imported = models.BooleanField(default=False)
 
     # Secret until the game ends: the seed, and the deal made from it. Never render these
     # while status is waiting or playing (views, admin and sockets all go through
