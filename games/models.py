@@ -109,6 +109,8 @@ class Seat(models.Model):
     bot_kind = models.CharField(max_length=10, blank=True, choices=BOT_CHOICES)
     # The clock ran out on this seat: the greedy bot plays it until its person acts again.
     away = models.BooleanField(default=False)
+    # Only for an imported record's seats, which belong to nobody here.
+    display_name = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["index"]

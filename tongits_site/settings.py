@@ -203,7 +203,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     # Replaces Django's default "django" handlers, which would print each line a second time.
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # axes announces itself at INFO on every start, which clutters command output.
+        "axes": {"level": "WARNING"},
+    },
 }
 
 # --- Tongits ---

@@ -1,0 +1,144 @@
+"""Game records in and out of the database: download, upload, integrity, fair deals.
+
+The record (the deal plus the move log) is the game; everything here either builds one
+from stored rows or stores one after the engine has replayed it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from accounts.models import display_name_for
+from games.engine.cards import CODES
+from games.engine.deal import deal_from_seed
+from games.engine.record import RecordError, load_record, replay
+from games.models import Game, Seat
+from games.models import Move as MoveRow
+
+
+class BadRecord(ValueError):
+    """An uploaded record the engine rejects; the message says where and why."""
+
+
+def seat_names(game: Game) -> list[str]:
+    """What to call each seat: the person's display name or the bot's kind."""
+    names = []
+    for seat in sorted(game.seats.all(), key=lambda s: s.index):
+        if seat.user_id:
+            names.append(display_name_for(seat.user))
+        elif seat.bot_kind:
+            names.append(f"{seat.bot_kind.capitalize()} bot")
+        else:
+            names.append(seat.display_name or f"Seat {seat.index + 1}")
+    return names
+
+
+def record_dict(game: Game) -> dict[str, Any]:
+    """A finished game as a tongits-record/1 object, with its players and result."""
+    if not game.revealed:
+        raise PermissionError("a game's record is available only after it ends")
+    record = game.record().to_dict()
+    record["id"] = game.pk
+    record["players"] = seat_names(game)
+    if game.started_at:
+        record["started"] = game.started_at.isoformat()
+    if game.seed:
+        record["seed"], record["commitment"] = game.seed, game.commitment
+    return record
+
+
+def stored_difference(game: Game) -> str | None:
+    """Replay a stored game's log and say how it differs from what was stored, if it does.
+
+    A finished game must end exactly at its last move with the stored result; a game in
+    play must replay without error to its stored seq.
+    """
+    moves = list(game.moves.order_by("seq").values_list("seq", "payload"))
+    if [seq for seq, _ in moves] != list(range(1, len(moves) + 1)):
+        return "the move log has a gap or a repeated seq"
+    if len(moves) != game.seq:
+        return f"the game says seq {game.seq} but the log holds {len(moves)} moves"
+    result = replay(game.record([payload for _, payload in moves]))
+    if not result.ok:
+        return f"move {result.error_move + 1} is illegal: {result.error}"
+    return _result_difference(game, result.state.outcome)
+
+
+def _result_difference(game: Game, outcome) -> str | None:
+    if game.status == Game.Status.FINISHED and outcome is None:
+        return "stored as finished, but the log does not end the game"
+    if game.status != Game.Status.FINISHED:
+        return "the log ends the game, but it is not stored as finished" if outcome else None
+    stored = (game.winner_seat, game.end, game.points, game.chips, game.burned)
+    replayed = (
+        outcome.winner, outcome.end, list(outcome.points), list(outcome.chips),
+        list(outcome.burned),
+    )  # fmt: skip
+    if stored != replayed:
+        return f"stored result {stored} differs from the replay's {replayed}"
+    return None
+
+
+def verify_deal(game: Game) -> tuple[bool, str]:
+    """Check a finished game's revealed seed against its commitment and its deal."""
+    if not game.revealed:
+        return False, "The seed stays secret until the game ends."
+    if not game.seed:
+        return False, "This game has no seed (an uploaded record)."
+    if Game.commit_to(game.seed) != game.commitment:
+        return False, "The seed does not match the commitment shown during the game."
+    dealer, hands, stock = deal_from_seed(int(game.seed))
+    dealt = {
+        "dealer": dealer,
+        "hands": [[CODES[c] for c in hand] for hand in hands],
+        "stock": [CODES[c] for c in stock],
+    }
+    if dealt != game.deal:
+        return False, "The seed matches its commitment, but it does not give this deal."
+    return True, "The seed matches its commitment and gives exactly this deal."
+
+
+def import_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game:
+    """Store an uploaded record as an imported game, after the engine replays it whole."""
+    try:
+        record = load_record(data)
+    except RecordError as e:
+        raise BadRecord(f"The record cannot be read: {e}.") from None
+    result = replay(record)
+    if not result.ok:
+        raise BadRecord(f"Move {result.error_move + 1} is illegal: {result.error}.")
+    raw = data if isinstance(data, dict) else json.loads(data)
+    return _store_import(record, result, raw.get("players"), user)
+
+
+@transaction.atomic
+def _store_import(record, result, players: object, user) -> Game:
+    o = result.state.outcome
+    game = Game.objects.create(
+        created_by=user, public=False, imported=True, variants=record.variants,
+        status=Game.Status.FINISHED if o else Game.Status.ABORTED,
+        deal={
+            "dealer": record.dealer,
+            "hands": [[CODES[c] for c in h] for h in record.hands],
+            "stock": [CODES[c] for c in record.stock],
+        },
+        dealer=record.dealer, seq=len(result.applied),
+        abort_reason="" if o else "An uploaded record of a game that had not ended.",
+    )  # fmt: skip
+    names = players if isinstance(players, list) and len(players) == 3 else [None] * 3
+    for index in range(3):
+        name = str(names[index])[:40] if names[index] else ""
+        Seat.objects.create(game=game, index=index, display_name=name)
+    MoveRow.objects.bulk_create(
+        MoveRow(game=game, seq=i, seat=m.seat, payload=m.to_dict())
+        for i, m in enumerate(result.applied, start=1)
+    )
+    if o is not None:
+        game.winner_seat, game.end = o.winner, o.end
+        game.points, game.chips, game.burned = list(o.points), list(o.chips), list(o.burned)
+        game.save()
+    return game
