@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import include, path
 
 from games.views import lobby, table
 
@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/<int:game_id>/", table.table, name="table"),
     path("games/<int:game_id>/act/", table.act, name="act"),
     path("games/<int:game_id>/again/", table.play_again, name="play_again"),
+    path("", include("games.history_urls")),
 ]
