@@ -1,0 +1,207 @@
+"""The greedy bot: open early, keep the hand's points low, and end the game when it can win.
+
+It judges a hand by its deadwood (``games.engine.melds.deadwood``): the points left after
+the best arrangement into melds, which is what the hand will score once those melds are laid.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine.cards import mask_of
+from games.engine.melds import deadwood, four_of_a_kinds
+from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, TAKE, Move
+from games.engine.state import Phase
+from games.engine.view import SeatView
+
+from .knowledge import Reading, meld_partners, near_meld_outs, read
+from .tongits import Step, plan_to_empty
+
+# Call Draw when our points are below this share of the lowest guess for an opened opponent.
+CALL_SHARE = 0.75
+# Fight a Draw call when our points are at most this share of the guess for the caller.
+# Above 1 on purpose: folding costs 1 chip, a lost fight 3 and a won fight 6 (R10), so a
+# fight pays from about a 2-in-9 chance of winning it.
+CALLER_SHARE = 1.2
+# An opponent is worth blocking (R5) when their guessed points times this reach ours.
+THREAT_SHARE = 0.9
+# How much deadwood we accept to lay off a card only to block a threatening opponent.
+BLOCK_BUDGET = 6
+# How much deadwood we accept for a take that opens us (R6).
+TAKE_SLACK = 10
+# Weights of the discard score, in points: an out that would make a meld of the card,
+# and a card the next seat could take into a meld (worse when that would open them).
+OUT_WEIGHT = 1.5
+FEED_OPENED = 6.0
+FEED_UNOPENED = 14.0
+
+
+def choose(view: SeatView, rng: random.Random) -> Move:
+    """The greedy move for the seat whose view this is.
+
+    The policy is deterministic; it takes ``rng`` only to share the bots' signature.
+    """
+    r = read(view)
+    if view.phase is Phase.ANSWER:
+        return _answer(r)
+    if view.phase is Phase.START:
+        return _start(r)
+    return _play(r)
+
+
+def _legal(r: Reading, kind: str) -> list[Move]:
+    return [m for m in r.view.legal if m.type == kind]
+
+
+def _answer(r: Reading) -> Move:
+    guess = r.estimate(r.view.caller) * CALLER_SHARE
+    # A fighter who ties the caller wins (R7), hence <=.
+    kind = FIGHT if r.view.hand_points <= guess else FOLD
+    return Move(kind, r.me)
+
+
+def _start(r: Reading) -> Move:
+    takes = _legal(r, TAKE)
+    for take in takes:
+        if _take_empties(r, take):
+            return take
+    if any(m.type == CALL for m in r.view.legal) and _should_call(r, r.view.hand_points):
+        return Move(CALL, r.me)
+    take = _best_take(r, takes)
+    return take if take is not None else Move(DRAW, r.me)
+
+
+def _take_empties(r: Reading, take: Move) -> bool:
+    top = r.view.discards[-1]
+    table = (*_table(r), take.cards | 1 << top)
+    return plan_to_empty(r.hand & ~take.cards, table, may_discard=True) is not None
+
+
+def _should_call(r: Reading, my_points: float) -> bool:
+    """Whether a Draw call now (or with ``my_points``) would likely win (R7)."""
+    rivals = [s for s in r.others() if r.opened(s)]
+    # Unopened players cannot fight: with no opened rival the call wins outright.
+    return all(my_points < r.estimate(s) * CALL_SHARE for s in rivals)
+
+
+def _best_take(r: Reading, takes: list[Move]) -> Move | None:
+    if not takes:
+        return None
+    now = deadwood(r.hand)
+    best = min(takes, key=lambda m: (deadwood(r.hand & ~m.cards), -m.cards.bit_count()))
+    after = deadwood(r.hand & ~best.cards)
+    # Taking opens (R6), which is worth a little deadwood when we have not opened yet.
+    if after < now or (not r.opened(r.me) and after <= now + TAKE_SLACK):
+        return best
+    return None
+
+
+def _play(r: Reading) -> Move:
+    for choice in (_tongits_step, _secret_set, _block, _meld, _layoff):
+        move = choice(r)
+        if move is not None:
+            return move
+    return _discard(r)
+
+
+def _table(r: Reading) -> tuple[int, ...]:
+    return tuple(0 if m.secret else mask_of(m.cards) for m in r.view.melds)
+
+
+def _tongits_step(r: Reading) -> Move | None:
+    plan = plan_to_empty(r.hand, _table(r), may_discard=True)
+    if not plan:
+        return None
+    step: Step = plan[0]
+    move = Move(step.type, r.me, step.cards, step.meld)
+    return move if move in r.view.legal else None
+
+
+def _secret_set(r: Reading) -> Move | None:
+    now = deadwood(r.hand)
+    for quad in four_of_a_kinds(r.hand):
+        # Down secret only when the four cards are worth no less as a set than elsewhere.
+        if deadwood(r.hand & ~quad) <= now:
+            return Move(SECRET, r.me, quad)
+    return None
+
+
+def _meld(r: Reading) -> Move | None:
+    now = deadwood(r.hand)
+    melds = [m for m in _legal(r, MELD) if deadwood(r.hand & ~m.cards) <= now]
+    if not melds:
+        return None
+    return max(melds, key=lambda m: m.cards.bit_count())
+
+
+def _block(r: Reading) -> Move | None:
+    """A lay-off on the meld of an opponent who could otherwise call Draw and beat us (R5).
+
+    It comes before melding, so a card that a meld of ours could spare (the end of a
+    four-card run) still goes to the block.
+    """
+    blocks = [
+        (_change(r, m), m)
+        for m in _legal(r, LAYOFF)
+        if _threatens(r, r.view.melds[m.meld].owner) and _change(r, m) <= BLOCK_BUDGET
+    ]
+    return min(blocks, key=lambda cm: cm[0])[1] if blocks else None
+
+
+def _layoff(r: Reading) -> Move | None:
+    """The lay-off that sheds the most deadwood; on our own meld only if it costs no call."""
+    own_ok = not _keeps_call(r)
+    layoffs = [
+        (_change(r, m), m)
+        for m in _legal(r, LAYOFF)
+        if own_ok or r.view.melds[m.meld].owner != r.me
+    ]
+    best = min(layoffs, key=lambda cm: cm[0], default=None)
+    return best[1] if best is not None and best[0] < 0 else None
+
+
+def _change(r: Reading, move: Move) -> int:
+    return deadwood(r.hand & ~move.cards) - deadwood(r.hand)
+
+
+def _keeps_call(r: Reading) -> bool:
+    """Whether a lay-off on our own meld would cost us a Draw call next turn (R5)."""
+    if not r.opened(r.me) or r.view.seats[r.me].blocked or r.view.stock_left == 0:
+        return False
+    leftover = deadwood(r.hand)
+    return _should_call(r, leftover - _highest_deadwood_card(r))
+
+
+def _highest_deadwood_card(r: Reading) -> int:
+    now = deadwood(r.hand)
+    gains = [now - deadwood(r.hand & ~(1 << c)) for c in r.view.hand]
+    return max(gains, default=0)
+
+
+def _threatens(r: Reading, seat: int) -> bool:
+    """An opened, unblocked opponent whose Draw call could beat us before our next turn."""
+    info = r.view.seats[seat]
+    if not info.opened or info.blocked:
+        return False
+    return not r.opened(r.me) or r.estimate(seat) * THREAT_SHARE <= r.view.hand_points
+
+
+def _discard(r: Reading) -> Move:
+    return min(_legal(r, DISCARD), key=lambda m: _discard_score(r, m.card))
+
+
+def _discard_score(r: Reading, card: int) -> float:
+    """Lower is better: deadwood kept, chances given up, and what it feeds the next seat."""
+    rest = r.hand & ~(1 << card)
+    outs = near_meld_outs(card, rest, r.unseen) if r.view.stock_left else 0
+    return deadwood(rest) + OUT_WEIGHT * outs + _feed_risk(r, card)
+
+
+def _feed_risk(r: Reading, card: int) -> float:
+    nxt = r.others()[0]
+    unseen = r.unseen.bit_count()
+    if not unseen:
+        return 0.0
+    share = r.view.seats[nxt].cards / unseen
+    weight = FEED_OPENED if r.opened(nxt) else FEED_UNOPENED
+    return weight * meld_partners(card, r.unseen) * share * share

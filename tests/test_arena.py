@@ -1,0 +1,91 @@
+"""The arena: bots play in the engine alone; ``manage.py arena`` reports how each entry did."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.bots import arena
+from games.bots.arena import play_arena
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run_arena(*args: str) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("arena", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_arena_json_ends_its_output_with_one_entry_per_listed_seat():
+    out, err = run_arena("--games", "20", "--seats", "greedy,random,random", "--json")
+    result = json.loads(out.strip().splitlines()[-1])
+    assert list(result) == ["games", "seats"]
+    assert result["games"] == 20
+    assert [s["kind"] for s in result["seats"]] == ["greedy", "random", "random"]
+    for seat in result["seats"]:
+        assert list(seat) == ["kind", "win_rate", "mean_chips"]
+        assert 0 <= seat["win_rate"] <= 1
+    # One winner a game, and chips only change hands.
+    assert sum(s["win_rate"] for s in result["seats"]) == pytest.approx(1, abs=0.002)
+    assert sum(s["mean_chips"] for s in result["seats"]) == pytest.approx(0, abs=0.002)
+    assert "20/20" in err
+
+
+def test_arena_without_json_prints_a_line_per_entry_for_people():
+    out, _ = run_arena("--games", "3", "--seats", "random,greedy,random")
+    assert "greedy" in out and "win rate" in out
+    assert not out.strip().splitlines()[-1].startswith("{")
+
+
+def test_the_same_seed_plays_the_same_arena_and_another_seed_another():
+    first = play_arena(["greedy", "random", "greedy"], 30, seed=4)
+    assert play_arena(["greedy", "random", "greedy"], 30, seed=4) == first
+    assert play_arena(["greedy", "random", "greedy"], 30, seed=5) != first
+
+
+def test_each_entry_sits_in_each_seat_in_turn(monkeypatch):
+    seatings = []
+    real = arena.play_game
+
+    def spy(kinds_by_seat, state, rng, clock=None):
+        seatings.append(tuple(kinds_by_seat))
+        return real(kinds_by_seat, state, rng, clock)
+
+    monkeypatch.setattr(arena, "play_game", spy)
+    play_arena(["greedy", "random", "random"], 6, seed=0)
+    greedy_seats = [kinds.index("greedy") for kinds in seatings]
+    assert greedy_seats == [0, 1, 2, 0, 1, 2]
+
+
+def test_greedy_beats_two_random_bots_far_more_often_than_a_third_of_the_time():
+    result = play_arena(["greedy", "random", "random"], 150, seed=1)
+    assert result.entries[0].win_rate > 0.6
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--seats", "greedy,random"], ["--seats", "greedy,clever,random"], ["--games", "0"]],
+)
+def test_arena_rejects_a_bad_seating_or_game_count(args):
+    with pytest.raises(CommandError):
+        run_arena(*args)
+
+
+def test_the_engine_bench_prints_its_figures_last_and_never_imports_django():
+    script = (
+        "import sys, bench.engine as b; b.main(['--seconds', '0.05', '--records', '3']);"
+        "assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert set(figures) == {"games_per_s", "moves_per_s", "replay_ms"}
+    assert all(value > 0 for value in figures.values())
