@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import RANK_MASKS, code, describe
+from .cards import FULL_DECK, RANK_MASKS, code, describe
 from .melds import all_melds, is_meld, layoff_options, take_options
 from .moves import (
     CALL,
@@ -22,7 +22,8 @@ from .moves import (
 from .scoring import DRAW_END, FOUGHT_DRAW, STOCK, TONGITS, draw_winner, outcome, stock_winner
 from .state import GameState, Meld, Phase
 
-_NOT_START = "only at the start of a turn (the dealer's first turn has no draw step)"
+_WITH_CARDS = (TAKE, MELD, SECRET, LAYOFF, DISCARD)
+_NOT_START = "only at the start of a turn (the dealer's first turn has no draw step) (R3)"
 
 
 def legal_moves(state: GameState) -> list[Move]:
@@ -75,6 +76,10 @@ def apply(state: GameState, move: Move) -> GameState:
     handler = _HANDLERS.get(move.type)
     if handler is None:
         raise IllegalMoveError(f"unknown move type {move.type!r}")
+    if move.cards & ~FULL_DECK or move.cards < 0:
+        raise IllegalMoveError("a card mask holds something that is not a card (R1)")
+    if move.type not in _WITH_CARDS and (move.cards or move.meld != -1):
+        raise IllegalMoveError(f"{move.type} takes no cards (R3)")
     if state.phase is Phase.ANSWER and move.type not in (FOLD, FIGHT):
         raise IllegalMoveError("a Draw call is waiting: answer it with fold or fight (R7)")
     new = handler(state, move)
@@ -88,11 +93,13 @@ def _require(condition: bool, message: str) -> None:
 
 
 def _require_held(state: GameState, move: Move, at_least: int) -> None:
-    _require(move.cards.bit_count() >= at_least, f"this move needs at least {at_least} cards")
+    _require(
+        move.cards.bit_count() >= at_least, f"this move needs at least {at_least} cards (R3, R4)"
+    )
     missing = move.cards & ~state.hands[move.seat]
     if missing:
         card = (missing & -missing).bit_length() - 1
-        raise IllegalMoveError(f"seat {move.seat} does not hold {code(card)}")
+        raise IllegalMoveError(f"seat {move.seat} does not hold {code(card)} (R3)")
 
 
 def _draw(state: GameState, move: Move) -> GameState:
@@ -110,7 +117,7 @@ def _draw(state: GameState, move: Move) -> GameState:
 
 def _take(state: GameState, move: Move) -> GameState:
     _require(state.phase is Phase.START, f"take {_NOT_START}")
-    _require(bool(state.discards), "the discard pile is empty")
+    _require(bool(state.discards), "the discard pile is empty (R3)")
     _require_held(state, move, 2)
     top = state.discards[-1]
     meld = move.cards | 1 << top
@@ -126,14 +133,14 @@ def _take(state: GameState, move: Move) -> GameState:
 
 
 def _meld(state: GameState, move: Move) -> GameState:
-    _require(state.phase is Phase.PLAY, "meld only in the play step, after the draw")
+    _require(state.phase is Phase.PLAY, "meld only in the play step, after the draw (R3)")
     _require_held(state, move, 3)
     _require(is_meld(move.cards), f"{describe(move.cards)} is not a set or a run (R4)")
     return _lay(state, move, secret=False)
 
 
 def _secret(state: GameState, move: Move) -> GameState:
-    _require(state.phase is Phase.PLAY, "a secret set only in the play step, after the draw")
+    _require(state.phase is Phase.PLAY, "a secret set only in the play step, after the draw (R3)")
     _require_held(state, move, 4)
     rank_mask = RANK_MASKS[((move.cards & -move.cards).bit_length() - 1) % 13]
     _require(move.cards == rank_mask, "a secret set is four cards of one rank (R4)")
@@ -148,8 +155,8 @@ def _lay(state: GameState, move: Move, secret: bool) -> GameState:
 
 
 def _layoff(state: GameState, move: Move) -> GameState:
-    _require(state.phase is Phase.PLAY, "lay off only in the play step, after the draw")
-    _require(0 <= move.meld < len(state.melds), f"there is no meld number {move.meld}")
+    _require(state.phase is Phase.PLAY, "lay off only in the play step, after the draw (R3)")
+    _require(0 <= move.meld < len(state.melds), f"there is no meld number {move.meld} (R4)")
     target = state.melds[move.meld]
     _require(not target.secret, "nothing can be laid off on a secret set (R4)")
     _require_held(state, move, 1)
@@ -164,8 +171,8 @@ def _layoff(state: GameState, move: Move) -> GameState:
 
 
 def _discard(state: GameState, move: Move) -> GameState:
-    _require(state.phase is Phase.PLAY, "discard only after the draw")
-    _require(move.cards.bit_count() == 1, "discard exactly one card")
+    _require(state.phase is Phase.PLAY, "discard only after the draw (R3)")
+    _require(move.cards.bit_count() == 1, "discard exactly one card (R3)")
     _require_held(state, move, 1)
     s = state.copy()
     seat = move.seat
@@ -190,7 +197,7 @@ def _call(state: GameState, move: Move) -> GameState:
 
 
 def _answer(state: GameState, move: Move) -> GameState:
-    _require(state.phase is Phase.ANSWER, "fold and fight only answer a Draw call")
+    _require(state.phase is Phase.ANSWER, "fold and fight only answer a Draw call (R7)")
     s = state.copy()
     answers = list(s.answers)
     answers[move.seat] = move.type
