@@ -149,15 +149,19 @@ def quick_play(user: AbstractBaseUser) -> Game:
     return create_table(user, public=False, others=("greedy", "greedy"))
 
 
-def join_table(game_id: int, user: AbstractBaseUser) -> Game:
-    """Sit ``user`` in the first open seat; the deal happens when the last one fills."""
+def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Game:
+    """Sit ``user`` in the first open seat; the deal happens when the last one fills.
+
+    A private table takes only people who bring its invite token."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = _locked_game(game_id)
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             return game
+        if not game.public and not _token_matches(invite_token, game.invite_token):
+            raise NotAllowed("This table is private: you need its invite link to join.")
         if game.status != Game.Status.WAITING:
-            raise NotAllowed("This game has already started.")
+            raise NotAllowed("This table is full: its game has already started.")
         free = [s for s in seats if s.is_open]
         if not free:
             raise NotAllowed("This table is full.")
@@ -170,6 +174,11 @@ def join_table(game_id: int, user: AbstractBaseUser) -> Game:
         _start_if_full(game)
         _notify_lobby_on_commit()
     return game
+
+
+def _token_matches(given: str | None, token: str) -> bool:
+    # Bytes, because compare_digest refuses non-ASCII str, and a token comes from a form.
+    return secrets.compare_digest((given or "").encode(), token.encode())
 
 
 def _start_if_full(game: Game) -> None:
@@ -400,3 +409,31 @@ def _notify_lobby_on_commit() -> None:
             async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.update"})
 
     transaction.on_commit(send)
+
+
+# --- Staff: ending a game that cannot go on -----------------------------------------------
+
+
+def abort_game(game_id: int, by_user: AbstractBaseUser, reason: str) -> Game:
+    """End a waiting or playing game without a result, saying who ended it and why.
+
+    Nobody pays: an aborted game has no winner and no chips. Its deal becomes revealed
+    (the game is over), so its replay opens, as for a finished game.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Say why the game is aborted.")
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status not in (Game.Status.WAITING, Game.Status.PLAYING):
+            raise NotAllowed("Only a game that is waiting or being played can be aborted.")
+        game.status = Game.Status.ABORTED
+        game.aborted_by, game.abort_reason = by_user, reason
+        game.finished_at = timezone.now()
+        game.winner_seat, game.chips = None, None
+        game.turn_seat = game.due_at = None
+        game.save()
+        seq = game.seq
+        transaction.on_commit(lambda: notify_game(game_id, seq))
+        _notify_lobby_on_commit()
+    return game

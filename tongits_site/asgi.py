@@ -1,4 +1,5 @@
-"""ASGI entry point: Django for HTTP, Channels for the game table's WebSockets."""
+"""ASGI entry point: Django for HTTP, Channels for the game table's WebSockets, and the
+server clock that plays bots and enforces turn deadlines (started on the first connection)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,16 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.clock import ClockStarter  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+application = ClockStarter(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )

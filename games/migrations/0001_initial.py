@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,92 +15,184 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='ClockBeat',
+            name="ClockBeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=32, unique=True)),
-                ('beat_at', models.DateTimeField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=32, unique=True)),
+                ("beat_at", models.DateTimeField()),
             ],
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('status', models.CharField(choices=[('waiting', 'Waiting for players'), ('playing', 'Playing'), ('finished', 'Finished'), ('aborted', 'Aborted')], default='waiting', max_length=10)),
-                ('public', models.BooleanField(default=True)),
-                ('invite_token', models.CharField(default=games.models.new_invite_token, max_length=32, unique=True)),
-                ('variants', models.JSONField(blank=True, default=list)),
-                ('turn_seconds', models.PositiveIntegerField(default=45)),
-                ('seed', models.CharField(blank=True, max_length=80)),
-                ('commitment', models.CharField(blank=True, max_length=64)),
-                ('deal', models.JSONField(blank=True, null=True)),
-                ('dealer', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('seq', models.PositiveIntegerField(default=0)),
-                ('turn_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('turn_started_at', models.DateTimeField(blank=True, null=True)),
-                ('due_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('last_move_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('winner_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('end', models.CharField(blank=True, max_length=12)),
-                ('points', models.JSONField(blank=True, null=True)),
-                ('chips', models.JSONField(blank=True, null=True)),
-                ('burned', models.JSONField(blank=True, null=True)),
-                ('abort_reason', models.TextField(blank=True)),
-                ('aborted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("waiting", "Waiting for players"),
+                            ("playing", "Playing"),
+                            ("finished", "Finished"),
+                            ("aborted", "Aborted"),
+                        ],
+                        default="waiting",
+                        max_length=10,
+                    ),
+                ),
+                ("public", models.BooleanField(default=True)),
+                (
+                    "invite_token",
+                    models.CharField(
+                        default=games.models.new_invite_token, max_length=32, unique=True
+                    ),
+                ),
+                ("variants", models.JSONField(blank=True, default=list)),
+                ("turn_seconds", models.PositiveIntegerField(default=45)),
+                ("seed", models.CharField(blank=True, max_length=80)),
+                ("commitment", models.CharField(blank=True, max_length=64)),
+                ("deal", models.JSONField(blank=True, null=True)),
+                ("dealer", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("seq", models.PositiveIntegerField(default=0)),
+                ("turn_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("turn_started_at", models.DateTimeField(blank=True, null=True)),
+                ("due_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("last_move_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("winner_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("end", models.CharField(blank=True, max_length=12)),
+                ("points", models.JSONField(blank=True, null=True)),
+                ("chips", models.JSONField(blank=True, null=True)),
+                ("burned", models.JSONField(blank=True, null=True)),
+                ("abort_reason", models.TextField(blank=True)),
+                (
+                    "aborted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('payload', models.JSONField()),
-                ('client_move_id', models.CharField(blank=True, max_length=64, null=True)),
-                ('by_server', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("payload", models.JSONField()),
+                ("client_move_id", models.CharField(blank=True, max_length=64, null=True)),
+                ("by_server", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="moves",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seq'],
+                "ordering": ["game", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('bot_kind', models.CharField(blank=True, choices=[('random', 'Random bot'), ('greedy', 'Greedy bot')], max_length=10)),
-                ('away', models.BooleanField(default=False)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.game')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveSmallIntegerField()),
+                (
+                    "bot_kind",
+                    models.CharField(
+                        blank=True,
+                        choices=[("random", "Random bot"), ("greedy", "Greedy bot")],
+                        max_length=10,
+                    ),
+                ),
+                ("away", models.BooleanField(default=False)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['index'],
+                "ordering": ["index"],
             },
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', 'due_at'], name='games_game_status_21dbb2_idx'),
+            model_name="game",
+            index=models.Index(fields=["status", "due_at"], name="games_game_status_21dbb2_idx"),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(fields=('game', 'seq'), name='one_move_per_seq'),
+            model_name="move",
+            constraint=models.UniqueConstraint(fields=("game", "seq"), name="one_move_per_seq"),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(condition=models.Q(('client_move_id__isnull', False)), fields=('game', 'client_move_id'), name='one_move_per_client_id'),
+            model_name="move",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("client_move_id__isnull", False)),
+                fields=("game", "client_move_id"),
+                name="one_move_per_client_id",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'index'), name='one_seat_per_index'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("game", "index"), name="one_seat_per_index"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('game', 'user'), name='one_seat_per_user'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("game", "user"),
+                name="one_seat_per_user",
+            ),
         ),
     ]

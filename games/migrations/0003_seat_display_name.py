@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_game_imported'),
+        ("games", "0002_game_imported"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='display_name',
+            model_name="seat",
+            name="display_name",
             field=models.CharField(blank=True, max_length=40),
         ),
     ]

@@ -1,20 +1,152 @@
-"""Lobby views: PLACEHOLDER, being written (open tables, quick play, new table, join)."""
+"""Lobby views: open tables, quick play, a new table, joining, invite links.
+
+Each view is one service call plus a response. ``lobby_context`` is shared with the lobby's
+socket, which re-renders the lists for its own user whenever a table changes.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
-from django.shortcuts import render
+from dataclasses import dataclass
+from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Prefetch, QuerySet
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.models import display_name_for
+from games import services
+from games.engine.state import HELD_MELDS_FREE
+from games.forms import NewTableForm
+from games.models import Game, Seat
 from games.views import HtmxHttpRequest
+
+OPEN_TABLES_SHOWN = 30
+VARIANT_NAMES = {HELD_MELDS_FREE: "Held melds free"}
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    label: str  # a person's name, "Greedy bot", or "Open seat"
+    kind: str  # "person", "bot" or "open"
+    is_you: bool
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table as the lobby shows it to one user."""
+
+    game: Game
+    seats: list[SeatLine]
+    yours: bool  # the user sits here
+    joinable: bool  # waiting, with an open seat
+    can_join: bool  # joinable, by this user
+    open_seats: int
+    variants: list[str]
+    invite_path: str  # for a private table still waiting, shown to its players only
+
+    @property
+    def title(self) -> str:
+        return f"Table {self.game.pk}"
+
+
+def _seat_line(seat: Seat, user: AbstractBaseUser | AnonymousUser) -> SeatLine:
+    if seat.is_bot:
+        return SeatLine(seat.get_bot_kind_display(), "bot", False)
+    if seat.user is None:
+        return SeatLine("Open seat", "open", False)
+    is_you = seat.user_id == user.pk
+    return SeatLine(display_name_for(seat.user), "person", is_you)
+
+
+def table_line(game: Game, user: AbstractBaseUser | AnonymousUser) -> TableLine:
+    seats = list(game.seats.all())
+    yours = user.is_authenticated and any(s.user_id == user.pk for s in seats)
+    open_seats = sum(s.is_open for s in seats)
+    waiting = game.status == Game.Status.WAITING
+    joinable = waiting and open_seats > 0
+    show_invite = yours and waiting and not game.public
+    return TableLine(
+        game=game,
+        seats=[_seat_line(s, user) for s in seats],
+        yours=yours,
+        joinable=joinable,
+        can_join=joinable and user.is_authenticated and not yours,
+        open_seats=open_seats,
+        variants=[VARIANT_NAMES.get(v, v) for v in game.variants],
+        invite_path=reverse("invite", args=[game.invite_token]) if show_invite else "",
+    )
+
+
+def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
+    seats = Seat.objects.select_related("user__profile").order_by("index")
+    return games.prefetch_related(Prefetch("seats", queryset=seats))
+
+
+def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> dict[str, Any]:
+    """What the lobby shows ``user``: their games now, and the public tables to join.
+    ``origin`` ("https://host") makes invite links whole, ready to copy."""
+    if not user.is_authenticated:
+        return {}
+    open_tables = Game.objects.filter(status=Game.Status.WAITING, public=True)
+    current = Game.objects.filter(
+        seats__user=user, status__in=[Game.Status.WAITING, Game.Status.PLAYING]
+    )
+    return {
+        "origin": origin,
+        "your_games": [table_line(g, user) for g in _with_seats(current.order_by("-created_at"))],
+        "open_tables": [
+            table_line(g, user)
+            for g in _with_seats(open_tables.order_by("-created_at"))[:OPEN_TABLES_SHOWN]
+        ],
+    }
 
 
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     template = "games/lobby.html#lobby-body" if request.htmx else "games/lobby.html"
-    return render(request, template)
+    origin = request.build_absolute_uri("/").rstrip("/")
+    return render(request, template, lobby_context(request.user, origin))
 
 
-def quick_play(request):  # placeholder
-    raise NotImplementedError
+@login_required
+@require_POST
+def quick_play(request: HtmxHttpRequest) -> HttpResponse:
+    game = services.quick_play(request.user)
+    return redirect("table", game.pk)
 
 
-new_table = join = invite = quick_play
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_table(request: HtmxHttpRequest) -> HttpResponse:
+    form = NewTableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        game = services.create_table(request.user, **form.table_options())
+        if not game.public and game.status == Game.Status.WAITING:
+            link = request.build_absolute_uri(reverse("invite", args=[game.invite_token]))
+            messages.success(request, f"Your private table is ready. Invite people with {link}")
+        return redirect("table", game.pk)
+    return render(request, "games/new_table.html", {"form": form})
+
+
+@login_required
+@require_POST
+def join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    token = request.POST.get("token") or None
+    try:
+        game = services.join_table(game_id, request.user, invite_token=token)
+    except services.ServiceError as e:
+        messages.error(request, e.message)
+        # Back to where the Join button was, which now shows why.
+        return redirect("invite", token) if token else redirect("lobby")
+    return redirect("table", game.pk)
+
+
+def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    game = get_object_or_404(_with_seats(Game.objects.all()), invite_token=token)
+    context = {"table": table_line(game, request.user), "token": token}
+    return render(request, "games/invite.html", context)

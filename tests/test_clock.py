@@ -1,0 +1,335 @@
+"""The server clock: turn deadlines, away seats, downtime, and clocks racing each other.
+
+Tests drive the clock by hand with a chosen ``now``. Bots have no pause here (conftest),
+so a bot's move is due the moment its turn starts; ``run_due(now, limit=1)`` steps one move.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import DatabaseError, connection
+from django.utils import timezone
+
+from games import clock, services
+from games.engine import seat_view
+from games.engine.moves import DISCARD
+from games.models import ClockBeat, Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+# Seed 1 deals to seat 0 (who moves first); seed 2 deals to seat 1.
+ALICE_FIRST, BOT_FIRST = 1, 2
+
+
+@pytest.fixture(autouse=True)
+def no_failures_remembered():
+    clock._failed.clear()
+    yield
+    clock._failed.clear()
+
+
+def fresh(game: Game) -> Game:
+    game.refresh_from_db()
+    return game
+
+
+def seat(game: Game, index: int) -> Seat:
+    return Seat.objects.get(game=game, index=index)
+
+
+def step_until_turn_of(game: Game, index: int, *, limit: int = 200) -> None:
+    """Let the clock make one move at a time until a new turn of ``index`` begins."""
+    for _ in range(limit):
+        game = fresh(game)
+        last = game.moves.order_by("-seq").first()
+        if game.turn_seat == index and (last is None or last.seat != index):
+            return
+        assert clock.run_due(timezone.now(), limit=1) == 1, "the clock stopped"
+    raise AssertionError(f"seat {index} never got a turn")
+
+
+def beat_at(when) -> None:
+    ClockBeat.objects.update_or_create(name=clock.BEAT_NAME, defaults={"beat_at": when})
+
+
+# --- A person's turn clock ----------------------------------------------------------------
+
+
+def test_when_a_turn_clock_runs_out_the_seat_goes_away_and_its_turn_is_played(
+    make_game, alice, bob, carol
+):
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=1)
+    deadline = game.due_at
+
+    assert clock.run_due(deadline - timedelta(milliseconds=1)) == 0
+    made = clock.run_due(deadline)
+
+    game = fresh(game)
+    moves = list(game.moves.order_by("seq"))
+    assert made == len(moves) >= 1
+    assert seat(game, 0).away
+    assert all(m.seat == 0 and m.by_server for m in moves)
+    assert moves[-1].payload["type"] == DISCARD  # a whole, legal turn: it ends by discarding
+    # Bob's clock starts now, and bob is not away.
+    assert game.turn_seat == 1 and not seat(game, 1).away
+    assert game.due_at == game.turn_started_at + timedelta(seconds=1)
+    assert game.due_at > deadline
+
+
+def test_a_person_is_waited_for_until_their_deadline(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=45)
+
+    assert clock.run_due(timezone.now() + timedelta(seconds=44)) == 0
+    assert fresh(game).seq == 0 and not seat(game, 0).away
+    assert clock.run_due(timezone.now() + timedelta(seconds=46)) >= 1
+
+
+def test_an_away_seat_is_played_by_greedy_until_its_person_acts(make_game, alice, monkeypatch):
+    kinds = spy_on_bots(monkeypatch)
+    game = make_game([alice, "random", "random"], seed=ALICE_FIRST, turn_seconds=60)
+    clock.run_due(fresh(game).due_at, limit=1)
+    assert seat(game, 0).away
+
+    # The rest of her turn and both bots' turns: nobody waits for her deadline.
+    step_until_turn_of(game, 1)
+    step_until_turn_of(game, 0)
+    game = fresh(game)
+    assert seat(game, 0).away
+    assert game.due_at < game.turn_started_at + timedelta(seconds=60)  # a bot's pause
+    assert all(row.by_server for row in game.moves.all())
+    assert {kind for index, kind in kinds if index == 0} == {"greedy"}
+    assert {kind for index, kind in kinds if index != 0} == {"random"}
+
+    # She acts herself: she is back, and her own clock runs again.
+    view = seat_view(services.game_state(game), 0)
+    services.submit_move(game.pk, alice, view.legal[-1].to_dict())
+
+    game = fresh(game)
+    assert not seat(game, 0).away
+    assert not game.moves.order_by("-seq").first().by_server
+    if game.turn_seat == 0:
+        assert game.due_at == game.turn_started_at + timedelta(seconds=60)
+        assert clock.run_due(timezone.now()) == 0
+
+
+def test_mark_back_stops_the_server_playing_for_an_away_seat(make_game, alice):
+    game = make_game([alice, "greedy", "greedy"], seed=ALICE_FIRST, turn_seconds=60)
+    clock.run_due(fresh(game).due_at, limit=1)
+    assert seat(game, 0).away
+
+    assert services.mark_back(game.pk, alice) is True
+    assert services.mark_back(game.pk, alice) is False
+    if fresh(game).turn_seat != 0:
+        step_until_turn_of(game, 0)
+
+    game = fresh(game)
+    assert not seat(game, 0).away
+    assert game.due_at == game.turn_started_at + timedelta(seconds=60)
+    assert clock.run_due(timezone.now()) == 0
+    assert fresh(game).turn_seat == 0
+
+
+def spy_on_bots(monkeypatch) -> list[tuple[int, str]]:
+    """Record (seat, kind) of every move a bot chooses."""
+    calls: list[tuple[int, str]] = []
+    choose = services.bots.choose
+
+    def spy(kind, view, rng):
+        calls.append((view.seat, kind))
+        return choose(kind, view, rng)
+
+    monkeypatch.setattr(services.bots, "choose", spy)
+    return calls
+
+
+# --- Downtime -----------------------------------------------------------------------------
+
+
+def overdue(game: Game, now, *, by: timedelta) -> None:
+    """Pretend the turn clock ran out ``by`` ago while nothing watched it."""
+    Game.objects.filter(pk=game.pk).update(
+        due_at=now - by, turn_started_at=now - by - timedelta(seconds=game.turn_seconds)
+    )
+
+
+def test_after_downtime_overdue_turn_clocks_are_extended_not_enforced(make_game, alice, bob, carol):
+    now = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    overdue(game, now, by=timedelta(minutes=10))
+    beat_at(now - timedelta(minutes=11))
+
+    made = clock.tick(now)
+
+    game = fresh(game)
+    assert made == 0 and game.seq == 0
+    assert not seat(game, 0).away
+    assert game.turn_started_at == now
+    assert game.due_at == now + timedelta(seconds=30)
+    assert ClockBeat.objects.get().beat_at == now
+
+
+def test_after_downtime_bots_and_away_seats_simply_move(make_game, alice, bob):
+    bots_only = make_game(["greedy", "random", "greedy"], seed=3)
+    away = make_game([alice, bob, "greedy"], seed=ALICE_FIRST, turn_seconds=30)
+    now = timezone.now()
+    Seat.objects.filter(game=away, index=0).update(away=True)
+    overdue(away, now, by=timedelta(minutes=10))
+    beat_at(now - timedelta(minutes=11))
+
+    clock.tick(now)
+
+    assert fresh(bots_only).seq >= 1
+    assert fresh(away).seq >= 1
+
+
+def test_the_first_clock_ever_counts_as_after_downtime(make_game, alice, bob, carol):
+    now = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    overdue(game, now, by=timedelta(minutes=1))
+    assert not ClockBeat.objects.exists()
+
+    assert clock.tick(now) == 0
+    assert fresh(game).due_at == now + timedelta(seconds=30)
+
+
+def test_without_downtime_overdue_turn_clocks_are_enforced(make_game, alice, bob, carol):
+    now = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    overdue(game, now, by=timedelta(seconds=1))
+    beat_at(now - timedelta(seconds=1))
+
+    made = clock.tick(now)
+
+    assert made >= 1
+    assert seat(game, 0).away
+    assert fresh(game).seq == made
+
+
+def test_a_beat_never_winds_the_clock_back(db):
+    now = timezone.now()
+    assert clock.beat(now) is None
+
+    assert clock.beat(now - timedelta(seconds=5)) == now
+    assert clock.beat(now + timedelta(seconds=1)) == now
+    assert ClockBeat.objects.get().beat_at == now + timedelta(seconds=1)
+
+
+# --- Several clocks, and failures ---------------------------------------------------------
+
+
+def race(*calls):
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            results[i] = call()
+        except DatabaseError as e:  # SQLite's "table is locked"; tick() would log it
+            results[i] = e
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_clocks_make_each_due_move_once(make_game, alice, bob, carol):
+    games = [make_game(["greedy", "random", "greedy"], seed=s) for s in (3, 4, 5)]
+    person = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    now = timezone.now()
+    overdue(person, now, by=timedelta(seconds=1))
+
+    made = race(*[lambda: clock.run_due(now)] * 3)
+
+    # Each game owed one move at ``now`` (the next ones fall due after it), and no move
+    # was made twice. SQLite has no row locks and refuses a second writer outright (the
+    # clock logs it and moves on), so only PostgreSQL shows every move made.
+    logged = {game.pk: list(game.moves.values_list("seq", flat=True)) for game in games}
+    logged[person.pk] = list(person.moves.values_list("seq", flat=True))
+    counts = [n for n in made if isinstance(n, int)]
+    assert all(seqs in ([], [1]) for seqs in logged.values())
+    assert sum(counts) == sum(len(seqs) for seqs in logged.values())
+    if connection.vendor == "postgresql":
+        assert len(counts) == 3 and sum(counts) == 4
+
+
+def test_a_game_whose_move_fails_does_not_stop_the_others(make_game, monkeypatch, caplog):
+    broken = make_game(["greedy", "greedy", "greedy"], seed=3)
+    working = make_game(["greedy", "greedy", "greedy"], seed=4)
+    play_due = services.play_due
+
+    def fail_for_broken(game_id, now=None):
+        if game_id == broken.pk:
+            raise RuntimeError("boom")
+        return play_due(game_id, now)
+
+    monkeypatch.setattr(services, "play_due", fail_for_broken)
+    now = timezone.now()
+
+    with caplog.at_level(logging.ERROR, logger="games.clock"):
+        assert clock.run_due(now, limit=1) == 1
+        assert clock.run_due(now + timedelta(seconds=1), limit=1) == 1
+
+    assert fresh(broken).seq == 0 and fresh(working).seq == 2
+    # Logged once, not on every tick: the broken game waits out a backoff.
+    assert len([r for r in caplog.records if "could not move" in r.getMessage()]) == 1
+
+
+def test_run_due_makes_at_most_its_limit_of_moves(make_game):
+    game = make_game(["greedy", "greedy", "greedy"], seed=3)
+
+    assert clock.run_due(timezone.now() + timedelta(hours=1), limit=5) == 5
+    assert fresh(game).seq == 5
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_clock_loop_beats_and_plays_bots(make_game):
+    from channels.db import database_sync_to_async
+
+    game = await database_sync_to_async(make_game)(["greedy", "greedy", "greedy"], seed=3)
+
+    await clock.clock_loop(interval=0, ticks=3)
+
+    # database_sync_to_async, not the ORM's a-methods: it closes its connection after.
+    seq = await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).seq)()
+    beats = await database_sync_to_async(ClockBeat.objects.filter(name=clock.BEAT_NAME).count)()
+    assert seq >= 1 and beats == 1
+
+
+def test_the_clock_command_can_tick_once(make_game, capsys):
+    game = make_game(["greedy", "greedy", "greedy"], seed=3)
+
+    call_command("clock", "--once")
+
+    assert "move(s) made" in capsys.readouterr().out
+    assert fresh(game).seq >= 1
+
+
+async def test_the_clock_loop_outlives_a_failed_tick(monkeypatch, caplog):
+    ticks = []
+
+    def tick():
+        ticks.append(1)
+        if len(ticks) == 1:
+            raise RuntimeError("the database went away")
+        return 0
+
+    monkeypatch.setattr(clock, "tick", tick)
+    monkeypatch.setattr(clock, "RETRY_SECONDS", 0)
+
+    with caplog.at_level(logging.ERROR, logger="games.clock"):
+        await clock.clock_loop(interval=0, ticks=3)
+
+    assert len(ticks) == 3
+    assert "A server clock tick failed." in caplog.text

@@ -1,0 +1,414 @@
+"""The lobby: open tables, quick play, new tables, joining, invite links, the live socket."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def open_table(user, *, public=True, others=("open", "open")) -> Game:
+    return services.create_table(user, public=public, others=others)
+
+
+def test_it_welcomes_a_visitor_with_sign_up_and_log_in(client):
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert f'href="{reverse("signup")}"' in html
+    assert f'href="{reverse("login")}"' in html
+    assert "Quick play" not in html
+    assert "ws-connect" not in html  # the socket would refuse a visitor anyway
+
+
+def test_it_lists_public_waiting_tables_but_never_private_ones(client, alice, bob):
+    public = open_table(bob, others=("greedy", "open"))
+    private = open_table(bob, public=False)
+    client.force_login(alice)
+
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert f"Table {public.pk}" in html
+    assert reverse("join_table", args=[public.pk]) in html
+    assert f"Table {private.pk}" not in html
+    assert private.invite_token not in html
+
+
+def test_it_shows_each_seat_of_an_open_table(client, alice, bob):
+    game = open_table(bob, others=("greedy", "open"))
+    client.force_login(alice)
+
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert f'aria-label="Seats of Table {game.pk}"' in html
+    assert ">bob</li>" in html.replace("\n", "")
+    assert "Greedy bot" in html
+    assert "Open seat" in html
+
+
+def test_it_lists_the_users_own_games_with_links_and_private_invite_links(client, alice, bob):
+    private = open_table(alice, public=False)
+    playing = services.quick_play(alice)
+    finished = services.quick_play(alice)
+    Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED)
+    someone_elses = open_table(bob, public=False)
+    client.force_login(alice)
+
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert reverse("table", args=[private.pk]) in html
+    assert reverse("table", args=[playing.pk]) in html
+    assert reverse("table", args=[finished.pk]) not in html
+    assert reverse("table", args=[someone_elses.pk]) not in html
+    assert f'value="http://testserver{reverse("invite", args=[private.invite_token])}"' in html
+
+
+def test_it_labels_every_lobby_control(client, alice, bob):
+    open_table(bob)
+    open_table(alice, public=False)
+    client.force_login(alice)
+
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert '<button type="submit" class="button">Quick play</button>' in html
+    assert ">New table</a>" in html
+    assert ">Join <span" in html
+    assert '<label for="invite-' in html
+    # Live updates replace the lists; this script keeps the keyboard focus where it was.
+    assert '<script src="/static/js/lobby.js" defer></script>' in html
+
+
+def test_it_serves_the_lobby_body_to_htmx_and_connects_the_page_to_the_live_socket(client, alice):
+    client.force_login(alice)
+
+    page = client.get(reverse("lobby")).content.decode()
+    partial = client.get(reverse("lobby"), headers={"HX-Request": "true"}).content.decode()
+
+    assert 'hx-ext="ws" ws-connect="/ws/lobby/"' in page
+    assert "Quick play" in partial and "<html" not in partial
+
+
+def test_it_asks_a_visitor_to_log_in_before_quick_play(client):
+    response = client.post(reverse("quick_play"))
+
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+    assert not Game.objects.exists()
+
+
+def test_quick_play_deals_a_game_with_two_bots_and_goes_to_the_table(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("quick_play"))
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response.url == reverse("table", args=[game.pk])
+    assert game.status == Game.Status.PLAYING
+    assert game.deal is not None
+    assert [s.bot_kind for s in game.seats.all()] == ["", "greedy", "greedy"]
+    assert game.seats.get(index=0).user == alice
+
+
+def test_quick_play_refuses_a_get(client, alice):
+    client.force_login(alice)
+
+    assert client.get(reverse("quick_play")).status_code == 405
+
+
+def test_it_shows_the_new_table_form_with_labelled_controls(client, alice):
+    client.force_login(alice)
+
+    html = client.get(reverse("new_table")).content.decode()
+
+    assert "<legend>Who can join:</legend>" in html
+    for name in ["id_seat_2", "id_seat_3", "id_held_melds_free"]:
+        assert f'<label for="{name}">' in html
+    for label in ["Open for people", "Random bot", "Greedy bot"]:
+        assert label in html
+
+
+def test_a_new_public_table_with_open_seats_waits_in_the_lobby(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("new_table"), {"visibility": "public", "seat_2": "open", "seat_3": "greedy"}
+    )
+
+    game = Game.objects.get()
+    assert response.url == reverse("table", args=[game.pk])
+    assert game.public and game.status == Game.Status.WAITING
+    assert [(s.user, s.bot_kind) for s in game.seats.all()] == [
+        (alice, ""),
+        (None, ""),
+        (None, "greedy"),
+    ]
+    assert game.variants == []
+
+
+def test_a_new_private_table_shows_its_invite_link(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("new_table"),
+        {"visibility": "private", "seat_2": "open", "seat_3": "open", "held_melds_free": "on"},
+        follow=False,
+    )
+
+    game = Game.objects.get()
+    assert not game.public
+    assert game.variants == ["held-melds-free"]
+    lobby = client.get(reverse("lobby")).content.decode()
+    link = reverse("invite", args=[game.invite_token])
+    assert link in lobby
+    assert response.status_code == 302
+
+
+def test_a_new_table_of_two_bots_is_dealt_at_once(client, alice):
+    client.force_login(alice)
+
+    client.post(
+        reverse("new_table"), {"visibility": "public", "seat_2": "random", "seat_3": "greedy"}
+    )
+
+    game = Game.objects.get()
+    assert game.status == Game.Status.PLAYING
+    assert [s.bot_kind for s in game.seats.all()] == ["", "random", "greedy"]
+
+
+def test_the_new_table_form_rejects_an_unknown_seat_choice(client, alice):
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("new_table"), {"visibility": "public", "seat_2": "cheater", "seat_3": "open"}
+    )
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_joining_an_open_table_seats_the_user_and_goes_to_the_table(client, alice, bob):
+    game = open_table(bob, others=("open", "greedy"))
+    client.force_login(alice)
+
+    response = client.post(reverse("join_table", args=[game.pk]))
+
+    game.refresh_from_db()
+    assert response.url == reverse("table", args=[game.pk])
+    assert game.seats.get(index=1).user == alice
+    assert game.status == Game.Status.PLAYING  # the last open seat filled: dealt
+
+
+def test_joining_a_full_table_says_so_plainly(client, alice, bob, carol):
+    game = open_table(bob, others=("open", "greedy"))
+    services.join_table(game.pk, carol)
+    client.force_login(alice)
+
+    response = client.post(reverse("join_table", args=[game.pk]), follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse("lobby")
+    assert "This table is full" in response.content.decode()
+    assert not game.seats.filter(user=alice).exists()
+
+
+def test_joining_a_missing_table_says_so(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("join_table", args=[999999]), follow=True)
+
+    assert "There is no such game." in response.content.decode()
+
+
+def test_joining_a_private_table_without_its_invite_link_is_refused(client, alice, bob):
+    game = open_table(bob, public=False)
+    client.force_login(alice)
+
+    response = client.post(reverse("join_table", args=[game.pk]), follow=True)
+
+    assert "you need its invite link" in response.content.decode()
+    assert not game.seats.filter(user=alice).exists()
+
+
+def test_the_invite_link_shows_the_table_and_joins_a_private_one(client, alice, bob):
+    game = open_table(bob, public=False)
+    client.force_login(alice)
+
+    html = client.get(reverse("invite", args=[game.invite_token])).content.decode()
+    response = client.post(reverse("join_table", args=[game.pk]), {"token": game.invite_token})
+
+    assert f"Table {game.pk}" in html and "bob" in html
+    assert f'name="token" value="{game.invite_token}"' in html
+    assert ">Join</button>" in html
+    assert response.url == reverse("table", args=[game.pk])
+    assert game.seats.get(index=1).user == alice
+
+
+def test_the_invite_link_of_a_full_table_says_it_is_full(client, alice, bob, carol):
+    game = open_table(bob, public=False, others=("open", "greedy"))
+    services.join_table(game.pk, carol, invite_token=game.invite_token)
+    client.force_login(alice)
+
+    html = client.get(reverse("invite", args=[game.invite_token])).content.decode()
+
+    assert "This table is full" in html
+    assert ">Join</button>" not in html
+
+
+def test_the_invite_link_asks_a_visitor_to_log_in_and_come_back(client, bob):
+    game = open_table(bob, public=False)
+    path = reverse("invite", args=[game.invite_token])
+
+    html = client.get(path).content.decode()
+
+    assert f'href="{reverse("login")}?next={path}"' in html
+
+
+def test_an_unknown_invite_link_is_not_found(client, alice):
+    client.force_login(alice)
+
+    assert client.get(reverse("invite", args=["nope"])).status_code == 404
+
+
+def test_the_admin_hides_the_seed_and_deal_until_the_game_ends(admin_client, alice):
+    game = services.quick_play(alice)
+    url = reverse("admin:games_game_change", args=[game.pk])
+
+    during = admin_client.get(url).content.decode()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    after = admin_client.get(url).content.decode()
+
+    assert during.count(game.seed) == 0
+    assert "Deal:" not in during
+    assert game.seed in after
+    assert "Deal:" in after
+
+
+# --- The live lobby socket ------------------------------------------------------------------
+
+
+async def lobby_socket(cookies: str | None) -> WebsocketCommunicator:
+    from tongits_site.asgi import application
+
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if cookies:
+        headers.append((b"cookie", cookies.encode()))
+    return WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+
+
+def session_cookies(client) -> str:
+    client.get(reverse("lobby"))  # sets the CSRF cookie, as the page would
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in client.cookies.items())
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_socket_sends_new_lists_when_a_table_is_created(client, alice, bob):
+    await database_sync_to_async(client.force_login)(alice)
+    cookies = await database_sync_to_async(session_cookies)(client)
+    socket = await lobby_socket(cookies)
+    connected, _ = await socket.connect()
+    assert connected
+
+    game = await database_sync_to_async(open_table)(bob)
+    html = await socket.receive_from(timeout=5)
+
+    assert html.startswith('<div id="lobby-lists" class="lobby-lists" hx-swap-oob="true">')
+    assert f"Table {game.pk}" in html
+    assert 'name="csrfmiddlewaretoken"' in html  # so its Join buttons post
+    await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_socket_renders_each_users_own_games(client, alice, bob):
+    await database_sync_to_async(client.force_login)(alice)
+    socket = await lobby_socket(await database_sync_to_async(session_cookies)(client))
+    await socket.connect()
+
+    mine = await database_sync_to_async(open_table)(alice, public=False)
+    theirs = await database_sync_to_async(open_table)(bob, public=False)
+    first = await socket.receive_from(timeout=5)
+    second = await socket.receive_from(timeout=5)
+
+    assert f"Table {mine.pk}" in first
+    assert f"Table {theirs.pk}" not in second
+    assert f"http://localhost{reverse('invite', args=[mine.invite_token])}" in second
+    await socket.disconnect()
+
+
+async def test_the_lobby_socket_closes_an_anonymous_visitor_with_4401():
+    socket = await lobby_socket(None)
+
+    connected, _ = await socket.connect()
+    closed = await socket.receive_output(timeout=5)
+
+    assert connected
+    assert closed == {"type": "websocket.close", "code": 4401}
+
+
+def test_the_lobby_socket_masks_the_browsers_csrf_secret(settings):
+    from django.middleware.csrf import _unmask_cipher_token
+
+    from games.lobby_consumer import LobbyConsumer
+
+    consumer = LobbyConsumer()
+    secret = "a" * 32
+    consumer.scope = {"cookies": {settings.CSRF_COOKIE_NAME: secret}}
+
+    token = consumer.csrf_token()
+
+    assert len(token) == 64 and token != secret * 2
+    assert _unmask_cipher_token(token) == secret
+
+
+def test_the_asgi_application_is_wrapped_in_the_clock_starter():
+    from games.clock import ClockStarter
+    from tongits_site.asgi import application
+
+    assert isinstance(application, ClockStarter)
+
+
+async def test_the_clock_starter_starts_one_clock_on_the_first_connection(settings, monkeypatch):
+    from games import clock
+
+    async def forever():
+        await asyncio.Event().wait()
+
+    async def app(scope, receive, send):
+        seen.append(scope["type"])
+
+    seen: list[str] = []
+    monkeypatch.setattr(clock, "clock_loop", forever)
+    starter = clock.ClockStarter(app)
+    settings.TONGITS_CLOCK_IN_WORKERS = True
+
+    await starter({"type": "http"}, None, None)
+    task = starter.task
+    await starter({"type": "websocket"}, None, None)
+
+    try:
+        assert seen == ["http", "websocket"]
+        assert task is not None and starter.task is task and not task.done()
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_the_clock_starter_starts_nothing_while_the_setting_is_off(settings):
+    from games.clock import ClockStarter
+
+    async def app(scope, receive, send):
+        pass
+
+    starter = ClockStarter(app)
+
+    await starter({"type": "http"}, None, None)
+
+    assert settings.TONGITS_CLOCK_IN_WORKERS is False
+    assert starter.task is None

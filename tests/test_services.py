@@ -1,0 +1,429 @@
+"""The service layer on the real database: tables, and every move through submit_move.
+
+Positions come from seeded deals: three people play simple moves (draw, meld whatever can
+be melded, discard the lowest card) through ``submit_move`` until the seat to act has the
+kind of move a test wants among its legal moves.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import DatabaseError, connection
+
+from games import services
+from games.engine import Move, apply, replay, seat_view
+from games.engine.moves import (
+    CALL,
+    DISCARD,
+    DRAW,
+    FIGHT,
+    FOLD,
+    LAYOFF,
+    MELD,
+    SECRET,
+    TAKE,
+)  # fmt: skip
+from games.engine.view import SeatView
+from games.models import Game, Seat
+from games.models import Move as MoveRow
+
+pytestmark = pytest.mark.django_db
+
+SIMPLE_PREFERENCE = (DRAW, MELD, DISCARD, FOLD)
+
+
+def simple_move(view: SeatView, *, call: bool = False) -> Move:
+    """Draw, meld the first meld there is, discard the lowest card, fold; or call Draw."""
+    first: dict[str, Move] = {}
+    for move in view.legal:
+        first.setdefault(move.type, move)
+    for kind in ((CALL,) if call else ()) + SIMPLE_PREFERENCE:
+        if kind in first:
+            return first[kind]
+    raise AssertionError(f"no simple move among {view.legal}")
+
+
+def turn_view(game: Game) -> SeatView:
+    game.refresh_from_db()
+    state = services.game_state(game)
+    return seat_view(state, state.turn)
+
+
+def people(game: Game) -> dict[int, object]:
+    return {s.index: s.user for s in game.seats.select_related("user")}
+
+
+def someone_else_opened(view: SeatView) -> bool:
+    return any(info.opened for info in view.seats if info.seat != view.seat)
+
+
+def play_until(game: Game, kind: str, *, limit: int = 300) -> tuple[object, Move]:
+    """Play simple moves until a ``kind`` move is legal; return who may make it, and it.
+    To reach an answer to a Draw call, a seat calls as soon as another seat has opened."""
+    users = people(game)
+    call = kind in (FOLD, FIGHT)
+    for _ in range(limit):
+        view = turn_view(game)
+        assert not view.finished, f"the game ended before a {kind} move was legal"
+        wanted = [m for m in view.legal if m.type == kind]
+        if wanted:
+            return users[view.seat], wanted[0]
+        move = simple_move(view, call=call and someone_else_opened(view))
+        services.submit_move(game.pk, users[view.seat], move.to_dict(), expected_seq=game.seq)
+    raise AssertionError(f"no {kind} move within {limit} moves")
+
+
+def play_out(game: Game, *, limit: int = 400) -> None:
+    users = people(game)
+    for _ in range(limit):
+        view = turn_view(game)
+        if view.finished:
+            return
+        services.submit_move(game.pk, users[view.seat], simple_move(view).to_dict())
+    raise AssertionError("the game did not end")
+
+
+# --- Each move type -----------------------------------------------------------------------
+
+# Seeds whose simple play reaches each kind of move (found once by trying seeds).
+SEEDS = {
+    DRAW: 4, TAKE: 7, MELD: 1, SECRET: 3, LAYOFF: 88, DISCARD: 1, CALL: 1, FOLD: 6, FIGHT: 6,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", list(SEEDS))
+def test_it_applies_and_logs_each_kind_of_move(make_game, alice, bob, carol, kind):
+    game = make_game([alice, bob, carol], seed=SEEDS[kind])
+    user, move = play_until(game, kind)
+    before = services.game_state(game)
+    seq = game.seq
+
+    result = services.submit_move(
+        game.pk, user, move.to_dict(), expected_seq=seq, client_move_id=f"{kind}-1"
+    )
+
+    game.refresh_from_db()
+    row = game.moves.get(seq=seq + 1)
+    assert result.seq == game.seq == seq + 1
+    assert result.payload == row.payload == move.to_dict()
+    assert row.seat == move.seat and row.client_move_id == f"{kind}-1" and not row.by_server
+    assert services.game_state(game) == apply(before, move)
+    assert result.finished == game.is_over
+
+
+def test_a_call_answered_by_everyone_settles_the_game(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=SEEDS[FIGHT])
+    user, move = play_until(game, FIGHT)
+    services.submit_move(game.pk, user, move.to_dict())
+
+    while not turn_view(game).finished:
+        view = turn_view(game)
+        answer = next(m for m in view.legal if m.type == FOLD)
+        services.submit_move(game.pk, people(game)[view.seat], answer.to_dict())
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.end == "fought_draw"
+
+
+# --- Errors change nothing ----------------------------------------------------------------
+
+
+def first_move(game: Game) -> tuple[object, Move]:
+    view = turn_view(game)
+    return people(game)[view.seat], view.legal[0]
+
+
+def test_it_rejects_a_move_sent_for_an_older_version_and_changes_nothing(
+    make_game, alice, bob, carol
+):
+    game = make_game([alice, bob, carol], seed=1)
+    user, move = first_move(game)
+    services.submit_move(game.pk, user, move.to_dict(), expected_seq=0)
+    user, move = first_move(game)
+
+    with pytest.raises(services.StaleMove) as caught:
+        services.submit_move(game.pk, user, move.to_dict(), expected_seq=0)
+
+    game.refresh_from_db()
+    assert caught.value.current_seq == 1
+    assert game.seq == 1 and game.moves.count() == 1
+
+
+def test_a_repeated_client_move_id_is_applied_once_and_answered_the_same(
+    make_game, alice, bob, carol
+):
+    game = make_game([alice, bob, carol], seed=1)
+    user, move = first_move(game)
+
+    first = services.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
+    again = services.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
+
+    game.refresh_from_db()
+    assert not first.duplicate and again.duplicate
+    assert (again.seq, again.payload) == (first.seq, first.payload)
+    assert game.seq == 1 and game.moves.count() == 1
+
+
+def test_it_rejects_an_illegal_move_with_the_rule_and_changes_nothing(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=1)
+    view = turn_view(game)
+    user = people(game)[view.seat]
+    absent = next(c for c in range(52) if c not in view.hand)
+
+    with pytest.raises(services.BadMove) as caught:
+        services.submit_move(game.pk, user, Move.discard(view.seat, absent).to_dict())
+
+    assert "does not hold" in caught.value.message
+    assert Game.objects.get(pk=game.pk).seq == 0 and not MoveRow.objects.exists()
+
+
+def test_it_rejects_a_malformed_move(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=1)
+    user = people(game)[turn_view(game).seat]
+
+    with pytest.raises(services.BadMove, match="malformed"):
+        services.submit_move(game.pk, user, {"type": "teleport"})
+    with pytest.raises(services.BadMove):
+        services.submit_move(game.pk, user, ["draw"])  # type: ignore[arg-type]
+
+
+def test_it_rejects_a_move_out_of_turn(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=1)
+    view = turn_view(game)
+    waiting = people(game)[(view.seat + 1) % 3]
+
+    with pytest.raises(services.BadMove, match="may not act now"):
+        services.submit_move(game.pk, waiting, {"type": "draw"})
+
+
+def test_it_rejects_a_move_by_someone_not_at_the_table(make_game, alice, bob, carol):
+    game = make_game([alice, "greedy", bob], seed=1)
+
+    with pytest.raises(services.NotAllowed, match="not playing at this table"):
+        services.submit_move(game.pk, carol, {"type": "draw"})
+    with pytest.raises(services.NotAllowed):
+        services.submit_move(game.pk, AnonymousUser(), {"type": "draw"})
+    assert Game.objects.get(pk=game.pk).seq == 0
+
+
+def test_it_rejects_moves_once_the_game_has_ended(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=2)
+    play_out(game)
+    seq = Game.objects.get(pk=game.pk).seq
+
+    with pytest.raises(services.NotAllowed, match="ended"):
+        services.submit_move(game.pk, alice, {"type": "draw"})
+
+    assert Game.objects.get(pk=game.pk).seq == seq
+
+
+def test_it_rejects_moves_before_the_deal(alice, bob):
+    game = services.create_table(alice)
+    services.join_table(game.pk, bob)
+
+    with pytest.raises(services.NotAllowed, match="not started"):
+        services.submit_move(game.pk, alice, {"type": "draw"})
+
+
+# --- The log is the truth -----------------------------------------------------------------
+
+
+def test_the_stored_result_equals_the_outcome_of_a_replay(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=2)
+
+    play_out(game)
+
+    game.refresh_from_db()
+    outcome = replay(game.record()).state.outcome
+    assert game.status == Game.Status.FINISHED and game.finished_at is not None
+    assert (game.winner_seat, game.end) == (outcome.winner, outcome.end)
+    assert game.points == list(outcome.points)
+    assert game.chips == list(outcome.chips)
+    assert game.burned == list(outcome.burned)
+    assert game.turn_seat is None and game.due_at is None
+
+
+def test_the_record_replays_every_logged_move(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=5)
+    for _ in range(12):
+        view = turn_view(game)
+        services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+
+    game.refresh_from_db()
+    result = replay(game.record())
+    assert result.ok
+    assert len(result.applied) == game.seq == 12
+    assert [m.to_dict() for m in result.applied] == [
+        row.payload for row in game.moves.order_by("seq")
+    ]
+
+
+def test_the_cached_state_equals_a_fresh_replay(
+    make_game, alice, bob, carol, django_capture_on_commit_callbacks
+):
+    game = make_game([alice, bob, carol], seed=5)
+    # Run the on-commit hooks, which is where a new state enters the cache.
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(9):
+            view = turn_view(game)
+            services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+    game.refresh_from_db()
+    assert services._state_cache[(game.pk, game.commitment)][0] == game.seq
+
+    cached = services.game_state(game)
+    services.forget_cached_states()
+    fresh = services.game_state(game)
+
+    assert cached is not fresh
+    assert cached == fresh
+
+
+def test_the_summary_columns_follow_the_turn(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=1, turn_seconds=30)
+    view = turn_view(game)
+    assert game.turn_seat == view.seat
+    assert game.due_at == game.turn_started_at + timedelta(seconds=30)
+
+    user = people(game)[view.seat]
+    while turn_view(game).seat == view.seat:
+        services.submit_move(game.pk, user, simple_move(turn_view(game)).to_dict())
+
+    game.refresh_from_db()
+    assert game.turn_seat == (view.seat + 1) % 3
+    assert game.last_move_at is not None
+
+
+# --- Races --------------------------------------------------------------------------------
+
+
+def race(*calls):
+    """Run the calls in threads released together; return each one's result or error."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[object] = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            outcomes[i] = call()
+        except Exception as e:  # the loser's error is the result under test
+            outcomes[i] = e
+        finally:
+            connection.close()  # each thread has its own connection
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_of_two_racing_moves_for_the_same_version_exactly_one_is_applied(
+    make_game, alice, bob, carol
+):
+    game = make_game([alice, bob, carol], seed=1)
+    view = turn_view(game)
+    user = people(game)[view.seat]
+    one, other = view.legal[0], view.legal[-1]
+
+    outcomes = race(
+        lambda: services.submit_move(
+            game.pk, user, one.to_dict(), expected_seq=0, client_move_id="a"
+        ),
+        lambda: services.submit_move(
+            game.pk, user, other.to_dict(), expected_seq=0, client_move_id="b"
+        ),
+    )
+
+    applied = [o for o in outcomes if isinstance(o, services.MoveResult)]
+    refused = [o for o in outcomes if not isinstance(o, services.MoveResult)]
+    game.refresh_from_db()
+    assert len(applied) == 1 and applied[0].seq == 1
+    # PostgreSQL queues the second behind the row lock, which then finds the game moved on;
+    # SQLite, which has no row locks, may refuse it at the database instead.
+    assert all(isinstance(e, (services.StaleMove, DatabaseError)) for e in refused)
+    if connection.vendor == "postgresql":
+        assert len(refused) == 1 and isinstance(refused[0], services.StaleMove)
+    assert game.seq == 1 and game.moves.count() == 1
+    assert game.moves.get().payload == applied[0].payload
+
+
+# --- Tables -------------------------------------------------------------------------------
+
+
+def test_a_table_waits_for_people_and_deals_when_the_last_seat_fills(alice, bob, carol):
+    game = services.create_table(alice)
+    services.join_table(game.pk, bob)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.WAITING
+
+    services.join_table(game.pk, carol)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+    assert [s.user for s in game.seats.all()] == [alice, bob, carol]
+    assert game.commitment == Game.commit_to(game.seed)
+    assert game.turn_seat == game.dealer and game.due_at is not None
+
+
+def test_joining_twice_keeps_one_seat(alice, bob):
+    game = services.create_table(alice)
+
+    services.join_table(game.pk, bob)
+    services.join_table(game.pk, bob)
+
+    assert game.seats.filter(user=bob).count() == 1
+
+
+def test_joining_a_full_table_is_refused_plainly(alice, bob, carol):
+    game = services.create_table(alice, others=("open", "greedy"))
+    services.join_table(game.pk, bob)
+
+    with pytest.raises(services.NotAllowed, match="This table is full"):
+        services.join_table(game.pk, carol)
+
+
+def test_a_private_table_takes_only_people_with_its_invite_token(alice, bob, carol):
+    game = services.create_table(alice, public=False)
+
+    with pytest.raises(services.NotAllowed, match="invite link"):
+        services.join_table(game.pk, bob)
+    with pytest.raises(services.NotAllowed, match="invite link"):
+        services.join_table(game.pk, bob, invite_token="wrong-é")
+    services.join_table(game.pk, carol, invite_token=game.invite_token)
+
+    assert game.seats.get(index=1).user == carol
+
+
+def test_quick_play_deals_a_private_game_against_two_greedy_bots(alice):
+    game = services.quick_play(alice)
+
+    assert not game.public and game.status == Game.Status.PLAYING
+    assert [(s.user, s.bot_kind) for s in game.seats.all()] == [
+        (alice, ""),
+        (None, "greedy"),
+        (None, "greedy"),
+    ]
+
+
+def test_it_refuses_an_unknown_seat_choice_or_variant(alice):
+    with pytest.raises(services.ServiceError):
+        services.create_table(alice, others=("open", "cheater"))
+    with pytest.raises(services.ServiceError):
+        services.create_table(alice, variants=["no-rules"])
+    assert not Game.objects.exists()
+
+
+def test_a_move_by_an_away_person_brings_them_back(make_game, alice, bob, carol):
+    game = make_game([alice, bob, carol], seed=1)
+    user, move = first_move(game)
+    Seat.objects.filter(game=game, user=user).update(away=True)
+
+    services.submit_move(game.pk, user, move.to_dict())
+
+    assert not Seat.objects.get(game=game, user=user).away
