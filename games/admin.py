@@ -8,6 +8,8 @@ cards of a secret set: staff are players too.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 
 from games.engine.moves import SECRET
 from games.models import Game, Move, Seat
@@ -43,11 +45,21 @@ class MoveInline(ReadOnlyInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["id", "status", "public", "created_by", "created_at", "seq", "turn_seat"]
+    list_display = [
+        "id", "status", "public", "created_by", "created_at", "seq", "turn_seat", "replay_link",
+    ]  # fmt: skip
+    readonly_fields = ["replay_link"]
     list_filter = ["status", "public"]
     search_fields = ["seats__user__username"]
     inlines = [SeatInline, MoveInline]
     SECRET_FIELDS = ("seed", "deal")
+
+    @admin.display(description="replay")
+    def replay_link(self, game: Game) -> str:
+        # A game in play has no replay for anyone, staff included: it would show hands.
+        if not game.revealed or game.deal is None:
+            return "after the end"
+        return format_html('<a href="{}">replay</a>', reverse("replay", args=[game.pk]))
 
     def get_exclude(self, request, obj=None):
         if obj is None or not obj.revealed:

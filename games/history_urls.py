@@ -1,5 +1,19 @@
-"""Routes of history, replays, records and the staff dashboard (being written)."""
+"""Routes of history, replays, records and the staff dashboard."""
 
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from games.views import dashboard, history, replays
+
+urlpatterns = [
+    path("games/mine/", history.my_games, name="my_games"),
+    path("games/mine/records.zip", history.my_records, name="my_records"),
+    path("games/upload/", replays.upload_record, name="upload_record"),
+    path("games/<int:game_id>/replay/", replays.replay_game, name="replay"),
+    path("games/<int:game_id>/record.json", replays.record_json, name="record_json"),
+    path("players/<str:username>/", history.player, name="player"),
+    path("leaderboard/", history.leaderboard, name="leaderboard"),
+    path("staff/dashboard/", dashboard.dashboard, name="staff_dashboard"),
+    path("staff/games/<int:game_id>/abort/", dashboard.abort, name="abort_game"),
+]

@@ -37,11 +37,13 @@ def seat_names(game: Game) -> list[str]:
     return names
 
 
-def record_dict(game: Game) -> dict[str, Any]:
-    """A finished game as a tongits-record/1 object, with its players and result."""
+def record_dict(game: Game, moves: list | None = None) -> dict[str, Any]:
+    """A finished game as a tongits-record/1 object, with its players and result.
+
+    ``moves`` are the logged payloads, when the caller fetched them with other games'."""
     if not game.revealed:
         raise PermissionError("a game's record is available only after it ends")
-    record = game.record().to_dict()
+    record = game.record(moves).to_dict()
     record["id"] = game.pk
     record["players"] = seat_names(game)
     if game.started_at:

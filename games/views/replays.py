@@ -1,0 +1,295 @@
+"""Replays and records: step through a finished game, download it, upload one.
+
+A replay shows everything (every hand, secret sets' cards, the seed), so it exists only
+for a game that is over: ``check_can_replay`` refuses a game in play to everyone, staff
+included, and is the one place that decides who may see a replay or its record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from games.engine.cards import cards_of
+from games.engine.melds import is_set
+from games.engine.record import Record, Replay, replay
+from games.engine.scoring import hand_points
+from games.engine.state import GameState, Outcome, Phase
+from games.models import Game, Seat
+from games.narration import describe_end, distinct_names, narrate
+from games.records import BadRecord, import_record, record_dict, seat_names, verify_deal
+from games.rendering import Face, face, faces
+from games.views import HtmxHttpRequest
+from games.views.history import render_page, wants_partial
+
+MAX_RECORD_BYTES = 256 * 1024  # a whole game's record is a few kilobytes
+
+
+# --- Who may replay -----------------------------------------------------------------------
+
+
+def check_can_replay(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
+    """Raise PermissionDenied or Http404, with a message for the person, unless ``user``
+    may see this game's replay and record."""
+    if not game.is_over:
+        raise PermissionDenied(
+            "This game is still being played. Its replay and record open when it ends, "
+            "for everyone alike."
+        )
+    if game.deal is None:
+        raise Http404("This game ended before the cards were dealt: there is nothing to replay.")
+    if game.imported:
+        if user.is_staff or user.pk == game.created_by_id:
+            return
+        raise PermissionDenied("This is a record someone uploaded: only they can replay it.")
+    if game.public or user.is_staff or any(s.user_id == user.pk for s in game.seats.all()):
+        return
+    raise PermissionDenied("This was a private game: only its players can replay it.")
+
+
+def replayable_game(user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game:
+    players = Seat.objects.select_related("user__profile")
+    game = (
+        Game.objects.select_related("aborted_by")
+        .prefetch_related(Prefetch("seats", queryset=players))
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise Http404("There is no such game.")
+    check_can_replay(user, game)
+    return game
+
+
+def refusals_explained(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Say why a replay is refused, with the right status, rather than a bare 403/404."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except PermissionDenied as e:
+            return _refused(request, str(e), 403)
+        except Http404 as e:
+            return _refused(request, str(e), 404)
+
+    return wrapper
+
+
+def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    context = {"message": message or "You cannot see this page."}
+    return render(request, "games/history/refused.html", context, status=status)
+
+
+# --- One step of a replay -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeldRow:
+    index: int
+    cards: list[Face]
+    kind: str  # "set", "run" or "secret set"
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    index: int
+    name: str
+    hand: list[Face]
+    points: int
+    melds: list[MeldRow]
+    opened: bool
+    blocked: bool
+    dealer: bool
+    to_act: bool
+    answer: str
+
+
+@dataclass(frozen=True)
+class PaymentRow:
+    name: str
+    base: int
+    aces: int
+    secret_sets: int
+    secret_chips: int
+    burned: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Control:
+    key: str
+    label: str
+    symbol: str
+    move: int | None
+    shortcut: str
+
+
+@dataclass(frozen=True)
+class Step:
+    number: int  # moves applied: 0 is the deal
+    total: int
+    seats: list[SeatRow]
+    top: Face | None
+    discards: int
+    stock_left: int
+    status: str  # whose turn, or how the game ended
+    error: str  # the stored log breaks before this step (never, unless tampered with)
+    payments: list[PaymentRow]
+    net: list[tuple[str, int]]
+    winner: str
+
+    @property
+    def controls(self) -> list[Control]:
+        """First, previous, next, last: each with its step, or None where it cannot go."""
+        n, t = self.number, self.total
+        return [
+            Control("first", "First", "«", 0 if n > 0 else None, "Home"),
+            Control("previous", "Previous", "‹", n - 1 if n > 0 else None, "ArrowLeft"),
+            Control("next", "Next", "›", n + 1 if n < t else None, "ArrowRight"),
+            Control("last", "Last", "»", t if n < t else None, "End"),
+        ]
+
+
+_TO_ACT = {
+    Phase.START: "{name} to start the turn: draw, take the discard or call Draw",
+    Phase.PLAY: "{name} to meld, lay off or discard",
+    Phase.ANSWER: "{name} to answer the Draw call: fold or fight",
+}
+_ANSWERS = {"fold": "folded", "fight": "fights", "auto": "folds (not opened)"}
+
+
+def build_step(record: Record, number: int, names: list[str]) -> Step:
+    """The whole table after ``number`` moves, as the engine's replay of the log has it."""
+    result = replay(record, upto=number)
+    state = result.state
+    o = state.outcome
+    return Step(
+        number=len(result.applied), total=len(record.moves),
+        seats=[_seat_row(state, s, names) for s in range(3)],
+        top=face(state.discards[-1]) if state.discards else None,
+        discards=len(state.discards), stock_left=state.stock_left,
+        status=describe_end(o, names) if o else _TO_ACT[state.phase].format(name=names[state.turn]),
+        error=_broken_log(result),
+        payments=_payments(o, names) if o else [],
+        net=list(zip(names, o.chips, strict=True)) if o else [],
+        winner=names[o.winner] if o else "",
+    )  # fmt: skip
+
+
+def _broken_log(result: Replay) -> str:
+    if result.ok:
+        return ""
+    return f"The stored log breaks at move {result.error_move + 1}: {result.error}."
+
+
+def _seat_row(state: GameState, seat: int, names: list[str]) -> SeatRow:
+    melds = [
+        MeldRow(i, faces(cards_of(m.cards)), _kind(m.cards, m.secret))
+        for i, m in enumerate(state.melds)
+        if m.owner == seat
+    ]
+    calling = state.caller >= 0 and state.phase in (Phase.ANSWER, Phase.ENDED)
+    return SeatRow(
+        index=seat, name=names[seat], hand=faces(cards_of(state.hands[seat])),
+        points=hand_points(state, seat), melds=melds, opened=state.has_opened(seat),
+        blocked=state.is_blocked(seat), dealer=seat == state.dealer,
+        to_act=state.outcome is None and state.turn == seat,
+        answer=_ANSWERS.get(state.answers[seat], "") if calling else "",
+    )  # fmt: skip
+
+
+def _kind(cards: int, secret: bool) -> str:
+    return "secret set" if secret else ("set" if is_set(cards) else "run")
+
+
+def _payments(o: Outcome, names: list[str]) -> list[PaymentRow]:
+    return [
+        PaymentRow(
+            names[p.loser], p.base, p.aces, p.secret_sets, 3 * p.secret_sets, p.burned, p.total
+        )
+        for p in o.payments
+    ]
+
+
+def step_number(text: str | None, total: int) -> int:
+    """``?move=17``: clamped to the game; the deal (0) when missing or not a number."""
+    try:
+        return min(max(int(text or 0), 0), total)
+    except ValueError:
+        return 0
+
+
+# --- Views --------------------------------------------------------------------------------
+
+
+@login_required
+@refusals_explained
+def replay_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    game = replayable_game(request.user, game_id)
+    moves = list(game.moves.order_by("seq").values_list("payload", flat=True))
+    record = game.record(moves)
+    names = distinct_names(seat_names(game))
+    step = build_step(record, step_number(request.GET.get("move"), len(moves)), names)
+    narration = narrate(record, names)
+    context = {
+        "game": game,
+        "names": names,
+        "step": step,
+        "narration": narration,
+        "current": narration.lines[step.number - 1].text if step.number else "",
+        "replay_url": reverse("replay", args=[game.pk]),
+    }
+    if not wants_partial(request):  # the deal check sits outside the step partial
+        context["fair"], context["fair_message"] = verify_deal(game)
+    return render_page(request, "games/history/replay.html", "replay-step", context)
+
+
+@login_required
+@refusals_explained
+def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = replayable_game(request.user, game_id)
+    response = JsonResponse(record_dict(game), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="tongits-{game.pk}.json"'
+    return response
+
+
+class UploadForm(forms.Form):
+    record = forms.FileField(
+        label="Game record",
+        help_text="A tongits-record/1 JSON file, such as one downloaded from a replay.",
+    )
+
+    def clean_record(self):
+        upload = self.cleaned_data["record"]
+        if upload.size > MAX_RECORD_BYTES:
+            raise forms.ValidationError("That file is too large to be a game record.")
+        return upload
+
+
+@login_required
+def upload_record(request: HttpRequest) -> HttpResponse:
+    """Replay an uploaded record whole; store it only if the engine accepts every move."""
+    posted = request.method == "POST"
+    form = UploadForm(request.POST, request.FILES) if posted else UploadForm()
+    if posted and form.is_valid():
+        try:
+            game = import_record(form.cleaned_data["record"].read(), request.user)
+        except BadRecord as e:
+            form.add_error("record", str(e))
+        else:
+            return redirect(f"{reverse('replay', args=[game.pk])}?move={game.seq}")
+    status = 400 if form.errors else 200
+    return render(request, "games/history/upload.html", {"form": form}, status=status)

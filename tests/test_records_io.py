@@ -1,0 +1,182 @@
+"""Records in and out: download a finished game, all of mine as a zip, upload one back."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.urls import reverse
+
+from games.models import Game, Move
+from games.records import record_dict
+from tests.history_support import SEED, finish, play_some, scripted_record, seed_games
+
+pytestmark = pytest.mark.django_db
+
+
+def upload(client, content: bytes, name: str = "game.json"):
+    return client.post(
+        reverse("upload_record"), {"record": SimpleUploadedFile(name, content, "application/json")}
+    )
+
+
+@pytest.fixture
+def finished(make_game, alice, bob) -> Game:
+    return finish(make_game([alice, "greedy", bob], seed=SEED))
+
+
+def test_a_finished_game_downloads_as_a_tongits_record_attachment(client, alice, finished):
+    client.force_login(alice)
+
+    response = client.get(reverse("record_json", args=[finished.pk]))
+
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="tongits-{finished.pk}.json"'
+    data = json.loads(response.content)
+    assert data == record_dict(finished)
+    assert data["format"] == "tongits-record/1"
+    assert data["players"] == ["alice", "Greedy bot", "bob"]
+    assert len(data["moves"]) == finished.seq
+
+
+def test_a_game_in_play_has_no_record_to_download(client, make_game, alice, bob):
+    game = play_some(make_game([alice, "greedy", bob], seed=SEED), 4)
+    client.force_login(alice)
+
+    response = client.get(reverse("record_json", args=[game.pk]))
+
+    assert response.status_code == 403
+    assert game.seed not in response.content.decode()
+
+
+def test_a_private_game_record_is_refused_to_those_who_did_not_play(
+    client, make_game, alice, bob, carol
+):
+    game = finish(make_game([alice, "greedy", bob], seed=SEED, public=False))
+    client.force_login(carol)
+
+    assert client.get(reverse("record_json", args=[game.pk])).status_code == 403
+
+
+def test_a_downloaded_record_uploads_back_to_a_replay_with_the_same_result(
+    client, alice, finished, tmp_path
+):
+    client.force_login(alice)
+    data = client.get(reverse("record_json", args=[finished.pk])).content
+
+    response = upload(client, data)
+
+    copy = Game.objects.get(imported=True)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('replay', args=[copy.pk])}?move={copy.seq}"
+    fields = ("winner_seat", "end", "points", "chips", "burned", "seq", "deal", "status")
+    assert [getattr(copy, f) for f in fields] == [getattr(finished, f) for f in fields]
+    assert copy.created_by == alice and not copy.public
+    original = client.get(response["Location"].replace(str(copy.pk), str(finished.pk)))
+    replayed = client.get(response["Location"])
+    winner = ["alice", "Greedy bot", "bob"][finished.winner_seat]
+    for page in (original, replayed):
+        assert f"What each loser pays {winner}" in page.content.decode()
+    net = original.content.decode().split("Net chips:")[1].split("</p>")[0]
+    assert net in replayed.content.decode()
+
+
+def test_manage_py_replay_prints_the_stored_result_of_a_downloaded_record(
+    client, alice, finished, tmp_path
+):
+    client.force_login(alice)
+    path = tmp_path / "game.json"
+    path.write_bytes(client.get(reverse("record_json", args=[finished.pk])).content)
+    out = io.StringIO()
+
+    call_command("replay", str(path), stdout=out)
+
+    assert json.loads(out.getvalue()) == {
+        "ok": True, "finished": True, "winner": finished.winner_seat, "end": finished.end,
+        "points": finished.points, "burned": finished.burned, "chips": finished.chips,
+    }  # fmt: skip
+
+
+def test_a_bad_upload_shows_the_engines_message_with_the_move_number_and_stores_nothing(
+    client, alice
+):
+    moves = scripted_record()["moves"][:4] + [{"seat": 2, "type": "discard", "card": "AS"}]
+    client.force_login(alice)
+    before = (Game.objects.count(), Move.objects.count())
+
+    response = upload(client, json.dumps(scripted_record(moves)).encode())
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "Move 5 is illegal: discard only after the draw (R3)." in html
+    assert 'role="alert"' in html
+    assert (Game.objects.count(), Move.objects.count()) == before
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"not json", "The record cannot be read: the record is not JSON."),
+        (b'{"format": "tongits-record/2"}', "format must be"),
+        (b"\xff\xfe", "The record cannot be read"),
+    ],
+)
+def test_an_unreadable_upload_says_why_and_stores_nothing(client, alice, content, message):
+    client.force_login(alice)
+
+    response = upload(client, content)
+
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_an_upload_without_a_file_is_refused(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("upload_record"), {})
+
+    assert response.status_code == 400
+    assert not Game.objects.exists()
+
+
+def test_uploading_needs_a_login(client):
+    response = upload(client, json.dumps(scripted_record()).encode())
+
+    assert response.status_code == 302
+    assert not Game.objects.exists()
+
+
+def test_the_upload_form_is_a_multipart_post_with_a_file_input(client, alice):
+    client.force_login(alice)
+
+    html = client.get(reverse("upload_record")).content.decode()
+
+    assert '<form method="post" enctype="multipart/form-data"' in html
+    assert 'type="file" name="record"' in html
+    assert "csrfmiddlewaretoken" in html
+
+
+def test_all_my_records_download_as_one_zip_with_a_file_per_finished_game(
+    client, make_game, alice, bob, carol
+):
+    seed_games("alice", 4)
+    live = play_some(make_game([alice, "greedy", bob], seed=SEED), 3)
+    theirs = finish(make_game([bob, "greedy", carol], seed=SEED))
+    client.force_login(alice)
+
+    response = client.get(reverse("my_records"))
+
+    assert response["Content-Type"] == "application/zip"
+    assert response["Content-Disposition"].startswith("attachment; filename=")
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    mine = Game.objects.filter(seats__user=alice, status=Game.Status.FINISHED).order_by("pk")
+    assert archive.namelist() == [f"tongits-{g.pk}.json" for g in mine]
+    for game in mine:
+        assert json.loads(archive.read(f"tongits-{game.pk}.json")) == record_dict(game)
+    assert f"tongits-{live.pk}.json" not in archive.namelist()
+    assert f"tongits-{theirs.pk}.json" not in archive.namelist()
