@@ -1,10 +1,81 @@
-"""Table views: PLACEHOLDER, being written (the table page, POST actions, play again)."""
+"""Table views: the page, the POST fallback for actions, and play again.
+
+Each is one service call plus a response. The live path is the table's socket
+(games/consumers.py); ``act`` accepts the very same fields for browsers without it.
+"""
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
-def table(request, game_id):  # placeholder
-    raise NotImplementedError
+from games import actions, rendering, services
+from games.models import Game
+from games.services import ServiceError
+from games.views import HtmxHttpRequest
 
 
-act = play_again = table
+@login_required
+def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The whole table as this person sees it: their seat's view, or a spectator's."""
+    tbl = rendering.load_table(game_id, request.user)
+    context = rendering.board_context(tbl)
+    if context.get("invite_path"):
+        context["invite_url"] = request.build_absolute_uri(context["invite_path"])
+    return render(request, "games/table.html", context)
+
+
+@login_required
+@require_POST
+def act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The same action as a socket frame; htmx gets the board back, a plain form a redirect."""
+    message = ""
+    try:
+        actions.perform(game_id, request.user, actions.post_data(request.POST))
+    except ServiceError as e:
+        message = e.message
+    if request.htmx:
+        tbl = rendering.load_table(game_id, request.user)
+        return HttpResponse(rendering.render_frame(tbl, message=message))
+    if message:
+        messages.error(request, message)
+    return redirect("table", game_id=game_id)
+
+
+@login_required
+@require_POST
+def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """A new table with the same kind of seats: the same bots, open seats for people."""
+    tbl = rendering.load_table(game_id, request.user)
+    game, mine = tbl.game, tbl.mine
+    if mine is None:
+        raise PermissionDenied("Only a player at this table can start the next game.")
+    if not game.is_over:
+        messages.error(request, "Finish this game first.")
+        return redirect("table", game_id=game_id)
+    others = tuple(
+        s.bot_kind or "open" for s in sorted(tbl.seats, key=lambda s: (s.index - mine.index) % 3)
+    )[1:]
+    try:
+        new = services.create_table(
+            request.user,
+            public=game.public,
+            others=others,
+            variants=list(game.variants),
+            turn_seconds=game.turn_seconds,
+        )
+    except ServiceError as e:
+        messages.error(request, e.message)
+        return redirect("table", game_id=game_id)
+    return _go_to(request, new)
+
+
+def _go_to(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    url = reverse("table", args=[game.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -1,0 +1,406 @@
+"""What one watcher of a table sees, as template context: for the page and the socket.
+
+Everything here starts from ``seat_view`` (the engine's observer), so a template can only
+show what the seat may see: its own hand, the public table, and every hand after the end.
+Templates get these flags and faces, never a ``GameState``, a deal or a seed in play.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import display_name_for
+from games import services
+from games.engine import Move, SeatView, seat_view
+from games.engine.cards import by_rank, code, label, parse_card, short
+from games.engine.state import Phase
+from games.models import Game, Seat
+
+FRAME_TEMPLATE = "games/table.html#frame"
+BOT_NAMES = dict(Seat.BOT_CHOICES)
+ENDS = {
+    "tongits": "won by Tongits",
+    "draw": "won an unfought Draw",
+    "fought_draw": "won a fought Draw",
+    "stock": "won with the lowest points when the stock ran out",
+}
+ABORTED = "This game was called off: nobody wins or pays."
+ANSWERS = {"fold": "folded", "fight": "fights", "auto": "folded (not opened)"}
+
+
+# --- Who may watch ------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """A game as one watcher (a seated person, or a spectator) loads it."""
+
+    game: Game
+    seats: list[Seat]
+    mine: Seat | None  # None for a spectator
+
+    @property
+    def key(self) -> tuple:
+        """Everything a board frame depends on: a frame with the same key is the same board
+        (mark_back changes the away flags and the clock without a new seq)."""
+        seats = tuple((s.user_id, s.bot_kind, s.away) for s in self.seats)
+        g = self.game
+        return (g.seq, g.status, g.due_at, seats, self.mine.index if self.mine else None)
+
+
+def load_table(game_id: int, user: AbstractBaseUser | AnonymousUser) -> Table:
+    """The table as ``user`` may watch it. Raises Http404, or PermissionDenied for an
+    anonymous user or a private table where the user has no seat."""
+    if not user.is_authenticated:
+        raise PermissionDenied("Log in to watch a table.")
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404("There is no such game.")
+    seats = list(game.seats.select_related("user__profile"))
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is None and not game.public:
+        raise PermissionDenied("This table is private.")
+    return Table(game, seats, mine)
+
+
+def refusal(game_id: int, user: AbstractBaseUser | AnonymousUser) -> int | None:
+    """The WebSocket close code for a socket that may not watch the table, or None."""
+    if not user.is_authenticated:
+        return 4401
+    try:
+        load_table(game_id, user)
+    except Http404:
+        return 4404
+    except PermissionDenied:
+        return 4403
+    return None
+
+
+# --- Cards --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Face:
+    """A face-up card as templates show it."""
+
+    code: str  # "TD": data-card and form values
+    label: str  # "10 of diamonds": the accessible name
+    short: str  # "10♦": what people read
+    suit: str  # "d": for the colour
+    order: int = 0  # place in the hand when sorted by rank
+
+    @property
+    def rank(self) -> str:
+        return self.short[:-1]
+
+    @property
+    def symbol(self) -> str:
+        return self.short[-1]
+
+
+def face(card: int, order: int = 0) -> Face:
+    return Face(code(card), label(card), short(card), code(card)[1].lower(), order)
+
+
+def hand_faces(hand: tuple[int, ...]) -> list[Face]:
+    """The hand by suit then rank, each card knowing its place in rank order (for CSS)."""
+    rank_order = {card: i for i, card in enumerate(by_rank(hand))}
+    return [face(card, rank_order[card]) for card in hand]
+
+
+def faces(cards: tuple[int, ...] | list[int]) -> list[Face]:
+    return [face(card) for card in cards]
+
+
+def labels(cards: list[int] | tuple[int, ...]) -> str:
+    return ", ".join(label(card) for card in cards)
+
+
+# --- The board ----------------------------------------------------------------------------
+
+
+@dataclass
+class SeatPanel:
+    index: int
+    name: str
+    is_me: bool
+    cards: int = 0
+    opened: bool = False
+    blocked: bool = False
+    away: bool = False
+    bot: bool = False
+    dealer: bool = False
+    turn: bool = False
+    deadline: str = ""  # ISO time the person's clock runs out
+    seconds_left: int = 0
+    thinking: bool = False  # the server moves for this seat (bot or away)
+    answer: str = ""
+    melds: list[dict[str, Any]] = field(default_factory=list)
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.display_name:  # an imported record's player, who has no account here
+        return seat.display_name
+    if seat.bot_kind:
+        return f"{BOT_NAMES.get(seat.bot_kind, 'Bot')} {seat.index + 1}"
+    if seat.user is None:
+        return "Open seat"
+    return display_name_for(seat.user)
+
+
+def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
+    """The template context of the whole board for this watcher.
+
+    ``view`` defaults to the watcher's seat view of the current state (tests pass one).
+    """
+    game, mine = table.game, table.mine
+    names = [seat_name(s) for s in table.seats]
+    # Not the Game itself: a template never gets near its seed or its deal.
+    ctx: dict[str, Any] = {
+        "game_id": game.pk,
+        "public": game.public,
+        "seq": game.seq,
+        "me": mine.index if mine else None,
+        "spectator": mine is None,
+        "commitment": game.commitment,
+        # Game.revealed is the one gate for the seed and the deal.
+        "seed": game.seed if game.revealed else "",
+        "client_move_id": str(uuid.uuid4()),
+        "now": timezone.now().isoformat(),
+        "message": "",
+    }
+    if game.status == Game.Status.WAITING:
+        return {**ctx, **_waiting_context(table, names)}
+    if game.deal is None:  # aborted before the deal
+        return {**ctx, "aborted": True, "turn_text": ABORTED}
+    if view is None:
+        view = seat_view(services.game_state(game), mine.index if mine else None)
+    return {**ctx, **_dealt_context(table, view, names)}
+
+
+def _waiting_context(table: Table, names: list[str]) -> dict[str, Any]:
+    missing = sum(1 for s in table.seats if s.is_open)
+    plural = "player" if missing == 1 else "players"
+    invite = ""
+    if table.mine is not None:  # the token lets people into a private table
+        invite = reverse("invite", args=[table.game.invite_token])
+    return {
+        "waiting": True,
+        "waiting_seats": [
+            {"index": s.index, "name": names[s.index], "open": s.is_open, "bot": s.is_bot}
+            for s in table.seats
+        ],
+        "invite_path": invite,
+        "turn_text": f"Waiting for {missing} more {plural} to sit down.",
+    }
+
+
+def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, Any]:
+    game, me = table.game, view.seat
+    panels = _panels(table, view, names)
+    aborted = game.status == Game.Status.ABORTED
+    # An aborted game's state still has a seat to act; nobody may.
+    legal = view.legal if game.status == Game.Status.PLAYING else ()
+    order = [me, (me + 1) % 3, (me + 2) % 3] if me is not None else [0, 1, 2]
+    ctx = {
+        "dealt": True,
+        "playing": not view.finished and not game.is_over,
+        "finished": view.finished,
+        "aborted": aborted,
+        "my_panel": panels[me] if me is not None else None,
+        "others": [panels[s] for s in order if s != me],
+        "meld_groups": [panels[s] for s in order if panels[s].melds],
+        "hand": hand_faces(view.hand),
+        "hand_points": view.hand_points,
+        "top_discard": face(view.top_discard) if view.top_discard is not None else None,
+        "discards": len(view.discards),
+        "stock_left": view.stock_left,
+        "can": legal_flags(legal),
+        "turn_text": ABORTED if aborted else turn_text(view, names),
+        "last_move": last_move_text(game, names, me),
+    }
+    if view.finished:
+        ctx["result"] = result_context(view, names)
+    return ctx
+
+
+def _panels(table: Table, view: SeatView, names: list[str]) -> list[SeatPanel]:
+    game = table.game
+    playing = not view.finished and game.status == Game.Status.PLAYING
+    laying_off = legal_flags(view.legal)["layoff"] and playing
+    now = timezone.now()
+    panels = []
+    for seat, info in zip(table.seats, view.seats, strict=True):
+        turn = playing and view.turn == seat.index
+        clock = turn and not seat.plays_itself and game.due_at is not None
+        panel = SeatPanel(
+            index=seat.index,
+            name=names[seat.index],
+            is_me=seat.index == view.seat,
+            cards=info.cards,
+            opened=info.opened,
+            blocked=info.blocked,
+            away=seat.away,
+            bot=seat.is_bot,
+            dealer=view.dealer == seat.index,
+            turn=turn,
+            thinking=turn and seat.plays_itself,
+            deadline=game.due_at.isoformat() if clock else "",
+            seconds_left=max(0, int((game.due_at - now).total_seconds())) if clock else 0,
+            answer=ANSWERS.get(info.answer, ""),
+        )
+        panel.melds = [_meld(m, laying_off) for m in view.melds if m.owner == seat.index]
+        panels.append(panel)
+    return panels
+
+
+def _meld(meld, laying_off: bool) -> dict[str, Any]:
+    hidden = meld.secret and not meld.cards
+    return {
+        "index": meld.index,
+        "number": meld.index + 1,
+        "cards": faces(meld.cards),
+        "secret": meld.secret,
+        "hidden": hidden,
+        "backs": range(meld.size) if hidden else range(0),
+        "size": meld.size,
+        "pickable": laying_off and not meld.secret,
+        "labels": labels(meld.cards),
+    }
+
+
+def legal_flags(legal: tuple[Move, ...]) -> dict[str, bool]:
+    """Which action buttons to show: one per move type that is legal now (the server
+    checks the chosen cards)."""
+    types = {move.type for move in legal}
+    flags = {t: t in types for t in ("draw", "take", "meld", "secret", "layoff", "discard")}
+    flags |= {t: t in types for t in ("call", "fold", "fight")}
+    flags["any"] = bool(types)
+    flags["choose"] = bool(types & {"take", "meld", "secret", "layoff", "discard"})
+    return flags
+
+
+def turn_text(view: SeatView, names: list[str]) -> str:
+    """Whose turn it is, and what they must do, in words."""
+    if view.finished:
+        return f"{names[view.outcome.winner]} {ENDS.get(view.outcome.end, 'won')}."
+    mine = view.my_turn
+    who = "You" if mine else names[view.turn]
+    if view.phase is Phase.ANSWER:
+        caller = "You" if view.caller == view.seat else names[view.caller]
+        if mine:
+            return f"{caller} called Draw. Fold or fight?"
+        return f"{caller} called Draw. Waiting for {who} to fold or fight."
+    if not mine:
+        return f"{who}'s turn."
+    if view.phase is Phase.START:
+        can_call = any(m.type == "call" for m in view.legal)
+        call = ", call Draw," if can_call else ""
+        return f"Your turn: draw{call} or take the discard."
+    return "Your turn: meld or lay off if you like, then discard one card."
+
+
+def last_move_text(game: Game, names: list[str], me: int | None) -> str:
+    """The last logged move in words, without any card the watcher may not see: a drawn
+    card and a secret set's cards are never named."""
+    row = game.moves.order_by("-seq").values("seat", "payload").first()
+    if row is None:
+        return ""
+    seat, p = row["seat"], row["payload"]
+    who = "You" if seat == me else names[seat]
+    kind = p.get("type")
+    cards = [parse_card(c) for c in p.get("cards", [])]
+    match kind:
+        case "draw":
+            return f"{who} drew a card."
+        case "take":
+            return f"{who} took the discard and melded it with {labels(cards)}."
+        case "meld":
+            return f"{who} melded {labels(cards)}."
+        case "secret":
+            return f"{who} laid a secret set."
+        case "layoff":
+            return f"{who} laid off {labels(cards)} on meld {p.get('meld', 0) + 1}."
+        case "discard":
+            return f"{who} discarded {label(parse_card(p['card']))}."
+        case "call":
+            return f"{who} called Draw!"
+        case "fold":
+            return f"{who} folded."
+        case "fight":
+            return f"{who} chose to fight."
+    return ""
+
+
+def result_context(view: SeatView, names: list[str]) -> dict[str, Any]:
+    """Everything the result screen shows: every hand, the points, each payment term by
+    term (R10) and the net chips."""
+    o = view.outcome
+    hands = view.revealed_hands or ((), (), ())
+    rows = [
+        {
+            "name": names[s],
+            "is_me": s == view.seat,
+            "winner": s == o.winner,
+            "hand": faces(hands[s]),
+            "points": o.points[s],
+            "burned": o.burned[s],
+            "chips": o.chips[s],
+        }
+        for s in range(3)
+    ]
+    payments = [
+        {
+            "loser": names[p.loser],
+            "base": p.base,
+            "aces": p.aces,
+            "secret_sets": p.secret_sets,
+            "secret_points": 3 * p.secret_sets,
+            "burned": p.burned,
+            "total": p.total,
+        }
+        for p in o.payments
+    ]
+    return {
+        "winner": names[o.winner],
+        "end": ENDS.get(o.end, "won"),
+        "rows": rows,
+        "payments": payments,
+    }
+
+
+# --- Rendering ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    seq: int
+    key: tuple
+    html: str
+
+
+def socket_frame(game_id: int, user: AbstractBaseUser | AnonymousUser, message: str = "") -> Frame:
+    """This watcher's whole board as out-of-band partials (state, not a delta)."""
+    table = load_table(game_id, user)
+    return Frame(table.game.seq, table.key, render_frame(table, message=message))
+
+
+def render_frame(table: Table, *, message: str = "", view: SeatView | None = None) -> str:
+    context = {**board_context(table, view), "oob": True, "message": message}
+    return render_to_string(FRAME_TEMPLATE, context)
+
+
+def message_frame(message: str, seq: int) -> str:
+    """Only the message box, for the one socket whose action failed."""
+    context = {"oob": True, "message": message, "seq": seq}
+    return render_to_string("games/table.html#messages", context)

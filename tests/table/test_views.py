@@ -1,0 +1,274 @@
+"""The table page, its POST fallback for actions, and play again."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from games import services
+from games.engine import Phase, seat_view
+from games.engine.cards import CODES, by_rank, cards_of, codes_of
+from games.models import Game
+from games.models import Move as MoveRow
+from tests.table.leaks import hidden_cards, leaks
+from tests.table.support import SEED, fields, first_legal, seq_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dave(db):
+    return get_user_model().objects.create_user("dave", "dave@example.com", "pw-dave-123!")
+
+
+def page(client, user, game: Game):
+    client.force_login(user)
+    return client.get(reverse("table", args=[game.pk]))
+
+
+def play_to_the_end(game: Game, people: list) -> Game:
+    while not game.is_over:
+        seat, move = first_legal(game)
+        services.submit_move(game.pk, people[seat], move.to_dict())
+        game.refresh_from_db()
+    return game
+
+
+def test_a_player_sees_their_own_hand_and_the_commitment_but_not_the_seed(
+    client, alice, three_people
+):
+    html = page(client, alice, three_people).content.decode()
+
+    state = services.game_state(three_people)
+    assert 'ws-connect="/ws/game/' in html and "js/table.js" in html
+    assert html.count('name="cards"') == state.hands[0].bit_count()
+    assert three_people.commitment in html
+    assert leaks(html, hidden_cards(state, 0), three_people.seed) == []
+
+
+def test_no_page_shows_a_seat_anything_hidden_at_any_point_of_a_game(
+    client, alice, bob, carol, three_people
+):
+    people = [alice, bob, carol]
+    game = three_people
+    while not game.is_over:
+        state = services.game_state(game)
+        for seat, user in enumerate(people):
+            html = page(client, user, game).content.decode()
+            assert leaks(html, hidden_cards(state, seat), game.seed) == [], (seat, game.seq)
+        seat, move = first_legal(game)
+        services.submit_move(game.pk, people[seat], move.to_dict())
+        game.refresh_from_db()
+
+
+def test_a_spectator_on_a_public_table_sees_the_table_but_no_hand(client, dave, three_people):
+    response = page(client, dave, three_people)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "You are watching this table." in html and 'name="cards"' not in html
+    state = services.game_state(three_people)
+    assert leaks(html, hidden_cards(state, None), three_people.seed) == []
+
+
+def test_a_private_table_is_forbidden_to_a_non_member(client, alice, bob, carol, dave, make_game):
+    game = make_game([alice, bob, carol], seed=SEED, public=False)
+
+    assert page(client, dave, game).status_code == 403
+
+
+def test_the_table_asks_an_anonymous_visitor_to_log_in(client, three_people):
+    response = client.get(reverse("table", args=[three_people.pk]))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_a_table_that_does_not_exist_is_not_found(client, alice):
+    client.force_login(alice)
+
+    assert client.get(reverse("table", args=[424242])).status_code == 404
+
+
+def test_a_waiting_table_shows_who_is_missing_and_the_invite_link_to_its_players(
+    client, alice, dave
+):
+    game = services.create_table(alice, public=True, others=("open", "greedy"))
+
+    html = page(client, alice, game).content.decode()
+    spectator = page(client, dave, game).content.decode()
+
+    assert "Waiting for 1 more player to sit down." in html
+    assert "Open seat" in html and "Greedy bot 3" in html
+    assert f"http://testserver/invite/{game.invite_token}/" in html
+    assert game.invite_token not in spectator
+
+
+def test_posting_a_legal_action_makes_the_move_and_redirects_to_the_table(
+    client, alice, bob, carol, three_people
+):
+    people = [alice, bob, carol]
+    seat, move = first_legal(three_people)
+    client.force_login(people[seat])
+
+    response = client.post(reverse("act", args=[three_people.pk]), fields(move, seq="0"))
+
+    assert response.status_code == 302 and response["Location"] == f"/games/{three_people.pk}/"
+    assert MoveRow.objects.filter(game=three_people).count() == 1
+
+
+def test_posting_an_illegal_action_changes_nothing_and_says_why(
+    client, alice, bob, carol, three_people
+):
+    dealer = [alice, bob, carol][three_people.dealer]
+    client.force_login(dealer)
+
+    response = client.post(reverse("act", args=[three_people.pk]), {"action": "draw"}, follow=True)
+
+    assert "Draw only at the start of a turn" in response.content.decode()
+    assert MoveRow.objects.filter(game=three_people).count() == 0
+
+
+def test_an_htmx_post_gets_the_board_back_with_the_message(client, alice, bob, carol, three_people):
+    dealer = [alice, bob, carol][three_people.dealer]
+    client.force_login(dealer)
+    url = reverse("act", args=[three_people.pk])
+
+    html = client.post(url, {"action": "meld"}, headers={"HX-Request": "true"}).content.decode()
+
+    assert seq_of(html) == 0 and 'hx-swap-oob="true"' in html
+    assert "Choose the cards to meld first." in html and 'role="alert"' in html
+    assert "<html" not in html
+    state = services.game_state(three_people)
+    assert leaks(html, hidden_cards(state, three_people.dealer), three_people.seed) == []
+
+
+def test_the_hand_is_by_suit_then_rank_and_css_can_reorder_it_by_rank(client, alice, three_people):
+    html = page(client, alice, three_people).content.decode()
+
+    shown = re.findall(r'<li style="--by-rank: (\d+)"><label [^>]*data-card="(\w\w)"', html)
+    hand = cards_of(services.game_state(three_people).hands[0])
+    assert [code for _, code in shown] == [CODES[c] for c in hand]
+    by_rank_order = sorted(shown, key=lambda item: int(item[0]))
+    assert [code for _, code in by_rank_order] == [CODES[c] for c in by_rank(hand)]
+
+
+def test_a_repeated_post_of_the_same_form_is_applied_once(client, alice, bob, carol, three_people):
+    people = [alice, bob, carol]
+    seat, move = first_legal(three_people)
+    client.force_login(people[seat])
+    data = fields(move, seq="0", client_move_id="a1b2c3")
+
+    client.post(reverse("act", args=[three_people.pk]), data)
+    client.post(reverse("act", args=[three_people.pk]), data)
+
+    assert MoveRow.objects.filter(game=three_people).count() == 1
+
+
+def test_the_result_shows_every_hand_the_payments_and_the_revealed_seed(
+    client, alice, bob, carol, three_people
+):
+    game = play_to_the_end(three_people, [alice, bob, carol])
+
+    html = page(client, bob, game).content.decode()
+
+    assert "Payments" in html and "base " in html and "Play again" in html
+    assert game.seed in html and game.commitment in html
+    state = services.game_state(game)
+    for seat in range(3):
+        for card in codes_of(state.hands[seat]):
+            assert f'data-card="{card}"' in html
+        assert f"{state.outcome.points[seat]} point" in html
+
+
+def test_play_again_after_a_game_with_two_bots_deals_a_new_one(client, alice, make_game):
+    game = make_game([alice, "greedy", "random"], seed=SEED, public=False)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    client.force_login(alice)
+
+    response = client.post(reverse("play_again", args=[game.pk]))
+
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == f"/games/{new.pk}/"
+    assert new.status == Game.Status.PLAYING and not new.public
+    assert [s.bot_kind for s in new.seats.order_by("index")] == ["", "greedy", "random"]
+
+
+def test_play_again_with_people_opens_a_waiting_table_with_the_same_bots(
+    client, alice, bob, make_game
+):
+    game = make_game([alice, bob, "greedy"], seed=SEED)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    client.force_login(bob)
+
+    response = client.post(reverse("play_again", args=[game.pk]), headers={"HX-Request": "true"})
+
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert response["HX-Redirect"] == f"/games/{new.pk}/"
+    assert new.status == Game.Status.WAITING
+    seats = [(s.user_id, s.bot_kind) for s in new.seats.order_by("index")]
+    assert seats == [(bob.pk, ""), (None, "greedy"), (None, "")]
+
+
+def test_play_again_is_only_for_the_players_of_a_finished_game(client, alice, dave, three_people):
+    client.force_login(dave)
+    assert client.post(reverse("play_again", args=[three_people.pk])).status_code == 403
+
+    client.force_login(alice)
+    client.post(reverse("play_again", args=[three_people.pk]))
+    assert Game.objects.count() == 1
+
+
+def play_until(game: Game, people: list, wanted) -> int:
+    """Play first legal moves until ``wanted(view)`` holds for the seat that must act."""
+    while not game.is_over:
+        seat, move = first_legal(game)
+        if wanted(seat_view(services.game_state(game), seat)):
+            return seat
+        services.submit_move(game.pk, people[seat], move.to_dict())
+        game.refresh_from_db()
+    raise AssertionError("the game ended first")
+
+
+def test_a_seat_that_may_lay_off_can_pick_a_face_up_meld_with_a_radio(
+    client, alice, bob, carol, three_people
+):
+    people = [alice, bob, carol]
+    seat = play_until(three_people, people, lambda v: any(m.type == "layoff" for m in v.legal))
+
+    html = page(client, people[seat], three_people).content.decode()
+
+    assert 'type="radio" name="meld"' in html and 'form="my-hand"' in html
+    assert 'name="action" value="layoff"' in html
+    assert ">Lay off</button>" in html and ">Discard</button>" in html
+    assert ">Draw</button>" not in html
+
+
+def test_a_draw_call_names_the_caller_and_asks_the_answering_seat_to_fold_or_fight(
+    client, alice, bob, carol, three_people
+):
+    people = [alice, bob, carol]
+    answering = play_until(three_people, people, lambda v: v.phase is Phase.ANSWER)
+    caller = services.game_state(three_people).caller
+
+    mine = page(client, people[answering], three_people).content.decode()
+    theirs = page(client, people[caller], three_people).content.decode()
+
+    assert f"{people[caller].username} called Draw. Fold or fight?" in mine
+    assert ">Fold</button>" in mine and ">Fight</button>" in mine
+    assert f"You called Draw. Waiting for {people[answering].username} to fold or fight." in theirs
+    assert ">Fold</button>" not in theirs
+
+
+def test_an_aborted_game_says_so_and_reveals_its_seed(client, alice, bob, carol, three_people):
+    services.abort_game(three_people.pk, alice, "The server room flooded.")
+    three_people.refresh_from_db()
+
+    html = page(client, bob, three_people).content.decode()
+
+    assert "This game was called off: nobody wins or pays." in html
+    assert three_people.seed in html
+    assert 'name="action"' not in html
