@@ -172,6 +172,9 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         except IntegrityError:
             return game
         _start_if_full(game)
+        if game.status == Game.Status.WAITING:
+            # The deal notifies the table itself; until then, show who sat down.
+            transaction.on_commit(lambda: notify_game(game_id, 0))
         _notify_lobby_on_commit()
     return game
 

@@ -333,3 +333,15 @@ async def test_a_waiting_table_gets_the_dealt_board_when_the_last_seat_fills(ali
 
     assert seq_of(dealt) == 0 and 'name="cards"' in dealt and "ws-send" in dealt
     await waiting.disconnect()
+
+
+async def test_people_at_a_waiting_table_see_each_newcomer_sit_down(alice, bob, headers):
+    game = await database_sync_to_async(services.create_table)(alice)
+    waiting = socket(game.pk, headers[0])
+    assert (await waiting.connect())[0]
+    assert "bob" not in await waiting.receive_from(timeout=3)
+
+    await database_sync_to_async(services.join_table)(game.pk, bob)
+
+    assert "bob" in await waiting.receive_from(timeout=3)
+    await waiting.disconnect()
