@@ -212,6 +212,8 @@ def start_game(game: Game, seed: int | None = None) -> None:
     game.due_at = _due_at(game, game.seats.get(index=dealer), now)
     game.save(update_fields=["due_at"])
     seq = game.seq
+    # Never log the seed or a card: people read logs, and the deal is secret until the end.
+    log.info("Game %s dealt; dealer seat %s; commitment %s.", game.pk, dealer, game.commitment)
     transaction.on_commit(lambda: notify_game(game.pk, seq))
 
 
@@ -341,6 +343,7 @@ def _store_result(game: Game, state: GameState, now: datetime) -> None:
     game.winner_seat, game.end = o.winner, o.end
     game.points, game.chips, game.burned = list(o.points), list(o.chips), list(o.burned)
     game.turn_seat = game.due_at = None
+    log.info("Game %s ended (%s) at move %s; seat %s won.", game.pk, o.end, game.seq, o.winner)
 
 
 def _due_at(game: Game, seat: Seat, now: datetime) -> datetime:
@@ -370,6 +373,7 @@ def play_due(game_id: int, now: datetime | None = None) -> MoveResult | None:
         if not seat.plays_itself:
             seat.away = True
             seat.save(update_fields=["away"])
+            log.info("Game %s: seat %s ran out of time and is away.", game.pk, seat.index)
         state = game_state(game)
         rng = random.Random(f"{game.pk}:{game.seq}")
         move = bots.choose(seat.bot_kind or "greedy", seat_view(state, seat.index), rng)

@@ -207,6 +207,9 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         # axes announces itself at INFO on every start, which clutters command output.
         "axes": {"level": "WARNING"},
+        # SQL parameters hold the deal and the seed of games still in play: never log them,
+        # whatever DJANGO_LOG_LEVEL says.
+        "django.db.backends": {"level": "INFO"},
     },
 }
 
