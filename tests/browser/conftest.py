@@ -1,0 +1,154 @@
+"""The browser tests' server and browser: a real Daphne process on a database of its own,
+and Debian's Chromium (never a downloaded one) driven through Playwright.
+
+Each test module gets its own server and database, so no module sees another's games.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: CI must install Debian's chromium (.ci/run).")
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (never downloaded).")
+    return CHROMIUM
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def database_url(tmp_path_factory) -> Iterator[str]:
+    """A database of the server's own: a fresh PostgreSQL database when DATABASE_URL is
+    PostgreSQL (created and dropped here), else a temporary SQLite file."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        yield f"sqlite:///{tmp_path_factory.mktemp('browser') / 'db.sqlite3'}"
+        return
+    import psycopg
+
+    name = f"tongits_browser_{uuid.uuid4().hex[:10]}"
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def server_env(database_url) -> dict[str, str]:
+    """The server's environment: its database, and the server clock on with quick bots."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_DEBUG": "1",
+        "TONGITS_CLOCK_IN_WORKERS": "1",
+        "TONGITS_BOT_PAUSE_MIN": "0.05",
+        "TONGITS_BOT_PAUSE_MAX": "0.1",
+    }
+
+
+@pytest.fixture(scope="module")
+def manage(server_env) -> Callable[..., str]:
+    """``manage("seed_games", "--user", "ann", env={...})``: a management command run
+    against the server's database; returns its output."""
+
+    def run(*args: str, env: dict[str, str] | None = None) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=REPO,
+            env={**server_env, **(env or {})},
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, f"manage.py {' '.join(args)} failed:\n{done.stderr}"
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def server(server_env, manage, tmp_path_factory) -> Iterator[str]:
+    """Daphne serving the site (WebSockets and the server clock included) on a free port."""
+    manage("migrate", "--noinput", "-v0")
+    port = free_port()
+    log = (tmp_path_factory.mktemp("daphne") / "daphne.log").open("w")
+    daphne = [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port)]
+    proc = subprocess.Popen(
+        [*daphne, "tongits_site.asgi:application"],
+        cwd=REPO,
+        env=server_env,
+        stdout=log,
+        stderr=log,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, proc)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def wait_until_up(url: str, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with status {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/accounts/login/", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("daphne did not answer within 30 s")
+
+
+@pytest.fixture
+def browser(chromium):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

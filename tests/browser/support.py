@@ -1,0 +1,123 @@
+"""What the browser tests do as a person would: sign up, act at the table, play a game out,
+look at a page on a phone; and the checks every test makes on the page's errors."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
+GAME_SECONDS = 45  # the whole game, bots included, must end well within this
+PASSWORD = "a-long-pass-phrase-42"
+
+
+class PageErrors:
+    """Script errors and failed loads of a page, gathered while the test drives it."""
+
+    def __init__(self, page) -> None:
+        self.errors: list[str] = []
+        self.failed: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        # Chromium's console names no URL for a failed load; the response does.
+        page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
+
+    def assert_none(self) -> None:
+        assert not [e for e in self.errors if not e.startswith("Failed to load resource")], (
+            self.errors
+        )
+        assert not [f for f in self.failed if not f.endswith("/favicon.ico")], self.failed
+
+
+def sign_up(page, server: str, username: str = "") -> str:
+    """Create an account through the sign-up form; returns the username."""
+    username = username or f"player{uuid.uuid4().hex[:8]}"
+    page.goto(f"{server}/accounts/signup/")
+    page.get_by_label("Username:").fill(username)
+    page.get_by_label("Password:", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation:").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(f"{server}/")
+    return username
+
+
+def log_in(page, server: str, username: str, password: str) -> None:
+    page.goto(f"{server}/accounts/login/")
+    page.get_by_label("Username:").fill(username)
+    page.get_by_label("Password:").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{server}/")
+
+
+def hand_seq(page) -> str:
+    return page.locator("#my-hand").get_attribute("data-seq") or ""
+
+
+def wait_for_new_board(page, seq: str) -> None:
+    page.wait_for_function(
+        "seq => document.querySelector('#my-hand').dataset.seq !== seq", arg=seq, timeout=10_000
+    )
+
+
+def act(page, name: str) -> None:
+    """Click an action button, then wait for the board of the next version to arrive."""
+    seq = hand_seq(page)
+    page.get_by_role("button", name=name, exact=True).click()
+    wait_for_new_board(page, seq)
+
+
+def act_by_keyboard(page, name: str) -> None:
+    seq = hand_seq(page)
+    page.get_by_role("button", name=name, exact=True).focus()
+    page.keyboard.press("Enter")
+    wait_for_new_board(page, seq)
+
+
+def play_turns_until_the_end(page, before_discard: Callable[[int], None] = lambda turn: None):
+    """Play as a person would: draw, choose a card, discard; fold a Draw call.
+    Returns how many turns the person played."""
+    result = page.locator("#table-result")
+    deadline = time.monotonic() + GAME_SECONDS
+    turns = 0
+    while not result.is_visible():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if page.get_by_role("button", name="Fold", exact=True).is_visible():
+            act(page, "Fold")
+        elif page.get_by_role("button", name="Draw", exact=True).is_visible():
+            act(page, "Draw")
+        elif page.get_by_role("button", name="Discard", exact=True).is_visible():
+            turns += 1
+            if turns % 2:
+                page.locator("#my-hand .hand-card").last.click()
+            else:  # every other turn by keyboard: Space chooses a card, Enter discards
+                page.locator("#my-hand input[name=cards]").last.focus()
+                page.keyboard.press("Space")
+            assert page.locator("#my-hand input[name=cards]:checked").count() == 1
+            before_discard(turns)
+            if turns % 2:
+                act(page, "Discard")
+            else:
+                act_by_keyboard(page, "Discard")
+        else:
+            page.wait_for_timeout(100)  # a bot's turn
+    return turns
+
+
+@contextmanager
+def phone(browser, context, url: str) -> Iterator:
+    """The same person's page on a 360x740 phone screen, in a second tab."""
+    small = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        storage_state=context.storage_state(),
+        device_scale_factor=2,
+    )
+    try:
+        page = small.new_page()
+        page.goto(url)
+        yield page
+    finally:
+        small.close()
