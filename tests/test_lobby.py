@@ -291,6 +291,19 @@ def test_the_admin_hides_the_seed_and_deal_until_the_game_ends(admin_client, ali
     assert "Deal:" in after
 
 
+def test_the_admin_links_a_game_to_its_replay_only_once_it_is_over(admin_client, alice):
+    game = services.quick_play(alice)
+    replay = reverse("replay", args=[game.pk])
+    change = reverse("admin:games_game_change", args=[game.pk])
+
+    during = admin_client.get(change).content.decode()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    listed = admin_client.get(reverse("admin:games_game_changelist")).content.decode()
+
+    assert replay not in during
+    assert f'<a href="{replay}">replay</a>' in listed
+
+
 # --- The live lobby socket ------------------------------------------------------------------
 
 
