@@ -56,10 +56,12 @@ def open_a_public_table(page, server: str) -> int:
     return int(re.search(r"/games/(\d+)/$", page.url).group(1))
 
 
-def join_from_the_lobby(page, game_id: int) -> None:
-    """The table appears in the lobby live (the socket swaps the lists); press its Join."""
+def join_from_the_lobby(page, game_id: int, open_seats: int) -> None:
+    """The table appears in the lobby live (the socket swaps the lists), with its open
+    seats up to date; press its Join."""
     join = page.locator(f"#join-{game_id}")
-    join.wait_for(timeout=10_000)
+    table = page.locator(".table-item", has=join)
+    table.get_by_text(f"{open_seats} open seat").wait_for(timeout=10_000)
     assert_not_reloaded(page)
     join.click()
     page.wait_for_url(re.compile(rf"/games/{game_id}/$"))
@@ -142,13 +144,13 @@ def test_three_people_sign_up_open_a_table_join_it_and_play_it_to_the_end(browse
     mark_page(first)
     assert first.locator("#seats .seat-panel.is-open").count() == 2
 
-    join_from_the_lobby(second, game_id)
+    join_from_the_lobby(second, game_id, open_seats=2)
     first.locator("#seats").get_by_text(names[1]).wait_for()  # the newcomer, live
     assert first.locator("#seats .seat-panel.is-open").count() == 1
     wait_for_socket(second)
     mark_page(second)
 
-    join_from_the_lobby(third, game_id)  # the last seat: the cards are dealt
+    join_from_the_lobby(third, game_id, open_seats=1)  # the last seat: the cards are dealt
     mark_page(third)
     for page in pages:
         page.locator("#my-hand .hand-card").first.wait_for(timeout=10_000)
