@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from accounts.models import display_name_for
 from games.engine.record import Record, load_record
 
 
@@ -123,6 +124,18 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.index} of game {self.game_id}"
+
+    @property
+    def name(self) -> str:
+        """What every page calls this seat: the person's display name, an imported record's
+        player, or the bot's kind with its seat number (two greedy bots stay apart)."""
+        if self.display_name:
+            return self.display_name
+        if self.bot_kind:
+            return f"{self.get_bot_kind_display()} {self.index + 1}"
+        if self.user_id is None:
+            return "Open seat"
+        return display_name_for(self.user)
 
     @property
     def is_bot(self) -> bool:

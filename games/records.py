@@ -12,7 +12,6 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from accounts.models import display_name_for
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.record import RecordError, load_record, replay
@@ -25,16 +24,8 @@ class BadRecord(ValueError):
 
 
 def seat_names(game: Game) -> list[str]:
-    """What to call each seat: the person's display name or the bot's kind."""
-    names = []
-    for seat in sorted(game.seats.all(), key=lambda s: s.index):
-        if seat.user_id:
-            names.append(display_name_for(seat.user))
-        elif seat.bot_kind:
-            names.append(f"{seat.bot_kind.capitalize()} bot")
-        else:
-            names.append(seat.display_name or f"Seat {seat.index + 1}")
-    return names
+    """What to call each seat, in seat order."""
+    return [seat.name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
 
 
 def record_dict(game: Game, moves: list | None = None) -> dict[str, Any]:

@@ -19,7 +19,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import display_name_for
 from games import services
 from games.engine import Move, SeatView, seat_view
 from games.engine.cards import by_rank, code, label, parse_card, short
@@ -27,7 +26,6 @@ from games.engine.state import Phase
 from games.models import Game, Seat
 
 FRAME_TEMPLATE = "games/table.html#frame"
-BOT_NAMES = dict(Seat.BOT_CHOICES)
 ENDS = {
     "tongits": "won by Tongits",
     "draw": "won an unfought Draw",
@@ -148,23 +146,13 @@ class SeatPanel:
     melds: list[dict[str, Any]] = field(default_factory=list)
 
 
-def seat_name(seat: Seat) -> str:
-    if seat.display_name:  # an imported record's player, who has no account here
-        return seat.display_name
-    if seat.bot_kind:
-        return f"{BOT_NAMES.get(seat.bot_kind, 'Bot')} {seat.index + 1}"
-    if seat.user is None:
-        return "Open seat"
-    return display_name_for(seat.user)
-
-
 def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
     """The template context of the whole board for this watcher.
 
     ``view`` defaults to the watcher's seat view of the current state (tests pass one).
     """
     game, mine = table.game, table.mine
-    names = [seat_name(s) for s in table.seats]
+    names = [s.name for s in table.seats]
     # Not the Game itself: a template never gets near its seed or its deal.
     ctx: dict[str, Any] = {
         "game_id": game.pk,

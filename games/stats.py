@@ -30,7 +30,6 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce, TruncDate
 
-from accounts.models import display_name_for
 from games.models import Game, Move, Seat
 
 FINISHED, ABORTED = Game.Status.FINISHED, Game.Status.ABORTED
@@ -132,11 +131,7 @@ def history(user: AbstractBaseUser, result: str = "", end: str = "") -> QuerySet
 
 
 def player_of(seat: Seat) -> Player:
-    if seat.user_id:
-        return Player(display_name_for(seat.user), seat.user.get_username())
-    if seat.bot_kind:
-        return Player(seat.get_bot_kind_display())
-    return Player(seat.display_name or f"Seat {seat.index + 1}")
+    return Player(seat.name, seat.user.get_username() if seat.user_id else "")
 
 
 def history_row(seat: Seat) -> HistoryRow:

@@ -39,7 +39,7 @@ def test_a_finished_game_downloads_as_a_tongits_record_attachment(client, alice,
     data = json.loads(response.content)
     assert data == record_dict(finished)
     assert data["format"] == "tongits-record/1"
-    assert data["players"] == ["alice", "Greedy bot", "bob"]
+    assert data["players"] == ["alice", "Greedy bot 2", "bob"]
     assert len(data["moves"]) == finished.seq
 
 
@@ -78,7 +78,7 @@ def test_a_downloaded_record_uploads_back_to_a_replay_with_the_same_result(
     assert copy.created_by == alice and not copy.public
     original = client.get(response["Location"].replace(str(copy.pk), str(finished.pk)))
     replayed = client.get(response["Location"])
-    winner = ["alice", "Greedy bot", "bob"][finished.winner_seat]
+    winner = ["alice", "Greedy bot 2", "bob"][finished.winner_seat]
     for page in (original, replayed):
         assert f"What each loser pays {winner}" in page.content.decode()
     net = original.content.decode().split("Net chips:")[1].split("</p>")[0]

@@ -121,7 +121,7 @@ def test_a_finished_game_replays_from_the_deal_with_step_controls(client, alice,
 def test_each_step_shows_every_hand_as_the_engine_replays_the_log_up_to_it(client, alice, finished):
     client.force_login(alice)
     record = finished.record()
-    names = ["alice", "Greedy bot", "bob"]
+    names = ["alice", "Greedy bot 2", "bob"]
 
     for step in (0, 1, 7, finished.seq // 2, finished.seq):
         html = client.get(url(finished, step)).content.decode()
