@@ -237,6 +237,18 @@ def test_joining_a_private_table_without_its_invite_link_is_refused(client, alic
     assert not game.seats.filter(user=alice).exists()
 
 
+def test_joining_with_a_token_no_invite_link_could_hold_is_refused_plainly(client, alice, bob):
+    game = open_table(bob, public=False)
+    client.force_login(alice)
+
+    # A "/" cannot be part of an invite link's path: it used to crash the redirect back.
+    response = client.post(reverse("join_table", args=[game.pk]), {"token": "a/b"}, follow=True)
+
+    assert response.status_code == 200
+    assert "you need its invite link" in response.content.decode()
+    assert not game.seats.filter(user=alice).exists()
+
+
 def test_the_invite_link_shows_the_table_and_joins_a_private_one(client, alice, bob):
     game = open_table(bob, public=False)
     client.force_login(alice)

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import display_name_for
@@ -141,9 +141,19 @@ def join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         game = services.join_table(game_id, request.user, invite_token=token)
     except services.ServiceError as e:
         messages.error(request, e.message)
-        # Back to where the Join button was, which now shows why.
-        return redirect("invite", token) if token else redirect("lobby")
+        return _back_to_join_button(token)
     return redirect("table", game.pk)
+
+
+def _back_to_join_button(token: str | None) -> HttpResponse:
+    """Back to where the Join button was, which now shows why: the invite page, or the
+    lobby for a token no invite link could hold (a posted "a/b" has no URL)."""
+    if token:
+        try:
+            return redirect("invite", token)
+        except NoReverseMatch:
+            pass
+    return redirect("lobby")
 
 
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
