@@ -123,6 +123,7 @@ def test_a_bad_upload_shows_the_engines_message_with_the_move_number_and_stores_
         (b"not json", "The record cannot be read: the record is not JSON."),
         (b'{"format": "tongits-record/2"}', "format must be"),
         (b"\xff\xfe", "The record cannot be read"),
+        (b"[" * 100_000 + b"]" * 100_000, "The record cannot be read: it is nested too deeply."),
     ],
 )
 def test_an_unreadable_upload_says_why_and_stores_nothing(client, alice, content, message):
