@@ -34,7 +34,7 @@ def frame_data(text: str | None) -> dict[str, Any]:
     """The fields of a socket frame (htmx's ws-send sends the form as a JSON object)."""
     try:
         data = json.loads(text or "")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested thousands deep
         raise BadMove("That message was not understood: it is not JSON.") from None
     if not isinstance(data, dict):
         raise BadMove("That message was not understood: it is not a form.")

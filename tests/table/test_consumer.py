@@ -204,6 +204,7 @@ async def test_an_illegal_action_alerts_only_its_sender_and_changes_nothing(thre
     "text, message",
     [
         ("not json", "it is not JSON"),
+        ("[" * 50_000 + "]" * 50_000, "it is not JSON"),  # too deep for json's parser
         ('["draw"]', "it is not a form"),
         ('{"action": "dance"}', "Unknown action"),
         ('{"cards": "7C"}', "Choose an action"),
