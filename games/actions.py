@@ -126,9 +126,16 @@ def perform(
         services.mark_back(game_id, user)
     if payload["type"] == BACK:
         return None
-    return services.submit_move(
-        game_id, user, payload, expected_seq=expected_seq, client_move_id=client_move_id
-    )
+    try:
+        return services.submit_move(
+            game_id, user, payload, expected_seq=expected_seq, client_move_id=client_move_id
+        )
+    except services.ServiceError:
+        # The clock may have marked the seat away after the check above (the action came
+        # just as the turn clock ran out, and the bot's move made it stale): still back.
+        if _is_away(game_id, user):
+            services.mark_back(game_id, user)
+        raise
 
 
 def _is_away(game_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:

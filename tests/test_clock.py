@@ -15,10 +15,11 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from games import clock, services
+from games import actions, clock, services
 from games.engine import seat_view
 from games.engine.moves import DISCARD
 from games.models import ClockBeat, Game, Seat
+from tests.table.support import fields
 
 pytestmark = pytest.mark.django_db
 
@@ -132,6 +133,32 @@ def test_mark_back_stops_the_server_playing_for_an_away_seat(make_game, alice):
     assert game.due_at == game.turn_started_at + timedelta(seconds=60)
     assert clock.run_due(timezone.now()) == 0
     assert fresh(game).turn_seat == 0
+
+
+def test_a_move_sent_as_the_turn_clock_runs_out_still_brings_its_person_back(
+    make_game, alice, bob, carol, monkeypatch
+):
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=60)
+    move = seat_view(services.game_state(game), 0).legal[0]  # chosen on the board at seq 0
+    is_away, fired = actions._is_away, []
+
+    def deadline_passes_meanwhile(game_id, user):
+        # Her frame has been read (she was not away yet) when the clock takes the lock first.
+        away = is_away(game_id, user)
+        if not fired:
+            fired.append(services.play_due(game_id, fresh(game).due_at))
+        return away
+
+    monkeypatch.setattr(actions, "_is_away", deadline_passes_meanwhile)
+    with pytest.raises(services.StaleMove):
+        actions.perform(game.pk, alice, {**fields(move), "seq": "0"})
+
+    # She acted, so the greedy bot must not go on playing her turn.
+    game = fresh(game)
+    assert fired[0] is not None and game.seq == 1
+    assert not seat(game, 0).away
+    assert game.due_at == game.turn_started_at + timedelta(seconds=60)
+    assert clock.run_due(timezone.now()) == 0
 
 
 def spy_on_bots(monkeypatch) -> list[tuple[int, str]]:
