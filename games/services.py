@@ -93,7 +93,8 @@ def game_state(game: Game) -> GameState:
     if hit is not None and hit[0] == game.seq:
         _state_cache.move_to_end(key)
         return hit[1]
-    result = replay(game.record())
+    # Only up to the row's seq: moves committed since the row was read are not its version.
+    result = replay(game.record(), upto=game.seq)
     if not result.ok:  # the log only ever holds moves the engine accepted
         raise RuntimeError(f"game {game.pk}: stored move {result.error_move}: {result.error}")
     _remember(key, game.seq, result.state)

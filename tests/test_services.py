@@ -283,6 +283,24 @@ def test_the_cached_state_equals_a_fresh_replay(
     assert cached == fresh
 
 
+def test_a_game_row_read_before_a_move_commits_gets_the_state_at_its_own_seq(
+    make_game, alice, bob, carol
+):
+    game = make_game([alice, bob, carol], seed=5)
+    stale = Game.objects.get(pk=game.pk)  # a page or socket read the row at seq 0 ...
+    view = turn_view(game)
+    services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+    services.forget_cached_states()  # ... and its replay reads the log after move 1
+
+    state = services.game_state(stale)
+
+    assert stale.seq == 0 and state.ply == 0
+    # Nor is the cache left holding move 1's state under seq 0.
+    assert services.game_state(stale).ply == 0
+    game.refresh_from_db()
+    assert services.game_state(game).ply == game.seq == 1
+
+
 def test_the_summary_columns_follow_the_turn(make_game, alice, bob, carol):
     game = make_game([alice, bob, carol], seed=1, turn_seconds=30)
     view = turn_view(game)
