@@ -247,6 +247,11 @@ def test_a_profile_of_nobody_is_not_found(client):
     assert client.get(reverse("player", args=["nobody"])).status_code == 404
 
 
+def test_a_profile_name_with_a_nul_is_not_found(client, alice):
+    # PostgreSQL refuses a NUL in a query, which used to be a 500.
+    assert client.get("/players/ali%00ce/").status_code == 404
+
+
 # --- Leaderboard --------------------------------------------------------------------------
 
 

@@ -287,6 +287,8 @@ def test_an_unknown_invite_link_is_not_found(client, alice):
     client.force_login(alice)
 
     assert client.get(reverse("invite", args=["nope"])).status_code == 404
+    # PostgreSQL refuses a NUL in a query, which used to be a 500.
+    assert client.get("/invite/no%00pe/").status_code == 404
 
 
 def test_the_admin_hides_the_seed_and_deal_until_the_game_ends(admin_client, alice):
