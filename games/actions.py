@@ -108,7 +108,8 @@ def _optional_int(value: object, name: str) -> int | None:
 def _client_move_id(value: object) -> str | None:
     if value is None or value == "":
         return None
-    if isinstance(value, str) and len(value) <= MAX_CLIENT_MOVE_ID:
+    # No NUL: PostgreSQL refuses one in a text column, even in a query.
+    if isinstance(value, str) and len(value) <= MAX_CLIENT_MOVE_ID and "\x00" not in value:
         return value
     raise BadMove("The form's move id was not understood; reload the page.")
 

@@ -213,6 +213,7 @@ async def test_an_illegal_action_alerts_only_its_sender_and_changes_nothing(thre
         ('{"action": "draw", "seq": true}', "must be a number"),
         ('{"action": "discard", "cards": ["7C", "8C"]}', "Choose one card to discard"),
         ('{"action": "meld", "cards": ["ZZ", "7C", "8C"]}', "malformed"),
+        ('{"action": "draw", "client_move_id": "a\\u0000b"}', "move id was not understood"),
     ],
 )
 async def test_a_malformed_frame_gets_a_clear_message_and_changes_nothing(
