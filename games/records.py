@@ -126,7 +126,8 @@ def _store_import(record, result, players: object, user) -> Game:
     )  # fmt: skip
     names = players if isinstance(players, list) and len(players) == 3 else [None] * 3
     for index in range(3):
-        name = str(names[index])[:40] if names[index] else ""
+        # Without NULs, which PostgreSQL refuses in a text column.
+        name = str(names[index]).replace("\x00", "")[:40] if names[index] else ""
         Seat.objects.create(game=game, index=index, display_name=name)
     MoveRow.objects.bulk_create(
         MoveRow(game=game, seq=i, seat=m.seat, payload=m.to_dict())

@@ -85,6 +85,17 @@ def test_a_downloaded_record_uploads_back_to_a_replay_with_the_same_result(
     assert net in replayed.content.decode()
 
 
+def test_an_uploaded_players_name_loses_any_nul_rather_than_failing(client, alice):
+    client.force_login(alice)
+    record = {**scripted_record(), "players": ["Al\x00ice", "Bea", "Carl"]}
+
+    response = upload(client, json.dumps(record).encode())  # PostgreSQL refuses a NUL
+
+    assert response.status_code == 302
+    names = Game.objects.get(imported=True).seats.values_list("display_name", flat=True)
+    assert list(names) == ["Alice", "Bea", "Carl"]
+
+
 def test_manage_py_replay_prints_the_stored_result_of_a_downloaded_record(
     client, alice, finished, tmp_path
 ):
