@@ -133,9 +133,13 @@ def create_table(
             raise ServiceError(f"unknown variant {name!r}")
     seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
+        # The seed is drawn now and only its commitment shown, so everyone who sits down
+        # can see that the deal was fixed before they joined (provably fair shuffles).
+        seed = str(secrets.randbits(128))
         game = Game.objects.create(
-            created_by=user, public=public, variants=list(variants or []), turn_seconds=seconds
-        )
+            created_by=user, public=public, variants=list(variants or []),
+            turn_seconds=seconds, seed=seed, commitment=Game.commit_to(seed),
+        )  # fmt: skip
         Seat.objects.create(game=game, index=0, user=user)
         for index, choice in enumerate(others, start=1):
             bot = "" if choice == "open" else choice
@@ -192,9 +196,10 @@ def _start_if_full(game: Game) -> None:
 
 
 def start_game(game: Game, seed: int | None = None) -> None:
-    """Deal from a fresh secret seed (R2); the table shows only the seed's commitment."""
+    """Deal (R2) from the seed committed to when the table was made (or ``seed``, or a
+    fresh one); the table shows only the seed's commitment until the game ends."""
     if seed is None:
-        seed = secrets.randbits(128)
+        seed = int(game.seed) if game.seed else secrets.randbits(128)
     dealer, hands, stock = deal_from_seed(seed)
     now = timezone.now()
     game.seed = str(seed)

@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from games import services
+from games.engine.deal import deal_from_seed
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -439,3 +440,20 @@ async def test_the_clock_starter_starts_nothing_while_the_setting_is_off(setting
 
     assert settings.TONGITS_CLOCK_IN_WORKERS is False
     assert starter.task is None
+
+
+def test_a_waiting_table_shows_the_commitment_of_the_seed_it_will_be_dealt_from(
+    client, alice, bob, carol
+):
+    game = services.create_table(alice)
+    client.force_login(alice)
+    waiting = client.get(reverse("table", args=[game.pk])).content.decode()
+    committed = game.commitment
+
+    services.join_table(game.pk, bob)
+    services.join_table(game.pk, carol)
+    game.refresh_from_db()
+
+    assert committed in waiting and game.seed not in waiting
+    assert game.commitment == committed == Game.commit_to(game.seed)
+    assert game.deal["dealer"] == deal_from_seed(int(game.seed))[0]
