@@ -128,7 +128,7 @@ def _extend(game_id: int, seq: int, now: datetime, due_at: datetime) -> int:
             turn_started_at=now, due_at=due_at
         )
         if changed:
-            transaction.on_commit(lambda: services.notify_game(game_id, seq))
+            transaction.on_commit(lambda: services.notify_game(game_id, seq), robust=True)
     return changed
 
 

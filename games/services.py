@@ -1,7 +1,8 @@
 """The one place that changes games: create, join, start, and apply a move.
 
 Pattern (Zulip's actions): ``check_*`` validates, ``do_*``-style functions write while
-holding the game row's lock, and seats are notified with ``transaction.on_commit``, never
+holding the game row's lock, and seats are notified with ``transaction.on_commit`` (robust:
+a channel layer that is down never turns a saved move into an error), never
 before the commit. The event carries only the game id and seq: each socket renders its own
 seat's view, so no rendered hand is ever sent to a group.
 """
@@ -179,7 +180,7 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         _start_if_full(game)
         if game.status == Game.Status.WAITING:
             # The deal notifies the table itself; until then, show who sat down.
-            transaction.on_commit(lambda: notify_game(game_id, 0))
+            transaction.on_commit(lambda: notify_game(game_id, 0), robust=True)
         _notify_lobby_on_commit()
     return game
 
@@ -220,7 +221,7 @@ def start_game(game: Game, seed: int | None = None) -> None:
     seq = game.seq
     # Never log the seed or a card: people read logs, and the deal is secret until the end.
     log.info("Game %s dealt; dealer seat %s; commitment %s.", game.pk, dealer, game.commitment)
-    transaction.on_commit(lambda: notify_game(game.pk, seq))
+    transaction.on_commit(lambda: notify_game(game.pk, seq), robust=True)
 
 
 # --- Moves --------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def submit_move(
         raise BadMove("A move must be an object with a type.")
     with transaction.atomic():
         game = _locked_game(game_id)
-        earlier = _earlier_result(game, client_move_id)
+        earlier = _earlier_result(game, seat_of(game, user), client_move_id)
         if earlier is not None:
             return earlier
         seat = _check_can_act(game, user)
@@ -274,12 +275,15 @@ def _locked_game(game_id: int) -> Game:
         raise NotAllowed("There is no such game.") from None
 
 
-def _earlier_result(game: Game, client_move_id: str | None) -> MoveResult | None:
-    if not client_move_id:
+def _earlier_result(game: Game, seat: Seat | None, client_move_id: str | None) -> MoveResult | None:
+    """The result of this seat's move with this client id, if it was already applied."""
+    if not client_move_id or seat is None:
         return None
     row = game.moves.filter(client_move_id=client_move_id).first()
     if row is None:
         return None
+    if row.seat != seat.index:  # another seat's id: nothing of theirs is told
+        raise BadMove("That move id was already used; reload the table and try again.")
     return MoveResult(game.pk, row.seq, row.payload, duplicate=True, finished=game.is_over)
 
 
@@ -319,7 +323,7 @@ def _apply_and_log(
         _remember(key, seq, new)
         notify_game(game_id, seq)
 
-    transaction.on_commit(after_commit)
+    transaction.on_commit(after_commit, robust=True)
     return MoveResult(game_id, seq, payload, finished=new.outcome is not None)
 
 
@@ -381,7 +385,7 @@ def play_due(game_id: int, now: datetime | None = None) -> MoveResult | None:
             seat.save(update_fields=["away"])
             log.info("Game %s: seat %s ran out of time and is away.", game.pk, seat.index)
         state = game_state(game)
-        rng = random.Random(f"{game.pk}:{game.seq}")
+        rng = random.Random(secrets.randbits(64))  # not guessable from the game's id
         move = bots.choose(seat.bot_kind or "greedy", seat_view(state, seat.index), rng)
         return _apply_and_log(game, state, move, by_server=True)
 
@@ -400,7 +404,7 @@ def mark_back(game_id: int, user: AbstractBaseUser) -> bool:
             game.due_at = _due_at(game, seat, game.turn_started_at)
             game.save(update_fields=["turn_started_at", "due_at"])
         seq = game.seq
-        transaction.on_commit(lambda: notify_game(game_id, seq))
+        transaction.on_commit(lambda: notify_game(game_id, seq), robust=True)
     return True
 
 
@@ -421,7 +425,7 @@ def _notify_lobby_on_commit() -> None:
         if layer is not None:
             async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.update"})
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)
 
 
 # --- Staff: ending a game that cannot go on -----------------------------------------------
@@ -447,6 +451,6 @@ def abort_game(game_id: int, by_user: AbstractBaseUser, reason: str) -> Game:
         game.turn_seat = game.due_at = None
         game.save()
         seq = game.seq
-        transaction.on_commit(lambda: notify_game(game_id, seq))
+        transaction.on_commit(lambda: notify_game(game_id, seq), robust=True)
         _notify_lobby_on_commit()
     return game

@@ -169,6 +169,42 @@ def test_a_repeated_client_move_id_is_applied_once_and_answered_the_same(
     assert game.seq == 1 and game.moves.count() == 1
 
 
+def test_another_seats_client_move_id_is_refused_and_tells_nothing_of_their_move(
+    make_game, alice, bob, carol
+):
+    game = make_game([alice, bob, carol], seed=1)
+    user, move = first_move(game)
+    services.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
+    other = next(u for u in (alice, bob, carol) if u != user)
+
+    with pytest.raises(services.BadMove) as caught:
+        services.submit_move(game.pk, other, {"type": "draw"}, client_move_id="tap-1")
+
+    game.refresh_from_db()
+    assert game.seq == 1
+    assert move.type not in caught.value.message
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_is_saved_and_answered_even_when_the_channel_layer_is_down(
+    make_game, settings, alice, bob, carol
+):
+    # A real Redis layer at a port where nothing listens: notifying after the commit fails.
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:1/0", "socket_timeout": 1}]},
+        }
+    }
+    game = make_game([alice, bob, carol], seed=1)
+    user, move = first_move(game)
+
+    result = services.submit_move(game.pk, user, move.to_dict(), expected_seq=game.seq)
+
+    game.refresh_from_db()
+    assert result.seq == 1 and game.seq == 1 and game.moves.count() == 1
+
+
 def test_it_rejects_an_illegal_move_with_the_rule_and_changes_nothing(make_game, alice, bob, carol):
     game = make_game([alice, bob, carol], seed=1)
     view = turn_view(game)

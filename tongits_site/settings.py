@@ -119,6 +119,10 @@ DATABASES = {
         conn_max_age=0,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The dev server's threads, its clock and racing tests all write: take the write lock
+    # when a transaction starts (no deadlock upgrading a read lock) and wait for it.
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.

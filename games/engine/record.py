@@ -60,6 +60,8 @@ def load_record(data: object) -> Record:
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)
+        except RecursionError:  # json's parser gives up on "[[[[…" nested thousands deep
+            raise RecordError("it is nested too deeply") from None
         except ValueError:
             raise RecordError("the record is not JSON") from None
     if not isinstance(data, dict):

@@ -110,7 +110,7 @@ def test_an_unreadable_record_is_refused(change, why: str) -> None:
 
 
 def test_text_that_is_not_a_json_object_is_unreadable() -> None:
-    for text in ("", "{", "[]", '"record"', "null"):
+    for text in ("", "{", "[]", '"record"', "null", "[" * 100_000):  # the last: nested deep
         result, status = replay_text(text)
         assert (result["ok"], result["move"], status) == (False, None, 2)
 
