@@ -69,6 +69,11 @@ class Game(models.Model):
         related_name="+",
     )  # fmt: skip
     abort_reason = models.TextField(blank=True)
+    # The table the first "Play again" here made: later pressers are seated at it rather
+    # than each making their own, so the people of this game can play on together.
+    next_game = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_games"
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "due_at"])]
