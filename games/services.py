@@ -164,7 +164,7 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             return game
-        if not game.public and not _token_matches(invite_token, game.invite_token):
+        if not game.public and not _may_join_private(game, user, invite_token):
             raise NotAllowed("This table is private: you need its invite link to join.")
         if game.status != Game.Status.WAITING:
             raise NotAllowed("This table is full: its game has already started.")
@@ -183,6 +183,51 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
             transaction.on_commit(lambda: notify_game(game_id, 0), robust=True)
         _notify_lobby_on_commit()
     return game
+
+
+def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | None) -> bool:
+    # The people of the game before this one are invited already: they played together.
+    if _token_matches(invite_token, game.invite_token):
+        return True
+    return Game.objects.filter(next_game=game, seats__user=user).exists()
+
+
+def play_again(game_id: int, user: AbstractBaseUser) -> Game:
+    """The next game after the finished game ``game_id``, with ``user`` seated at it.
+
+    The first person to ask makes it: the same bots in the same places around them, open
+    seats for the other people. Everyone after is seated at that same table (if a seat is
+    free), so the people of one game can play the next one together. The finished table
+    is told, so its people see the way to the next game.
+    """
+    with transaction.atomic():
+        # Under the finished game's lock, so that two people pressing at once make one table.
+        game = _locked_game(game_id)
+        seats = list(game.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise NotAllowed("Only a player at this table can start the next game.")
+        if not game.is_over:
+            raise NotAllowed("Finish this game first.")
+        if game.next_game_id is None:
+            game.next_game = _next_table(game, seats, mine, user)
+            game.save(update_fields=["next_game"])
+            following = game.next_game
+        else:
+            following = join_table(game.next_game_id, user)
+        seq = game.seq
+        transaction.on_commit(lambda: notify_game(game_id, seq), robust=True)
+    return following
+
+
+def _next_table(game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUser) -> Game:
+    # Seats are counted from the presser's, who sits in seat 0 of the new table.
+    around = sorted(seats, key=lambda s: (s.index - mine.index) % 3)[1:]
+    others = tuple(s.bot_kind or "open" for s in around)
+    return create_table(
+        user, public=game.public, others=others, variants=list(game.variants),
+        turn_seconds=game.turn_seconds,
+    )  # fmt: skip
 
 
 def _token_matches(given: str | None, token: str) -> bool:

@@ -481,3 +481,120 @@ def test_a_move_by_an_away_person_brings_them_back(make_game, alice, bob, carol)
     services.submit_move(game.pk, user, move.to_dict())
 
     assert not Seat.objects.get(game=game, user=user).away
+
+
+# --- Play again ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def dave(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("dave", "dave@example.com", "pw-dave-123!")
+
+
+def finished(game: Game) -> Game:
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    game.refresh_from_db()
+    return game
+
+
+def occupants(game: Game) -> list[object]:
+    return [s.user or s.bot_kind or None for s in game.seats.all()]
+
+
+def test_the_first_to_play_again_makes_the_next_table_and_the_others_sit_at_it(
+    make_game, alice, bob, carol
+):
+    game = finished(make_game([alice, bob, carol], seed=1))
+
+    first = services.play_again(game.pk, bob)
+    assert first.status == Game.Status.WAITING and occupants(first) == [bob, None, None]
+    assert services.play_again(game.pk, carol) == first
+    assert services.play_again(game.pk, alice) == first
+
+    first.refresh_from_db()
+    game.refresh_from_db()
+    assert game.next_game == first and Game.objects.count() == 2
+    assert first.status == Game.Status.PLAYING
+    assert occupants(first) == [bob, carol, alice]
+
+
+def test_the_next_table_keeps_the_bots_in_their_places_around_the_presser(make_game, alice, bob):
+    game = finished(make_game([alice, "greedy", bob], seed=1, public=False))
+
+    following = services.play_again(game.pk, bob)
+    # Counted from bob (seat 2): alice's seat (open), then the greedy bot's.
+    assert occupants(following) == [bob, None, "greedy"] and not following.public
+    services.play_again(game.pk, alice)
+
+    following.refresh_from_db()
+    assert following.status == Game.Status.PLAYING
+    assert occupants(following) == [bob, alice, "greedy"]
+
+
+def test_playing_again_twice_keeps_one_seat_at_one_next_table(make_game, alice, bob):
+    game = finished(make_game([alice, bob, "random"], seed=1))
+
+    assert services.play_again(game.pk, alice) == services.play_again(game.pk, alice)
+    assert Game.objects.count() == 2 and Seat.objects.filter(user=alice).count() == 2
+
+
+def test_only_the_players_of_a_finished_game_may_play_again(make_game, alice, bob, dave):
+    game = make_game([alice, bob, "greedy"], seed=1, public=False)
+
+    with pytest.raises(services.NotAllowed, match="Finish this game first"):
+        services.play_again(game.pk, alice)
+    finished(game)
+    with pytest.raises(services.NotAllowed, match="Only a player"):
+        services.play_again(game.pk, dave)
+    assert Game.objects.count() == 1
+
+
+def test_a_private_next_table_lets_in_the_last_games_people_but_no_one_else(
+    make_game, alice, bob, carol, dave
+):
+    game = finished(make_game([alice, bob, carol], seed=1, public=False))
+    following = services.play_again(game.pk, alice)
+
+    with pytest.raises(services.NotAllowed, match="Only a player"):
+        services.play_again(game.pk, dave)
+    with pytest.raises(services.NotAllowed, match="invite link"):
+        services.join_table(following.pk, dave)
+    services.join_table(following.pk, bob)  # no token: bob played the game before
+
+    assert occupants(following) == [alice, bob, None]
+
+
+def test_the_finished_table_is_told_after_the_commit_that_a_next_game_exists(
+    make_game, alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    game = finished(make_game([alice, bob, "greedy"], seed=1))
+    told: list[tuple[int, int]] = []
+    monkeypatch.setattr(services, "notify_game", lambda *args: told.append(args))
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.play_again(game.pk, alice)
+    assert told == []
+    for callback in callbacks:
+        callback()
+
+    assert (game.pk, game.seq) in told
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_pressing_play_again_at_once_make_one_next_table(make_game, alice, bob, carol):
+    game = finished(make_game([alice, bob, carol], seed=1))
+
+    outcomes = race(
+        lambda: services.play_again(game.pk, alice),
+        lambda: services.play_again(game.pk, bob),
+    )
+
+    tables = {o.pk for o in outcomes if isinstance(o, Game)}
+    # SQLite, which has no row locks, may refuse the second at the database instead.
+    assert all(isinstance(o, (Game, DatabaseError)) for o in outcomes), outcomes
+    if connection.vendor == "postgresql":
+        assert len(tables) == 1 and all(isinstance(o, Game) for o in outcomes)
+    game.refresh_from_db()
+    assert Game.objects.count() == 2 and tables == {game.next_game_id}
