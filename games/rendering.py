@@ -46,14 +46,18 @@ class Table:
     game: Game
     seats: list[Seat]
     mine: Seat | None  # None for a spectator
+    at_next: bool = False  # the watcher has a seat at the game played after this one
 
     @property
     def key(self) -> tuple:
         """Everything a board frame depends on: a frame with the same key is the same board
-        (mark_back changes the away flags and the clock without a new seq)."""
+        (mark_back changes the away flags and the clock, play_again the way to the next
+        game, all without a new seq)."""
         seats = tuple((s.user_id, s.bot_kind, s.away) for s in self.seats)
         g = self.game
-        return (g.seq, g.status, g.due_at, seats, self.mine.index if self.mine else None)
+        following = (g.next_game_id, g.next_game.status if g.next_game_id else None)
+        mine = self.mine.index if self.mine else None
+        return (g.seq, g.status, g.due_at, seats, mine, following, self.at_next)
 
 
 def load_table(game_id: int, user: AbstractBaseUser | AnonymousUser) -> Table:
@@ -61,14 +65,16 @@ def load_table(game_id: int, user: AbstractBaseUser | AnonymousUser) -> Table:
     anonymous user or a private table where the user has no seat."""
     if not user.is_authenticated:
         raise PermissionDenied("Log in to watch a table.")
-    game = Game.objects.filter(pk=game_id).first()
+    game = Game.objects.select_related("next_game").filter(pk=game_id).first()
     if game is None:
         raise Http404("There is no such game.")
     seats = list(game.seats.select_related("user__profile"))
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is None and not game.public:
         raise PermissionDenied("This table is private.")
-    return Table(game, seats, mine)
+    following = game.next_game_id
+    at_next = following is not None and Seat.objects.filter(game=following, user=user).exists()
+    return Table(game, seats, mine, at_next)
 
 
 def refusal(game_id: int, user: AbstractBaseUser | AnonymousUser) -> int | None:
@@ -219,7 +225,30 @@ def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, 
     }
     if view.finished:
         ctx["result"] = result_context(view, names)
+        ctx["next_game"] = next_game_context(table)
     return ctx
+
+
+def next_game_context(table: Table) -> dict[str, Any] | None:
+    """The way from a finished table to the game played after it, if there is one.
+
+    ``way`` is "go" for a watcher seated there, "join" for a player here with no seat
+    there yet (their button asks play_again, which seats them), "full" when it was dealt
+    without them (watchable only if public), and "watch" for a spectator of a public
+    table. A private table's next game is nobody else's business (and no spectator can
+    load a private table anyway).
+    """
+    following = table.game.next_game
+    if following is None:
+        return None
+    url = reverse("table", args=[following.pk])
+    if table.at_next:
+        return {"way": "go", "url": url}
+    if table.mine is None:
+        return {"way": "watch", "url": url} if following.public else None
+    if following.status == Game.Status.WAITING:
+        return {"way": "join", "url": url}
+    return {"way": "full", "url": url if following.public else ""}
 
 
 def _panels(table: Table, view: SeatView, names: list[str]) -> list[SeatPanel]:

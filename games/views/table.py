@@ -16,7 +16,6 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import actions, rendering, services
-from games.models import Game
 from games.services import ServiceError
 from games.views import HtmxHttpRequest
 
@@ -51,31 +50,17 @@ def act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """A new table with the same kind of seats: the same bots, open seats for people."""
-    tbl = rendering.load_table(game_id, request.user)
-    game, mine = tbl.game, tbl.mine
-    if mine is None:
+    """The next game with the same bots: made by the first player to ask, joined by the rest."""
+    if rendering.load_table(game_id, request.user).mine is None:
         raise PermissionDenied("Only a player at this table can start the next game.")
-    if not game.is_over:
-        messages.error(request, "Finish this game first.")
-        return redirect("table", game_id=game_id)
-    others = tuple(
-        s.bot_kind or "open" for s in sorted(tbl.seats, key=lambda s: (s.index - mine.index) % 3)
-    )[1:]
     try:
-        new = services.create_table(
-            request.user,
-            public=game.public,
-            others=others,
-            variants=list(game.variants),
-            turn_seconds=game.turn_seconds,
-        )
+        following = services.play_again(game_id, request.user)
     except ServiceError as e:
         messages.error(request, e.message)
-        return redirect("table", game_id=game_id)
-    return _go_to(request, new)
+        return _go_to(request, game_id)  # the whole page again, with the message
+    return _go_to(request, following.pk)
 
 
-def _go_to(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    url = reverse("table", args=[game.pk])
+def _go_to(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    url = reverse("table", args=[game_id])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -347,3 +347,33 @@ async def test_people_at_a_waiting_table_see_each_newcomer_sit_down(alice, bob, 
 
     assert "bob" in await waiting.receive_from(timeout=3)
     await waiting.disconnect()
+
+
+def play_to_the_end(game: Game, people: list) -> Game:
+    while not game.is_over:
+        seat, move = first_legal(game)
+        services.submit_move(game.pk, people[seat], move.to_dict())
+        game.refresh_from_db()
+    return game
+
+
+async def test_the_other_players_are_offered_the_next_game_live_over_their_sockets(
+    alice, bob, carol, headers, make_game
+):
+    new = database_sync_to_async(make_game)
+    game = await new([alice, bob, carol], seed=SEED, public=False)
+    game = await database_sync_to_async(play_to_the_end)(game, [alice, bob, carol])
+    seats = await connect_all(game, headers)
+    assert all("Play again" in text for text in seats.frames[0] + seats.frames[1])
+
+    following = await database_sync_to_async(services.play_again)(game.pk, alice)
+    mine, *others = await seats.receive_all()
+
+    assert "Go to the next game" in mine
+    assert all("Join the next game" in text and "Play again" not in text for text in others)
+    assert all(following.invite_token not in text for text in [mine, *others])
+
+    await database_sync_to_async(services.play_again)(game.pk, bob)
+    assert "Go to the next game" in await seats.receive(1)
+    assert await seats.nothing_more()  # nothing changed for alice or carol
+    await seats.close()

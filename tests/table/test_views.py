@@ -222,6 +222,54 @@ def test_play_again_is_only_for_the_players_of_a_finished_game(client, alice, da
     assert Game.objects.count() == 1
 
 
+def test_the_other_players_get_a_button_to_join_the_next_game_and_then_a_link_to_it(
+    client, alice, bob, carol, make_game
+):
+    game = play_to_the_end(
+        make_game([alice, bob, carol], seed=SEED, public=False), [alice, bob, carol]
+    )
+    following = services.play_again(game.pk, alice)
+    again = reverse("play_again", args=[game.pk])
+
+    html = page(client, bob, game).content.decode()
+    assert "Join the next game" in html and f'action="{again}"' in html
+    assert following.invite_token not in html  # the button needs no invite link
+
+    response = client.post(again, headers={"HX-Request": "true"})
+    assert response["HX-Redirect"] == f"/games/{following.pk}/"
+    html = page(client, bob, game).content.decode()
+    assert "Go to the next game" in html and f'href="/games/{following.pk}/"' in html
+    assert "Join the next game" not in html and "Play again" not in html
+
+
+def test_a_player_left_out_of_a_dealt_next_game_is_told_so(client, alice, bob, carol, make_game):
+    game = play_to_the_end(make_game([alice, bob, carol], seed=SEED), [alice, bob, carol])
+    following = services.play_again(game.pk, alice)
+    for user in (bob, get_user_model().objects.create_user("erin", "e@example.com", "pw")):
+        services.join_table(following.pk, user)
+    assert not following.seats.filter(user=carol).exists()
+
+    html = page(client, carol, game).content.decode()
+
+    assert "The next game was dealt without you." in html and "Join the next game" not in html
+    response = client.post(reverse("play_again", args=[game.pk]))
+    assert response["Location"] == f"/games/{game.pk}/"
+
+
+def test_a_spectator_of_a_public_table_may_watch_its_next_game(
+    client, alice, bob, carol, dave, make_game
+):
+    game = play_to_the_end(make_game([alice, bob, carol], seed=SEED), [alice, bob, carol])
+    html = page(client, dave, game).content.decode()
+    assert "Play again" not in html and "next game" not in html
+    following = services.play_again(game.pk, alice)
+
+    html = page(client, dave, game).content.decode()
+
+    assert "Watch the next game" in html and f'href="/games/{following.pk}/"' in html
+    assert "Join the next game" not in html
+
+
 def play_until(game: Game, people: list, wanted) -> int:
     """Play first legal moves until ``wanted(view)`` holds for the seat that must act."""
     while not game.is_over:
