@@ -7,7 +7,6 @@ kind of move a test wants among its legal moves.
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -30,6 +29,7 @@ from games.engine.moves import (
 from games.engine.view import SeatView
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from tests.threads import race
 
 pytestmark = pytest.mark.django_db
 
@@ -353,28 +353,6 @@ def test_the_summary_columns_follow_the_turn(make_game, alice, bob, carol):
 
 
 # --- Races --------------------------------------------------------------------------------
-
-
-def race(*calls):
-    """Run the calls in threads released together; return each one's result or error."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[object] = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            outcomes[i] = call()
-        except Exception as e:  # the loser's error is the result under test
-            outcomes[i] = e
-        finally:
-            connection.close()  # each thread has its own connection
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return outcomes
 
 
 @pytest.mark.django_db(transaction=True)
