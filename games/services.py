@@ -181,8 +181,16 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         if game.status == Game.Status.WAITING:
             # The deal notifies the table itself; until then, show who sat down.
             transaction.on_commit(lambda: notify_game(game_id, 0), robust=True)
+        _notify_previous_table(game)
         _notify_lobby_on_commit()
     return game
+
+
+def _notify_previous_table(game: Game) -> None:
+    # Its people are offered this table; whoever came by the lobby or a link instead of
+    # its button, the finished table shows the seat taken.
+    for before, seq in Game.objects.filter(next_game=game).values_list("pk", "seq"):
+        transaction.on_commit(lambda b=before, s=seq: notify_game(b, s), robust=True)
 
 
 def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | None) -> bool:

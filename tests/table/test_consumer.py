@@ -377,3 +377,18 @@ async def test_the_other_players_are_offered_the_next_game_live_over_their_socke
     assert "Go to the next game" in await seats.receive(1)
     assert await seats.nothing_more()  # nothing changed for alice or carol
     await seats.close()
+
+
+async def test_joining_the_next_game_from_the_lobby_updates_the_finished_table_too(
+    alice, bob, carol, headers, make_game
+):
+    new = database_sync_to_async(make_game)
+    game = await new([alice, bob, carol], seed=SEED, public=False)
+    game = await database_sync_to_async(play_to_the_end)(game, [alice, bob, carol])
+    following = await database_sync_to_async(services.play_again)(game.pk, alice)
+    seats = await connect_all(game, headers)
+
+    await database_sync_to_async(services.join_table)(following.pk, carol)  # not the button
+
+    assert "Go to the next game" in await seats.receive(2)
+    await seats.close()
