@@ -58,3 +58,12 @@ def first_legal(game: Game) -> tuple[int, Move]:
     state = services.game_state(game)
     seat = state.turn
     return seat, seat_view(state, seat).legal[0]
+
+
+def play_to_the_end(game: Game, people: list) -> Game:
+    """Each seat plays its first legal move until the game ends."""
+    while not game.is_over:
+        seat, move = first_legal(game)
+        services.submit_move(game.pk, people[seat], move.to_dict())
+        game.refresh_from_db()
+    return game

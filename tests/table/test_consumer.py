@@ -18,7 +18,16 @@ from games.engine import replay, seat_view
 from games.models import Game, Seat
 from games.models import Move as MoveRow
 from tests.table.leaks import hidden_cards, leaks
-from tests.table.support import SEED, fields, first_legal, frame, seq_of, session_headers, socket
+from tests.table.support import (
+    SEED,
+    fields,
+    first_legal,
+    frame,
+    play_to_the_end,
+    seq_of,
+    session_headers,
+    socket,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -347,14 +356,6 @@ async def test_people_at_a_waiting_table_see_each_newcomer_sit_down(alice, bob, 
 
     assert "bob" in await waiting.receive_from(timeout=3)
     await waiting.disconnect()
-
-
-def play_to_the_end(game: Game, people: list) -> Game:
-    while not game.is_over:
-        seat, move = first_legal(game)
-        services.submit_move(game.pk, people[seat], move.to_dict())
-        game.refresh_from_db()
-    return game
 
 
 async def test_the_other_players_are_offered_the_next_game_live_over_their_sockets(

@@ -14,7 +14,7 @@ from games.engine.cards import CODES, by_rank, cards_of, codes_of
 from games.models import Game
 from games.models import Move as MoveRow
 from tests.table.leaks import hidden_cards, leaks
-from tests.table.support import SEED, fields, first_legal, seq_of
+from tests.table.support import SEED, fields, first_legal, play_to_the_end, seq_of
 
 pytestmark = pytest.mark.django_db
 
@@ -27,14 +27,6 @@ def dave(db):
 def page(client, user, game: Game):
     client.force_login(user)
     return client.get(reverse("table", args=[game.pk]))
-
-
-def play_to_the_end(game: Game, people: list) -> Game:
-    while not game.is_over:
-        seat, move = first_legal(game)
-        services.submit_move(game.pk, people[seat], move.to_dict())
-        game.refresh_from_db()
-    return game
 
 
 def test_a_player_sees_their_own_hand_and_the_commitment_but_not_the_seed(
