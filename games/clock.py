@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games import services
@@ -125,10 +125,11 @@ def _extend(game_id: int, seq: int, now: datetime, due_at: datetime) -> int:
     # Only if the game has not moved since it was listed: a move sets its own clock.
     with transaction.atomic():
         changed = Game.objects.filter(pk=game_id, seq=seq, due_at__lte=now).update(
-            turn_started_at=now, due_at=due_at
+            turn_started_at=now, due_at=due_at, rev=F("rev") + 1
         )
         if changed:
-            transaction.on_commit(lambda: services.notify_game(game_id, seq), robust=True)
+            rev = Game.objects.values_list("rev", flat=True).get(pk=game_id)
+            transaction.on_commit(lambda: services.notify_game(game_id, rev), robust=True)
     return changed
 
 

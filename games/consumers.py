@@ -2,64 +2,172 @@
 
 Thin on purpose: who may watch, what a seat sees and what an action means live in
 games/rendering.py and games/actions.py; moves go through games/services.py. A group
-event only says "game N is at seq S"; each socket renders its own seat's view, so no
+event only says "game N is at rev R"; each socket renders its own seat's view, so no
 hand is ever sent to a group.
+
+Cheap per move, because a crowd plays: the process loads a game once per rev for all
+its sockets (``games.live.snapshots``; the process that made the move loads nothing),
+renders a seat's board once per rev for all sockets of that seat, on the event loop
+(no database, no thread), and each socket sends only the parts of the board that
+changed since its last frame. Database work (a move, a first load) runs on Channels'
+database thread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.exceptions import PermissionDenied
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games import actions, rendering
+from games.live import snapshots, watch
+from games.live.snapshots import Snapshot
 from games.services import ServiceError, StaleMove, game_group
+
+log = logging.getLogger(__name__)
+
+# The channel layer (Redis) went away, or did not answer in time.
+LAYER_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
+# "Service restart": the page's socket reconnects by itself, and its first frame is the
+# whole board, so whatever was missed meanwhile is healed.
+RECONNECT = 1012
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_DOWN as e:
+            # One line per socket, not a traceback: every socket of the worker sees it.
+            log.warning("Table socket closed for a reconnect: channel layer: %s", e)
+            watch.forget(self)
+            try:
+                await send({"type": "websocket.close", "code": RECONNECT})
+            except Exception:  # the client may be gone already
+                pass
+
+    async def dispatch(self, message):
+        # Channels closes old database connections before every handler, a trip to the
+        # database thread per event; the handlers that use the database do so through
+        # database_sync_to_async, which does that itself.
+        handler = getattr(self, message["type"].replace(".", "_"), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope["user"]
         self.group = ""
-        self.sent_seq = -1  # the seq of the last board this socket sent
-        self.sent_key: tuple | None = None
+        self.rev = -1  # the rev of the last board this socket sent
+        self.seq = -1  # and its seq
+        self.sent: dict[str, str] = {}  # each part as last sent, without its data-seq
+        self.lock = asyncio.Lock()  # one frame at a time, whoever asks (events, the watch)
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
         # while a 44xx close after accepting stops it.
         await self.accept()
-        code = await database_sync_to_async(rendering.refusal)(self.game_id, self.user)
-        if code is not None:
-            await self.close(code=code)
+        if not self.user.is_authenticated:
+            await self.close(code=4401)
             return
+        # Join before loading, so no move falls between the load and the first event.
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send_board(snapshot=True)  # every (re)connect heals whatever was missed
+        snap = await database_sync_to_async(snapshots.fresh)(self.game_id)
+        code = rendering.refusal_code(snap, self.user)
+        if code is not None:
+            await self.leave()
+            await self.close(code=code)
+            return
+        watch.add(self)
+        await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave()
+
+    async def leave(self) -> None:
+        watch.forget(self)
+        if not self.group:
+            return
+        group, self.group = self.group, ""
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except LAYER_DOWN as e:
+            # The group's entry expires by itself (the layer's group_expiry).
+            log.warning("Could not leave %s: channel layer: %s", group, e)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             data = actions.frame_data(text_data)
             await database_sync_to_async(actions.perform)(self.game_id, self.user, data)
         except StaleMove as e:
-            await self.send_board(snapshot=True, message=e.message)
+            snap = await database_sync_to_async(snapshots.fresh)(self.game_id)
+            await self.send_board(snap, whole=True, message=e.message)
         except ServiceError as e:
-            await self.send(text_data=rendering.message_frame(e.message, self.sent_seq))
+            await self.send(text_data=rendering.message_frame(e.message, self.seq))
         else:
             # At once, not only when the group event comes round: the mover sees the
             # result without waiting on the channel layer (the event is then skipped).
-            await self.send_board()
+            # The move's own process keeps its snapshot, so this takes no query.
+            snap = snapshots.cached(self.game_id)
+            if snap is not None and snap.rev > self.rev:
+                await self.send_board(snap)
 
     async def game_update(self, event: dict) -> None:
-        if event["seq"] >= self.sent_seq:
-            await self.send_board()
+        if event["rev"] > self.rev:
+            await self.send_board(min_rev=event["rev"])
 
-    async def send_board(self, *, snapshot: bool = False, message: str = "") -> None:
-        frame = await database_sync_to_async(rendering.socket_frame)(
-            self.game_id, self.user, message
-        )
-        # Skip what this socket already has: an older version, or the very same board.
-        if not snapshot and (frame.seq < self.sent_seq or frame.key == self.sent_key):
-            return
-        self.sent_seq, self.sent_key = frame.seq, frame.key
-        await self.send(text_data=frame.html)
+    async def send_board(
+        self,
+        snap: Snapshot | None = None,
+        *,
+        min_rev: int = 0,
+        whole: bool = False,
+        message: str = "",
+    ) -> None:
+        """Send this watcher's board at ``min_rev`` or later: only the parts that changed
+        since the last frame (``whole``: all of them)."""
+        async with self.lock:
+            if snap is None:
+                snap = await snapshots.snapshot(self.game_id, min_rev)
+            if snap is None:
+                await self.close(code=4404)
+                return
+            if snap.rev <= self.rev and not whole:
+                return  # this socket has it already (or something newer)
+            try:
+                table = rendering.table_for(snap, self.user)
+            except PermissionDenied:
+                await self.close(code=4403)
+                return
+            frame = self.frame(table, whole, message)
+            if frame:
+                await self.send(text_data=frame)
+
+    def frame(self, table: rendering.Table, whole: bool, message: str) -> str:
+        """The parts that differ from what this socket last sent (none: ""), and the
+        status part with them, which carries the version."""
+        parts = rendering.socket_parts(table)
+        snap = table.game
+        self.rev, self.seq = snap.rev, snap.seq
+        if whole:
+            self.sent = {}
+        changed = []
+        for name, (_, bare) in parts.items():
+            if name == "messages" and message:
+                bare = rendering.message_frame(message, snap.seq)
+            if self.sent.get(name) != bare:
+                changed.append(name)
+                self.sent[name] = bare
+        if not changed:
+            return ""
+        if rendering.ALWAYS not in changed:
+            changed.insert(0, rendering.ALWAYS)
+        out = [parts[name][0] for name in changed]
+        if message:
+            out[changed.index("messages")] = self.sent["messages"]
+        return rendering.stamp("".join(out))

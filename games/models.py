@@ -52,6 +52,10 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     # Summary of the log, updated with each move.
     seq = models.PositiveIntegerField(default=0)  # moves in the log: the game's version
+    # Grows with every change a watcher of the table sees: each move, and also what moves
+    # no card (a seat taken, away and back, a turn clock extended, the next game made).
+    # Sockets are told "game N is at rev R" and each worker loads a game once per rev.
+    rev = models.PositiveIntegerField(default=0)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # When the server must act for the seat to move: a bot's pause, or a person's clock.

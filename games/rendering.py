@@ -7,23 +7,29 @@ Templates get these flags and faces, never a ``GameState``, a deal or a seed in 
 
 from __future__ import annotations
 
-import uuid
+import hashlib
+import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
-from games import services
 from games.engine import Move, SeatView, seat_view
 from games.engine.cards import by_rank, code, label, parse_card, short
 from games.engine.state import Phase
-from games.models import Game, Seat
+from games.live import snapshots
+from games.live.snapshots import SeatRow, Snapshot
+from games.models import Game
 
 FRAME_TEMPLATE = "games/table.html#frame"
 ENDS = {
@@ -41,40 +47,43 @@ ANSWERS = {"fold": "folded", "fight": "fights", "auto": "folded (not opened)"}
 
 @dataclass
 class Table:
-    """A game as one watcher (a seated person, or a spectator) loads it."""
+    """A game as one watcher (a seated person, or a spectator) sees it: a snapshot of one
+    version of the game, and the watcher's place at it."""
 
-    game: Game
-    seats: list[Seat]
-    mine: Seat | None  # None for a spectator
+    game: Snapshot
+    seats: tuple[SeatRow, ...]
+    mine: SeatRow | None  # None for a spectator
     at_next: bool = False  # the watcher has a seat at the game played after this one
 
     @property
     def key(self) -> tuple:
-        """Everything a board frame depends on: a frame with the same key is the same board
-        (mark_back changes the away flags and the clock, play_again the way to the next
-        game, all without a new seq)."""
-        seats = tuple((s.user_id, s.bot_kind, s.away) for s in self.seats)
-        g = self.game
-        following = (g.next_game_id, g.next_game.status if g.next_game_id else None)
-        mine = self.mine.index if self.mine else None
-        return (g.seq, g.status, g.due_at, seats, mine, following, self.at_next)
+        """What this watcher's board depends on besides the game's rev: the same key at
+        the same rev is the same board."""
+        return (self.game.pk, self.game.rev, self.mine.index if self.mine else None, self.at_next)
+
+
+def table_for(snap: Snapshot, user: AbstractBaseUser | AnonymousUser) -> Table:
+    """The watcher's table at this snapshot; PermissionDenied for an anonymous user or a
+    private table where the user has no seat. No query: sockets call it on the loop."""
+    if not user.is_authenticated:
+        raise PermissionDenied("Log in to watch a table.")
+    mine = snap.seat_of(user.pk)
+    if mine is None and not snap.public:
+        raise PermissionDenied("This table is private.")
+    at_next = snap.next_game is not None and user.pk in snap.next_game.users
+    return Table(snap, snap.seats, mine, at_next)
 
 
 def load_table(game_id: int, user: AbstractBaseUser | AnonymousUser) -> Table:
-    """The table as ``user`` may watch it. Raises Http404, or PermissionDenied for an
-    anonymous user or a private table where the user has no seat."""
+    """The table as ``user`` may watch it, as the database holds it now. Raises Http404,
+    or PermissionDenied for an anonymous user or a private table where the user has no
+    seat."""
     if not user.is_authenticated:
         raise PermissionDenied("Log in to watch a table.")
-    game = Game.objects.select_related("next_game").filter(pk=game_id).first()
-    if game is None:
+    snap = snapshots.fresh(game_id)
+    if snap is None:
         raise Http404("There is no such game.")
-    seats = list(game.seats.select_related("user__profile"))
-    mine = next((s for s in seats if s.user_id == user.pk), None)
-    if mine is None and not game.public:
-        raise PermissionDenied("This table is private.")
-    following = game.next_game_id
-    at_next = following is not None and Seat.objects.filter(game=following, user=user).exists()
-    return Table(game, seats, mine, at_next)
+    return table_for(snap, user)
 
 
 def refusal(game_id: int, user: AbstractBaseUser | AnonymousUser) -> int | None:
@@ -85,6 +94,19 @@ def refusal(game_id: int, user: AbstractBaseUser | AnonymousUser) -> int | None:
         load_table(game_id, user)
     except Http404:
         return 4404
+    except PermissionDenied:
+        return 4403
+    return None
+
+
+def refusal_code(snap: Snapshot | None, user: AbstractBaseUser | AnonymousUser) -> int | None:
+    """The same, for a snapshot in hand (no query)."""
+    if not user.is_authenticated:
+        return 4401
+    if snap is None:
+        return 4404
+    try:
+        table_for(snap, user)
     except PermissionDenied:
         return 4403
     return None
@@ -112,6 +134,7 @@ class Face:
         return self.short[-1]
 
 
+@lru_cache(maxsize=52 * 13)
 def face(card: int, order: int = 0) -> Face:
     return Face(code(card), label(card), short(card), code(card)[1].lower(), order)
 
@@ -120,6 +143,20 @@ def hand_faces(hand: tuple[int, ...]) -> list[Face]:
     """The hand by suit then rank, each card knowing its place in rank order (for CSS)."""
     rank_order = {card: i for i, card in enumerate(by_rank(hand))}
     return [face(card, rank_order[card]) for card in hand]
+
+
+@lru_cache(maxsize=52 * 13)
+def hand_card(f: Face) -> SafeString:
+    """One card of the player's hand: a checkbox named for the card (made once per card
+    and place, since every board of every seat shows them)."""
+    return format_html(
+        '<li style="--by-rank: {}"><label class="card hand-card suit-{}" data-card="{}">'
+        '<input type="checkbox" name="cards" value="{}" id="card-{}">'
+        '<span class="card-face card-index" aria-hidden="true"><span>{}</span><span>{}</span>'
+        '</span><span class="card-pip" aria-hidden="true">{}</span>'
+        '<span class="visually-hidden">{}</span></label></li>',
+        f.order, f.suit, f.code, f.code, f.code, f.rank, f.symbol, f.symbol, f.label,
+    )  # fmt: skip
 
 
 def faces(cards: tuple[int, ...] | list[int]) -> list[Face]:
@@ -167,19 +204,34 @@ def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
         "me": mine.index if mine else None,
         "spectator": mine is None,
         "commitment": game.commitment,
-        # Game.revealed is the one gate for the seed and the deal.
+        # Game.revealed is the one gate for the seed and the deal (a snapshot of a game in
+        # play holds no seed at all).
         "seed": game.seed if game.revealed else "",
-        "client_move_id": str(uuid.uuid4()),
+        "client_move_id": client_move_id(game.pk, game.seq, mine),
         "now": timezone.now().isoformat(),
         "message": "",
     }
     if game.status == Game.Status.WAITING:
         return {**ctx, **_waiting_context(table, names)}
-    if game.deal is None:  # aborted before the deal
+    if not game.dealt:  # aborted before the deal
         return {**ctx, "aborted": True, "turn_text": ABORTED}
     if view is None:
-        view = seat_view(services.game_state(game), mine.index if mine else None)
+        view = seat_view(game.state, mine.index if mine else None)
     return {**ctx, **_dealt_context(table, view, names)}
+
+
+# Per process: a board made again for the same seat and version carries the same id, so
+# a board that changed nothing else need not be sent again, and every id is new per move.
+_MOVE_ID_SALT = secrets.token_hex(16)
+
+
+def client_move_id(game_id: int, seq: int, mine: SeatRow | None) -> str:
+    """The id the hand form sends with its move: a repeat of it (a resend after a
+    reconnect) is applied once."""
+    if mine is None:
+        return ""
+    text = f"{_MOVE_ID_SALT}:{game_id}:{seq}:{mine.index}"
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _waiting_context(table: Table, names: list[str]) -> dict[str, Any]:
@@ -214,7 +266,7 @@ def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, 
         "my_panel": panels[me] if me is not None else None,
         "others": [panels[s] for s in order if s != me],
         "meld_groups": [panels[s] for s in order if panels[s].melds],
-        "hand": hand_faces(view.hand),
+        "hand": [hand_card(f) for f in hand_faces(view.hand)],
         "hand_points": view.hand_points,
         "top_discard": face(view.top_discard) if view.top_discard is not None else None,
         "discards": len(view.discards),
@@ -327,13 +379,13 @@ def turn_text(view: SeatView, names: list[str]) -> str:
     return "Your turn: meld or lay off if you like, then discard one card."
 
 
-def last_move_text(game: Game, names: list[str], me: int | None) -> str:
+def last_move_text(game: Snapshot, names: list[str], me: int | None) -> str:
     """The last logged move in words, without any card the watcher may not see: a drawn
     card and a secret set's cards are never named."""
-    row = game.moves.order_by("-seq").values("seat", "payload").first()
-    if row is None:
+    last = game.position.last_move if game.position else None
+    if last is None:
         return ""
-    seat, p = row["seat"], row["payload"]
+    seat, p = last
     who = "You" if seat == me else names[seat]
     kind = p.get("type")
     cards = [parse_card(c) for c in p.get("cards", [])]
@@ -398,26 +450,70 @@ def result_context(view: SeatView, names: list[str]) -> dict[str, Any]:
 
 # --- Rendering ----------------------------------------------------------------------------
 
+# The board's parts, in page order: each is a partial of the table template whose root
+# has an id and, in a socket frame, hx-swap-oob. "status" goes in every frame: it carries
+# the form's seq and move id, and tells the page that the frame is of this version.
+PARTS = ("status", "live", "messages", "result", "seats", "center", "hand", "fairness")
+ALWAYS = "status"
+# Where the time of sending goes: a cached board may be sent some time after it was made,
+# and the turn clock corrects the device's clock by the server's time.
+NOW = "%%server-now%%"
 
-@dataclass(frozen=True)
-class Frame:
-    seq: int
-    key: tuple
-    html: str
+
+def render_parts(
+    table: Table, *, message: str = "", view: SeatView | None = None, now: str | None = None
+) -> dict[str, str]:
+    """The watcher's board as its parts (id -> HTML with hx-swap-oob): state, not a delta."""
+    context = {**board_context(table, view), "oob": True, "message": message}
+    if now is not None:
+        context["now"] = now
+    return {part: _template(part).render(context) for part in PARTS}
 
 
-def socket_frame(game_id: int, user: AbstractBaseUser | AnonymousUser, message: str = "") -> Frame:
-    """This watcher's whole board as out-of-band partials (state, not a delta)."""
-    table = load_table(game_id, user)
-    return Frame(table.game.seq, table.key, render_frame(table, message=message))
+@cache
+def _template(part: str):
+    return get_template(f"games/table.html#{part}")
 
 
 def render_frame(table: Table, *, message: str = "", view: SeatView | None = None) -> str:
-    context = {**board_context(table, view), "oob": True, "message": message}
-    return render_to_string(FRAME_TEMPLATE, context)
+    """The whole board as one frame (the htmx POST's answer, and tests)."""
+    return "".join(render_parts(table, message=message, view=view).values())
 
 
 def message_frame(message: str, seq: int) -> str:
     """Only the message box, for the one socket whose action failed."""
     context = {"oob": True, "message": message, "seq": seq}
     return render_to_string("games/table.html#messages", context)
+
+
+# Boards made for sockets, by (game, rev, seat, at next game): all sockets of one seat, and
+# all spectators, of a game share one. The time of sending is filled in as it goes out.
+BOARDS = 3000
+_boards: OrderedDict[tuple, dict[str, tuple[str, str]]] = OrderedDict()
+
+
+def socket_parts(table: Table) -> dict[str, tuple[str, str]]:
+    """The watcher's board for a socket, made once per version and seat in this process
+    (with ``NOW`` where the time of sending goes): each part as (HTML, the same without
+    its data-seq), the second to tell whether a part changed since a socket's last frame."""
+    key = table.key
+    parts = _boards.get(key)
+    if parts is None:
+        seq = f' data-seq="{table.game.seq}"'
+        parts = {
+            name: (html, html.replace(seq, ""))
+            for name, html in render_parts(table, now=NOW).items()
+        }
+        _boards[key] = parts
+        while len(_boards) > BOARDS:
+            _boards.popitem(last=False)
+    return parts
+
+
+def forget_boards() -> None:
+    _boards.clear()
+
+
+def stamp(html: str) -> str:
+    """Fill in the time of sending."""
+    return html.replace(NOW, timezone.now().isoformat()) if NOW in html else html

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,13 +21,14 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import bots
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
-from games.engine.record import replay
+from games.live import snapshots
 from games.models import Game, Seat
 from games.models import Move as MoveRow
 
@@ -77,40 +77,19 @@ def game_group(game_id: int) -> str:
 
 # --- The state of a game, rebuilt from its log -------------------------------------------
 
-_CACHE_SIZE = 2000
-# Keyed by (game id, seed commitment): ids can be reused after a rollback (SQLite), deals
-# cannot, so a cached state never belongs to another game.
-_state_cache: OrderedDict[tuple[int, str], tuple[int, GameState]] = OrderedDict()
-
 
 def game_state(game: Game) -> GameState:
-    """The engine state after the game's logged moves.
+    """The engine state after the game's logged moves, up to the row's seq (moves
+    committed since the row was read are not its version).
 
-    Cached per process by (game, seq): a state is stored only after its move committed, so
-    a cached entry always equals a replay of the log (tests check this).
+    Cached per process (``games.live.snapshots``): a state is stored only after its move
+    committed, so a cached entry always equals a replay of the log (tests check this).
     """
-    key = (game.pk, game.commitment)
-    hit = _state_cache.get(key)
-    if hit is not None and hit[0] == game.seq:
-        _state_cache.move_to_end(key)
-        return hit[1]
-    # Only up to the row's seq: moves committed since the row was read are not its version.
-    result = replay(game.record(), upto=game.seq)
-    if not result.ok:  # the log only ever holds moves the engine accepted
-        raise RuntimeError(f"game {game.pk}: stored move {result.error_move}: {result.error}")
-    _remember(key, game.seq, result.state)
-    return result.state
-
-
-def _remember(key: tuple[int, str], seq: int, state: GameState) -> None:
-    _state_cache[key] = (seq, state)
-    _state_cache.move_to_end(key)
-    while len(_state_cache) > _CACHE_SIZE:
-        _state_cache.popitem(last=False)
+    return snapshots.position(game.pk, game.commitment, game.seq, game.variants).state
 
 
 def forget_cached_states() -> None:
-    _state_cache.clear()
+    snapshots.forget()
 
 
 # --- Tables -------------------------------------------------------------------------------
@@ -180,7 +159,7 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         _start_if_full(game)
         if game.status == Game.Status.WAITING:
             # The deal notifies the table itself; until then, show who sat down.
-            transaction.on_commit(lambda: notify_game(game_id, 0), robust=True)
+            _changed(game)
         _notify_previous_table(game)
         _notify_lobby_on_commit()
     return game
@@ -189,8 +168,10 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
 def _notify_previous_table(game: Game) -> None:
     # Its people are offered this table; whoever came by the lobby or a link instead of
     # its button, the finished table shows the seat taken.
-    for before, seq in Game.objects.filter(next_game=game).values_list("pk", "seq"):
-        transaction.on_commit(lambda b=before, s=seq: notify_game(b, s), robust=True)
+    before = Game.objects.filter(next_game=game)
+    before.update(rev=F("rev") + 1)
+    for pk, rev in before.values_list("pk", "rev"):
+        transaction.on_commit(lambda b=pk, r=rev: notify_game(b, r), robust=True)
 
 
 def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | None) -> bool:
@@ -223,8 +204,7 @@ def play_again(game_id: int, user: AbstractBaseUser) -> Game:
             following = game.next_game
         else:
             following = join_table(game.next_game_id, user)
-        seq = game.seq
-        transaction.on_commit(lambda: notify_game(game_id, seq), robust=True)
+        _changed(game)
     return following
 
 
@@ -268,13 +248,25 @@ def start_game(game: Game, seed: int | None = None) -> None:
     game.started_at = game.turn_started_at = now
     game.turn_seat = dealer
     game.seq = 0
-    game.save()
     game.due_at = _due_at(game, game.seats.get(index=dealer), now)
-    game.save(update_fields=["due_at"])
-    seq = game.seq
+    game.rev += 1
+    game.save()
+    rev = game.rev
     # Never log the seed or a card: people read logs, and the deal is secret until the end.
     log.info("Game %s dealt; dealer seat %s; commitment %s.", game.pk, dealer, game.commitment)
-    transaction.on_commit(lambda: notify_game(game.pk, seq), robust=True)
+    transaction.on_commit(lambda: notify_game(game.pk, rev), robust=True)
+
+
+def _changed(game: Game) -> None:
+    """A change watchers see that is not a move: a new rev, and the table told after the
+    commit."""
+    # In the database, not from the row in hand: the same transaction may have moved the
+    # rev on already (the table before the next one, told of a seat taken there).
+    rows = Game.objects.filter(pk=game.pk)
+    rows.update(rev=F("rev") + 1)
+    game.rev = rows.values_list("rev", flat=True).get()
+    game_id, rev = game.pk, game.rev
+    transaction.on_commit(lambda: notify_game(game_id, rev), robust=True)
 
 
 # --- Moves --------------------------------------------------------------------------------
@@ -297,27 +289,45 @@ def submit_move(
     """Apply one person's move, for everyone: browser POST and socket frame alike.
 
     A repeated ``client_move_id`` returns the earlier result; a stale ``expected_seq``
-    raises StaleMove; an illegal move raises BadMove. Nothing changes on an error.
+    raises StaleMove; an illegal move raises BadMove. Nothing changes on an error, except
+    that a person whose seat was away is back (any action of theirs says so).
     """
     if not isinstance(payload, dict):
         raise BadMove("A move must be an object with a type.")
     with transaction.atomic():
-        game = _locked_game(game_id)
-        earlier = _earlier_result(game, seat_of(game, user), client_move_id)
+        game, seats = _locked_game_and_seats(game_id)
+        seat = _seat_for(seats, user)
+        earlier = _earlier_result(game, seat, client_move_id)
         if earlier is not None:
             return earlier
-        seat = _check_can_act(game, user)
-        if expected_seq is not None and expected_seq != game.seq:
-            raise StaleMove("The table changed before your move arrived; here it is now.", game.seq)
-        state = game_state(game)
+        _check_can_act(game, seat)
+        was_away = seat.away
+        if was_away:
+            _back(game, seat)
         try:
-            move = Move.from_dict({**payload, "seat": seat.index})
-        except InvalidMoveError as e:
-            raise BadMove(f"That move is malformed: {e}.") from None
-        if seat.away:
-            seat.away = False  # the person is back: the bot stops playing for them
-            seat.save(update_fields=["away"])
-        return _apply_and_log(game, state, move, client_move_id=client_move_id)
+            return _try_move(game, seats, seat, payload, expected_seq, client_move_id)
+        except ServiceError as e:
+            if not was_away:
+                raise
+            failure = e  # refused before any write: commit the seat's return, then say no
+    raise failure
+
+
+def _try_move(
+    game: Game,
+    seats: list[Seat],
+    seat: Seat,
+    payload: dict[str, Any],
+    expected_seq: int | None,
+    client_move_id: str | None,
+) -> MoveResult:
+    if expected_seq is not None and expected_seq != game.seq:
+        raise StaleMove("The table changed before your move arrived; here it is now.", game.seq)
+    try:
+        move = Move.from_dict({**payload, "seat": seat.index})
+    except InvalidMoveError as e:
+        raise BadMove(f"That move is malformed: {e}.") from None
+    return _apply_and_log(game, seats, game_state(game), move, client_move_id=client_move_id)
 
 
 def _locked_game(game_id: int) -> Game:
@@ -328,20 +338,37 @@ def _locked_game(game_id: int) -> Game:
         raise NotAllowed("There is no such game.") from None
 
 
+def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
+    """The game row, locked, without its deal (the cached position makes it unneeded),
+    and its seats with the names the table shows: the two queries of a move."""
+    try:
+        game = Game.objects.select_for_update().defer("deal").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotAllowed("There is no such game.") from None
+    seats = list(Seat.objects.filter(game_id=game_id).select_related("user__profile"))
+    return game, seats
+
+
+def _seat_for(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> Seat | None:
+    if not user.is_authenticated:
+        return None
+    return next((s for s in seats if s.user_id == user.pk), None)
+
+
 def _earlier_result(game: Game, seat: Seat | None, client_move_id: str | None) -> MoveResult | None:
     """The result of this seat's move with this client id, if it was already applied."""
     if not client_move_id or seat is None:
         return None
-    row = game.moves.filter(client_move_id=client_move_id).first()
+    row = game.moves.filter(client_move_id=client_move_id).values("seat", "seq", "payload")
+    row = row.first()
     if row is None:
         return None
-    if row.seat != seat.index:  # another seat's id: nothing of theirs is told
+    if row["seat"] != seat.index:  # another seat's id: nothing of theirs is told
         raise BadMove("That move id was already used; reload the table and try again.")
-    return MoveResult(game.pk, row.seq, row.payload, duplicate=True, finished=game.is_over)
+    return MoveResult(game.pk, row["seq"], row["payload"], duplicate=True, finished=game.is_over)
 
 
-def _check_can_act(game: Game, user: AbstractBaseUser | AnonymousUser) -> Seat:
-    seat = seat_of(game, user)
+def _check_can_act(game: Game, seat: Seat | None) -> Seat:
     if seat is None:
         raise NotAllowed("You are not playing at this table.")
     if game.status == Game.Status.WAITING:
@@ -353,6 +380,7 @@ def _check_can_act(game: Game, user: AbstractBaseUser | AnonymousUser) -> Seat:
 
 def _apply_and_log(
     game: Game,
+    seats: list[Seat],
     state: GameState,
     move: Move,
     *,
@@ -369,34 +397,46 @@ def _apply_and_log(
         game=game, seq=seq, seat=move.seat, payload=payload,
         client_move_id=client_move_id or None, by_server=by_server,
     )  # fmt: skip
-    _update_summary(game, state, new)
-    game_id, key = game.pk, (game.pk, game.commitment)
+    _update_summary(game, seats, state, new)
+    found = snapshots.Position(seq, new, (move.seat, payload))
+    snap = snapshots.build_snapshot(
+        game.pk, snapshots.snapshot_row(game), [snapshots.SeatRow.of(s) for s in seats], found
+    )
 
     def after_commit() -> None:
-        _remember(key, seq, new)
-        notify_game(game_id, seq)
+        # This process's sockets of the game render from it without a query.
+        snapshots.remember_position((snap.pk, snap.commitment), found)
+        snapshots.remember(snap)
+        notify_game(snap.pk, snap.rev)
 
     transaction.on_commit(after_commit, robust=True)
-    return MoveResult(game_id, seq, payload, finished=new.outcome is not None)
+    return MoveResult(game.pk, seq, payload, finished=new.outcome is not None)
 
 
 def _sentence(message: str) -> str:
     return message[:1].upper() + message[1:] + "."
 
 
-def _update_summary(game: Game, before: GameState, after: GameState) -> None:
+SUMMARY_FIELDS = ["seq", "rev", "last_move_at", "turn_started_at", "turn_seat", "due_at"]
+RESULT_FIELDS = ["status", "finished_at", "winner_seat", "end", "points", "chips", "burned"]
+
+
+def _update_summary(game: Game, seats: list[Seat], before: GameState, after: GameState) -> None:
     now = timezone.now()
     game.seq += 1
+    game.rev += 1
     game.last_move_at = now
+    fields = SUMMARY_FIELDS
     if after.outcome is not None:
         _store_result(game, after, now)
         _notify_lobby_on_commit()
+        fields = SUMMARY_FIELDS + RESULT_FIELDS
     else:
         if after.turn != before.turn:
             game.turn_started_at = now  # a new turn, or a Draw call to answer: a new clock
         game.turn_seat = after.turn
-        game.due_at = _due_at(game, game.seats.get(index=after.turn), now)
-    game.save()
+        game.due_at = _due_at(game, seats[after.turn], now)
+    game.save(update_fields=fields)
 
 
 def _store_result(game: Game, state: GameState, now: datetime) -> None:
@@ -429,10 +469,10 @@ def play_due(game_id: int, now: datetime | None = None) -> MoveResult | None:
     """
     now = now or timezone.now()
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game, seats = _locked_game_and_seats(game_id)
         if game.status != Game.Status.PLAYING or game.due_at is None or game.due_at > now:
             return None
-        seat = game.seats.get(index=game.turn_seat)
+        seat = seats[game.turn_seat]
         if not seat.plays_itself:
             seat.away = True
             seat.save(update_fields=["away"])
@@ -440,36 +480,41 @@ def play_due(game_id: int, now: datetime | None = None) -> MoveResult | None:
         state = game_state(game)
         rng = random.Random(secrets.randbits(64))  # not guessable from the game's id
         move = bots.choose(seat.bot_kind or "greedy", seat_view(state, seat.index), rng)
-        return _apply_and_log(game, state, move, by_server=True)
+        return _apply_and_log(game, seats, state, move, by_server=True)
 
 
 def mark_back(game_id: int, user: AbstractBaseUser) -> bool:
     """The person at an away seat is back: stop playing for them. True if it changed."""
     with transaction.atomic():
-        game = _locked_game(game_id)
-        seat = seat_of(game, user)
+        game, seats = _locked_game_and_seats(game_id)
+        seat = _seat_for(seats, user)
         if seat is None or not seat.away:
             return False
-        seat.away = False
-        seat.save(update_fields=["away"])
-        if not game.is_over and game.turn_seat == seat.index:
-            game.turn_started_at = timezone.now()
-            game.due_at = _due_at(game, seat, game.turn_started_at)
-            game.save(update_fields=["turn_started_at", "due_at"])
-        seq = game.seq
-        transaction.on_commit(lambda: notify_game(game_id, seq), robust=True)
+        _back(game, seat)
     return True
+
+
+def _back(game: Game, seat: Seat) -> None:
+    # Their turn clock starts again from now: the bot was about to move for them.
+    seat.away = False
+    seat.save(update_fields=["away"])
+    if not game.is_over and game.turn_seat == seat.index:
+        game.turn_started_at = timezone.now()
+        game.due_at = _due_at(game, seat, game.turn_started_at)
+        game.save(update_fields=["turn_started_at", "due_at"])
+    _changed(game)
 
 
 # --- Notifications ------------------------------------------------------------------------
 
 
-def notify_game(game_id: int, seq: int) -> None:
-    """Tell every socket of the game that it is now at ``seq``; each renders its own view."""
+def notify_game(game_id: int, rev: int) -> None:
+    """Tell every socket of the game that it is now at ``rev``; each renders its own view
+    (from its process's snapshot of that rev, loaded once for all of them)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.update", "seq": seq})
+    async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.update", "rev": rev})
 
 
 def _notify_lobby_on_commit() -> None:
@@ -503,7 +548,6 @@ def abort_game(game_id: int, by_user: AbstractBaseUser, reason: str) -> Game:
         game.winner_seat, game.chips = None, None
         game.turn_seat = game.due_at = None
         game.save()
-        seq = game.seq
-        transaction.on_commit(lambda: notify_game(game_id, seq), robust=True)
+        _changed(game)
         _notify_lobby_on_commit()
     return game

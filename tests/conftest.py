@@ -50,6 +50,17 @@ def server_clock_off(settings) -> None:
     settings.TONGITS_BOT_PAUSE = (0.0, 0.0)
 
 
+@pytest.fixture(autouse=True)
+def fresh_caches() -> None:
+    # A rolled-back game's id can come back for another game (SQLite): no process cache
+    # may carry a snapshot, a position or a board from one test into the next.
+    from games import rendering
+    from games.live import snapshots
+
+    snapshots.forget()
+    rendering.forget_boards()
+
+
 @pytest.fixture
 def make_game():
     """Seat people and bots and deal from a fixed seed: ``make_game([alice, "greedy",

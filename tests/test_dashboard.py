@@ -166,14 +166,15 @@ def test_abort_game_tells_the_tables_sockets_only_after_the_commit(
 ):
     game = play_some(make_game([alice, "greedy", bob], seed=SEED), 2)
     sent = []
-    monkeypatch.setattr(services, "notify_game", lambda game_id, seq: sent.append((game_id, seq)))
+    monkeypatch.setattr(services, "notify_game", lambda game_id, rev: sent.append((game_id, rev)))
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         services.abort_game(game.pk, carol, "testing")
         assert sent == []
 
     assert callbacks
-    assert sent == [(game.pk, game.seq)]
+    game.refresh_from_db()
+    assert sent == [(game.pk, game.rev)]
 
 
 def test_abort_game_refuses_a_game_that_is_over(make_game, alice, bob, carol):

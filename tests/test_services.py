@@ -27,6 +27,7 @@ from games.engine.moves import (
     TAKE,
 )  # fmt: skip
 from games.engine.view import SeatView
+from games.live import snapshots
 from games.models import Game, Seat
 from games.models import Move as MoveRow
 from tests.threads import race
@@ -309,7 +310,7 @@ def test_the_cached_state_equals_a_fresh_replay(
             view = turn_view(game)
             services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
     game.refresh_from_db()
-    assert services._state_cache[(game.pk, game.commitment)][0] == game.seq
+    assert snapshots._positions[(game.pk, game.commitment)].seq == game.seq
 
     cached = services.game_state(game)
     services.forget_cached_states()
@@ -317,6 +318,39 @@ def test_the_cached_state_equals_a_fresh_replay(
 
     assert cached is not fresh
     assert cached == fresh
+
+
+def test_the_snapshot_the_movers_process_keeps_equals_a_fresh_load(
+    make_game, alice, bob, carol, django_capture_on_commit_callbacks
+):
+    game = make_game([alice, bob, carol], seed=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(7):
+            view = turn_view(game)
+            services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+    kept = snapshots.cached(game.pk)
+    services.forget_cached_states()
+    loaded = snapshots.load_snapshot(game.pk)
+
+    assert kept is not None and kept.rev == loaded.rev and kept.seq == loaded.seq == 7
+    assert kept.state == loaded.state and kept.position.last_move == loaded.position.last_move
+    assert (kept.seats, kept.due_at, kept.status) == (loaded.seats, loaded.due_at, loaded.status)
+
+
+def test_a_position_is_caught_up_by_the_moves_since_and_equals_a_replay(
+    make_game, alice, bob, carol
+):
+    game = make_game([alice, bob, carol], seed=5)
+    early = services.game_state(game)  # this process knows move 0 only
+    for _ in range(5):  # moves made elsewhere (no on-commit hooks run here)
+        view = turn_view(game)
+        services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+    game.refresh_from_db()
+
+    caught_up = services.game_state(game)
+    services.forget_cached_states()
+
+    assert early.ply == 0 and caught_up == services.game_state(game)
 
 
 def test_a_game_row_read_before_a_move_commits_gets_the_state_at_its_own_seq(
@@ -557,7 +591,8 @@ def test_the_finished_table_is_told_after_the_commit_that_a_next_game_exists(
     for callback in callbacks:
         callback()
 
-    assert (game.pk, game.seq) in told
+    game.refresh_from_db()
+    assert (game.pk, game.rev) in told
 
 
 @pytest.mark.django_db(transaction=True)

@@ -133,11 +133,19 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "games.live.layer.PooledRedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 defaults to a 5 s socket timeout, which kills a consumer
-                # that is idly waiting on BRPOP between moves.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # that is idly waiting on BRPOP between moves. A worker opens at most
+                # max_connections; a burst beyond that waits up to timeout seconds.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": None,
+                        "max_connections": int(os.environ.get("TONGITS_REDIS_CONNECTIONS", "50")),
+                        "timeout": 20,
+                    }
+                ],
                 # A group event only says "game N is at version V"; each seat re-renders
                 # from the database. So a message older than 10 s is worthless, and
                 # expiring it early stops dead channels from holding memory in Redis.

@@ -1,0 +1,293 @@
+"""What a worker knows of a game at one version, shared by every socket it holds for it.
+
+Two caches, both per process and both rebuilt from the database whenever in doubt:
+
+- engine positions, keyed by (game, seed commitment) and the log's length: a position is
+  stored only after its move committed, so it always equals a replay of the log (tests
+  check this); a newer version is reached by applying just the moves since, not a replay;
+- ``Snapshot``: the game's row, its seats' names and flags, and its position, at one
+  ``Game.rev``. A socket told "game N is at rev R" takes the cached snapshot if it is that
+  new, else the first socket to ask loads it and the others of that worker wait for the
+  same load. The process that made a move stores the new snapshot itself
+  (``services``), so its own sockets need no query at all.
+
+A snapshot holds the whole position (every hand): it never leaves the server. Templates
+get a seat's view of it (``games.rendering``), never the snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+from games.engine import GameState, Move, apply, load_record, replay
+from games.engine.record import FORMAT
+from games.models import Game, Seat
+from games.models import Move as MoveRow
+
+POSITIONS = 2000  # games whose position a worker keeps
+SNAPSHOTS = 2000  # games whose snapshot a worker keeps
+
+_lock = threading.Lock()  # the event loop and the database thread both use the caches
+
+
+# --- Positions ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """The engine state after the first ``seq`` moves, and the last of them."""
+
+    seq: int
+    state: GameState
+    last_move: tuple[int, dict[str, Any]] | None  # (seat, payload); None before any move
+
+
+_positions: OrderedDict[tuple[int, str], Position] = OrderedDict()
+
+
+def position(game_id: int, commitment: str, seq: int, variants: list[str]) -> Position:
+    """The game's position after ``seq`` moves: cached, caught up from a cached earlier
+    one by the moves since, or replayed from the deal."""
+    key = (game_id, commitment)
+    with _lock:
+        hit = _positions.get(key)
+        if hit is not None and hit.seq == seq:
+            _positions.move_to_end(key)
+            return hit
+    if hit is not None and hit.seq < seq:
+        found = _catch_up(game_id, hit, seq)
+    else:
+        found = _replay(game_id, seq, variants)
+    remember_position(key, found)
+    return found
+
+
+def _catch_up(game_id: int, hit: Position, seq: int) -> Position:
+    rows = list(
+        MoveRow.objects.filter(game_id=game_id, seq__gt=hit.seq, seq__lte=seq)
+        .order_by("seq")
+        .values_list("seat", "payload")
+    )
+    state = hit.state
+    for _, payload in rows:
+        state = apply(state, Move.from_dict(payload))
+    return Position(seq, state, rows[-1])
+
+
+def _replay(game_id: int, seq: int, variants: list[str]) -> Position:
+    deal = Game.objects.values_list("deal", flat=True).get(pk=game_id)
+    rows = list(
+        MoveRow.objects.filter(game_id=game_id, seq__lte=seq)
+        .order_by("seq")
+        .values_list("seat", "payload")
+    )
+    record = load_record({"format": FORMAT, "variants": variants, **deal, "moves": []})
+    record.moves = [payload for _, payload in rows]
+    result = replay(record, upto=seq)
+    if not result.ok:  # the log only ever holds moves the engine accepted
+        raise RuntimeError(f"game {game_id}: stored move {result.error_move}: {result.error}")
+    return Position(seq, result.state, rows[-1] if rows else None)
+
+
+def remember_position(key: tuple[int, str], found: Position) -> None:
+    """Keep ``found`` unless a newer position of the game is kept already."""
+    with _lock:
+        hit = _positions.get(key)
+        if hit is None or hit.seq <= found.seq:
+            _positions[key] = found
+        _positions.move_to_end(key)
+        while len(_positions) > POSITIONS:
+            _positions.popitem(last=False)
+
+
+# --- Snapshots ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    index: int
+    user_id: int | None
+    bot_kind: str
+    away: bool
+    name: str
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_kind)
+
+    @property
+    def is_open(self) -> bool:
+        return not self.bot_kind and self.user_id is None
+
+    @property
+    def plays_itself(self) -> bool:
+        return self.is_bot or self.away
+
+    @classmethod
+    def of(cls, seat: Seat) -> SeatRow:
+        return cls(seat.index, seat.user_id, seat.bot_kind, seat.away, seat.name)
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """The table the first "Play again" made, as the finished table shows the way to it."""
+
+    pk: int
+    status: str
+    public: bool
+    users: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    pk: int
+    rev: int
+    seq: int
+    status: str
+    public: bool
+    commitment: str
+    seed: str  # empty until the game is over: only then may anyone see it
+    invite_token: str
+    variants: tuple[str, ...]
+    turn_seconds: int
+    due_at: datetime | None
+    dealt: bool
+    seats: tuple[SeatRow, ...]
+    next_game: NextGame | None
+    position: Position | None  # None until the deal
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (Game.Status.FINISHED, Game.Status.ABORTED)
+
+    @property
+    def revealed(self) -> bool:
+        return self.is_over
+
+    @property
+    def state(self) -> GameState | None:
+        return self.position.state if self.position else None
+
+    def seat_of(self, user_id: int | None) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id and user_id), None)
+
+
+FIELDS = (
+    "rev", "seq", "status", "public", "commitment", "seed", "invite_token", "variants",
+    "turn_seconds", "due_at", "dealer", "next_game_id",
+)  # fmt: skip
+
+
+def load_snapshot(game_id: int) -> Snapshot | None:
+    """The game as it is in the database now (None: no such game). Three small queries,
+    and the moves since the cached position."""
+    row = Game.objects.filter(pk=game_id).values(*FIELDS).first()
+    if row is None:
+        return None
+    seats = Seat.objects.filter(game_id=game_id).select_related("user__profile")
+    return build_snapshot(game_id, row, [SeatRow.of(s) for s in seats])
+
+
+def build_snapshot(
+    game_id: int, row: dict[str, Any], seats: list[SeatRow], found: Position | None = None
+) -> Snapshot:
+    over = row["status"] in (Game.Status.FINISHED, Game.Status.ABORTED)
+    dealt = row["dealer"] is not None
+    if dealt and found is None:
+        found = position(game_id, row["commitment"], row["seq"], row["variants"])
+    return Snapshot(
+        pk=game_id, rev=row["rev"], seq=row["seq"], status=row["status"], public=row["public"],
+        commitment=row["commitment"], seed=row["seed"] if over else "",
+        invite_token=row["invite_token"], variants=tuple(row["variants"]),
+        turn_seconds=row["turn_seconds"], due_at=row["due_at"], dealt=dealt,
+        seats=tuple(seats), next_game=_next_game(row["next_game_id"]), position=found,
+    )  # fmt: skip
+
+
+def _next_game(pk: int | None) -> NextGame | None:
+    if pk is None:
+        return None
+    row = Game.objects.filter(pk=pk).values("status", "public").first()
+    if row is None:
+        return None
+    users = Seat.objects.filter(game_id=pk, user__isnull=False).values_list("user_id", flat=True)
+    return NextGame(pk, row["status"], row["public"], frozenset(users))
+
+
+def snapshot_row(game: Game) -> dict[str, Any]:
+    """The fields a snapshot takes from a Game the caller has in hand (and just saved)."""
+    return {name: getattr(game, name) for name in FIELDS}
+
+
+_snapshots: OrderedDict[int, Snapshot] = OrderedDict()
+
+
+def cached(game_id: int) -> Snapshot | None:
+    with _lock:
+        return _snapshots.get(game_id)
+
+
+def remember(snap: Snapshot) -> None:
+    """Keep ``snap`` unless this process already has a newer version of the game."""
+    with _lock:
+        hit = _snapshots.get(snap.pk)
+        if hit is None or hit.rev <= snap.rev:
+            _snapshots[snap.pk] = snap
+        _snapshots.move_to_end(snap.pk)
+        while len(_snapshots) > SNAPSHOTS:
+            _snapshots.popitem(last=False)
+
+
+def forget() -> None:
+    """Empty both caches (tests, whose rolled-back games can come back with the same id)."""
+    with _lock:
+        _snapshots.clear()
+        _positions.clear()
+    _loading.clear()
+
+
+def fresh(game_id: int) -> Snapshot | None:
+    """Load the game now and keep it (for a page or a socket's first frame)."""
+    snap = load_snapshot(game_id)
+    if snap is not None:
+        remember(snap)
+    return snap
+
+
+# One load at a time per game per process: the other sockets of that game wait for it.
+_loading: dict[int, asyncio.Future] = {}
+
+
+async def snapshot(game_id: int, min_rev: int = 0) -> Snapshot | None:
+    """The game at ``min_rev`` or later: from the cache, or loaded once for all of this
+    process's sockets that ask at the same time. None if there is no such game."""
+    snap = cached(game_id)
+    for _ in range(3):  # a load that began before rev ``min_rev`` committed is too old
+        if snap is not None and snap.rev >= min_rev:
+            return snap
+        snap = await asyncio.shield(_load(game_id))
+        if snap is None:
+            return None
+    return snap  # the database holds nothing newer: take what it holds
+
+
+def _load(game_id: int) -> asyncio.Future:
+    loop = asyncio.get_running_loop()
+    task = _loading.get(game_id)
+    if task is None or task.done() or task.get_loop() is not loop:
+        task = loop.create_task(database_sync_to_async(fresh)(game_id))
+        _loading[game_id] = task
+        task.add_done_callback(lambda t: _done_loading(game_id, t))
+    return task
+
+
+def _done_loading(game_id: int, task: asyncio.Future) -> None:
+    if _loading.get(game_id) is task:
+        del _loading[game_id]

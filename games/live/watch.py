@@ -1,0 +1,86 @@
+"""A check that no socket stays behind its game for long.
+
+A group event can be lost: Redis restarted between the commit and the send, or a slow
+socket's channel overflowed. Every few seconds each process asks the database, in one
+query, for the rev of every game its sockets watch, and a socket that is behind gets the
+board it missed as if the event had come.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Protocol
+
+from channels.db import database_sync_to_async
+
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+CHECK_SECONDS = 3.0
+
+
+class Watcher(Protocol):
+    game_id: int
+    rev: int
+
+    async def game_update(self, event: dict) -> None: ...
+
+
+_sockets: dict[int, set[Watcher]] = {}
+_task: asyncio.Task | None = None
+
+
+def add(socket: Watcher) -> None:
+    """Watch ``socket`` until ``forget``; starts this process's check if it is not running."""
+    global _task
+    _sockets.setdefault(socket.game_id, set()).add(socket)
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(_check_forever(), name="tongits-socket-watch")
+
+
+def forget(socket: Watcher) -> None:
+    sockets = _sockets.get(getattr(socket, "game_id", None))
+    if sockets is None:
+        return
+    sockets.discard(socket)
+    if not sockets:
+        del _sockets[socket.game_id]
+
+
+def watched() -> int:
+    return sum(len(sockets) for sockets in _sockets.values())
+
+
+async def _check_forever() -> None:
+    while _sockets:
+        await asyncio.sleep(CHECK_SECONDS)
+        try:
+            await check()
+        except Exception:  # the database may be restarting: try again next time
+            log.exception("The socket check failed.")
+
+
+async def check() -> int:
+    """Bring every socket that is behind its game up to date; return how many were."""
+    if not _sockets:
+        return 0
+    revs = await database_sync_to_async(_revs)(list(_sockets))
+    behind = [
+        (socket, revs[game_id])
+        for game_id, sockets in list(_sockets.items())
+        for socket in list(sockets)
+        if revs.get(game_id, -1) > socket.rev
+    ]
+    for socket, rev in behind:
+        try:
+            await socket.game_update({"type": "game.update", "rev": rev})
+        except Exception:  # a socket closing as we speak: its disconnect forgets it
+            log.warning("Could not bring a socket of game %s up to date.", socket.game_id)
+    return len(behind)
+
+
+def _revs(game_ids: list[int]) -> dict[int, int]:
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "rev"))
