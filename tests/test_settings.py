@@ -68,7 +68,14 @@ def test_it_reads_the_database_and_redis_from_the_environment():
             "django.db.backends.postgresql",
             {"pool": True},
             0,
-            [{"address": "redis://cache.example:6379/1", "socket_timeout": None}],
+            [
+                {
+                    "address": "redis://cache.example:6379/1",
+                    "socket_timeout": None,
+                    "max_connections": 50,
+                    "timeout": 20,
+                }
+            ],
         )
     )
 
