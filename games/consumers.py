@@ -21,18 +21,14 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import PermissionDenied
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games import actions, rendering
 from games.live import snapshots, watch
 from games.live.snapshots import Snapshot
-from games.services import ServiceError, StaleMove, game_group
+from games.services import LAYER_DOWN, ServiceError, StaleMove, game_group
 
 log = logging.getLogger(__name__)
 
-# The channel layer (Redis) went away, or did not answer in time.
-LAYER_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # "Service restart": the page's socket reconnects by itself, and its first frame is the
 # whole board, so whatever was missed meanwhile is healed.
 RECONNECT = 1012
@@ -66,7 +62,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = ""
         self.rev = -1  # the rev of the last board this socket sent
         self.seq = -1  # and its seq
-        self.sent: dict[str, str] = {}  # each part as last sent, without its data-seq
+        self.sent: dict[str, int] = {}  # a hash of each part as last sent, without its data-seq
         self.lock = asyncio.Lock()  # one frame at a time, whoever asks (events, the watch)
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
         # while a 44xx close after accepting stops it.
@@ -159,7 +155,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         changed = []
         for name, (_, bare) in parts.items():
             if name == "messages" and message:
-                bare = rendering.message_frame(message, snap.seq)
+                shown = rendering.message_frame(message, snap.seq)
+                bare = hash(shown)
             if self.sent.get(name) != bare:
                 changed.append(name)
                 self.sent[name] = bare
@@ -169,5 +166,5 @@ class GameConsumer(AsyncWebsocketConsumer):
             changed.insert(0, rendering.ALWAYS)
         out = [parts[name][0] for name in changed]
         if message:
-            out[changed.index("messages")] = self.sent["messages"]
+            out[changed.index("messages")] = shown
         return rendering.stamp("".join(out))

@@ -55,12 +55,6 @@ class Table:
     mine: SeatRow | None  # None for a spectator
     at_next: bool = False  # the watcher has a seat at the game played after this one
 
-    @property
-    def key(self) -> tuple:
-        """What this watcher's board depends on besides the game's rev: the same key at
-        the same rev is the same board."""
-        return (self.game.pk, self.game.rev, self.mine.index if self.mine else None, self.at_next)
-
 
 def table_for(snap: Snapshot, user: AbstractBaseUser | AnonymousUser) -> Table:
     """The watcher's table at this snapshot; PermissionDenied for an anonymous user or a
@@ -486,25 +480,32 @@ def message_frame(message: str, seq: int) -> str:
     return render_to_string("games/table.html#messages", context)
 
 
-# Boards made for sockets, by (game, rev, seat, at next game): all sockets of one seat, and
-# all spectators, of a game share one. The time of sending is filled in as it goes out.
-BOARDS = 3000
-_boards: OrderedDict[tuple, dict[str, tuple[str, str]]] = OrderedDict()
+# Boards made for sockets, by (game, seat, at next game), the newest rev only: all sockets
+# of one seat, and all spectators, of a game share one. The time of sending is filled in
+# as it goes out. Bounded: a board is a few kilobytes and only the newest is of use.
+BOARDS = 1000
+_boards: OrderedDict[tuple, tuple[int, dict[str, tuple[str, int]]]] = OrderedDict()
 
 
-def socket_parts(table: Table) -> dict[str, tuple[str, str]]:
+def socket_parts(table: Table) -> dict[str, tuple[str, int]]:
     """The watcher's board for a socket, made once per version and seat in this process
-    (with ``NOW`` where the time of sending goes): each part as (HTML, the same without
-    its data-seq), the second to tell whether a part changed since a socket's last frame."""
-    key = table.key
-    parts = _boards.get(key)
-    if parts is None:
-        seq = f' data-seq="{table.game.seq}"'
-        parts = {
-            name: (html, html.replace(seq, ""))
-            for name, html in render_parts(table, now=NOW).items()
-        }
-        _boards[key] = parts
+    (with ``NOW`` where the time of sending goes): each part as (HTML, a hash of it
+    without its data-seq), the second to tell whether a part changed since a socket's
+    last frame."""
+    snap = table.game
+    key = (snap.pk, table.mine.index if table.mine else None, table.at_next)
+    hit = _boards.get(key)
+    if hit is not None and hit[0] == snap.rev:
+        _boards.move_to_end(key)
+        return hit[1]
+    seq = f' data-seq="{snap.seq}"'
+    parts = {
+        name: (html, hash(html.replace(seq, "")))
+        for name, html in render_parts(table, now=NOW).items()
+    }
+    if hit is None or hit[0] < snap.rev:
+        _boards[key] = (snap.rev, parts)
+        _boards.move_to_end(key)
         while len(_boards) > BOARDS:
             _boards.popitem(last=False)
     return parts

@@ -23,6 +23,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games import bots
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
@@ -35,6 +37,8 @@ from games.models import Move as MoveRow
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+# The channel layer (Redis) went away, or did not answer in time.
+LAYER_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 SEAT_CHOICES = ("open", "random", "greedy")
 
 
@@ -514,7 +518,12 @@ def notify_game(game_id: int, rev: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.update", "rev": rev})
+    try:
+        async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.update", "rev": rev})
+    except LAYER_DOWN as e:
+        # The move is saved; the table's sockets catch up by themselves within seconds
+        # (games.live.watch), or get the whole board when they reconnect.
+        log.warning("Could not tell game %s's sockets of rev %s: %s", game_id, rev, e)
 
 
 def _notify_lobby_on_commit() -> None:
