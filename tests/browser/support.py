@@ -54,12 +54,14 @@ def log_in(page, server: str, username: str, password: str) -> None:
 
 
 def hand_seq(page) -> str:
-    return page.locator("#my-hand").get_attribute("data-seq") or ""
+    """The version of the board shown: the status bar comes with every frame (the hand
+    only when it changed)."""
+    return page.locator("#table-status").get_attribute("data-seq") or ""
 
 
 def wait_for_new_board(page, seq: str) -> None:
     page.wait_for_function(
-        "seq => document.querySelector('#my-hand').dataset.seq !== seq", arg=seq, timeout=10_000
+        "seq => document.querySelector('#table-status').dataset.seq !== seq", arg=seq, timeout=10_000
     )
 
 

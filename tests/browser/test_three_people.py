@@ -72,7 +72,7 @@ def wait_for_same_board(pages) -> int:
     newest = max(int(hand_seq(p)) for p in pages)
     for page in pages:
         page.wait_for_function(
-            "n => +document.querySelector('#my-hand').dataset.seq >= n", arg=newest
+            "n => +document.querySelector('#table-status').dataset.seq >= n", arg=newest
         )
     assert len({hand_seq(p) for p in pages}) == 1
     return newest
