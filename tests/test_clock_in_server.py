@@ -104,9 +104,7 @@ SERVERS = {
 
 
 @pytest.mark.parametrize("server", SERVERS)
-def test_a_due_bot_moves_without_any_request_once_the_server_has_started(
-    server, env, tmp_path
-):
+def test_a_due_bot_moves_without_any_request_once_the_server_has_started(server, env, tmp_path):
     pk = python(A_DUE_BOT, env)
     command = [part.format(port=free_port()) for part in SERVERS[server]]
     if server == "daphne":
