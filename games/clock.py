@@ -2,19 +2,52 @@
 
 Bots move after a short pause and a person whose turn clock runs out is played for
 (``services.play_due`` makes each such move). Something has to call it when a game falls
-due: each ASGI worker runs ``clock_loop`` as a background task (started by
-``ClockStarter`` on the process's first connection), and ``manage.py clock`` runs the same
-loop on its own. Several clocks may run at once: ``play_due`` locks the game row and checks
-``due_at`` again, so a move is never made twice.
+due: ``clock_loop`` ticks four times a second. Several clocks may run at once (one in each
+ASGI worker, and ``manage.py clock``): ``play_due`` locks the game row and checks ``due_at``
+again, so a move is never made twice.
+
+Starting with the process. Daphne sends no ASGI lifespan events, so the ASGI module calls
+``start_with_process`` when it is loaded: the clock is started on Daphne's event loop as
+soon as its Twisted reactor runs (``callWhenRunning``), before any connection, so bots and
+away seats move after a restart even if nobody comes back. A server that loads the
+application inside its running event loop gets the clock at once; ``ClockStarter`` starts
+it on the first connection as a last resort. ``TONGITS_CLOCK_IN_WORKERS`` switches all of
+this off.
+
+Its own thread. A tick runs on a thread of its own, not on the one thread that Channels
+shares between every socket's database work: a slow tick does not hold up the sockets, and
+busy sockets do not make the clock late. The thread's connection is closed (or handed back
+to the pool) after every tick.
+
+Downtime and starvation. Every tick records a beat in the shared ``ClockBeat`` row. When
+no clock ran for a while, nobody could act, so turn clocks that ran meanwhile must not be
+enforced. The rule, checked under the beat row's lock:
+
+- Downtime: the last beat of any clock is older than ``DOWNTIME`` (or there is none), and
+  this process's clock was not running all along: it has just started, or its last tick
+  failed (the database was out of reach, so nobody could move either).
+- Starvation: this process's clock has ticked before and its last tick succeeded, but it
+  comes late because the process was busy. The site was up and people could act, so this
+  is not downtime and the deadlines that passed are enforced as usual. (A process paused
+  as a whole, by a debugger or a suspended machine, also counts as starved: from inside it
+  that cannot be told apart.)
+
+After downtime every person whose turn clock was running gets back the time that was left
+on it when the last beat was made (``due_at`` minus that beat, or a full turn if the turn
+began after it or no clock ever beat): the new deadline is now plus that, but at least
+``DOWNTIME_GRACE`` (time to reconnect) and at most a full turn. Bots and away seats are
+not waited for: their moves simply happen.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef
@@ -28,11 +61,12 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 0.25
 RETRY_SECONDS = 1.0  # after a tick failed
 BEAT_NAME = "worker"
-# A beat older than this means no clock ran for a while (the site was down or restarting):
-# turn deadlines that passed meanwhile were nobody's fault, so they are extended.
+# No beat for this long means no clock ran: the site was down or restarting (see above).
 DOWNTIME = timedelta(seconds=5)
-# All database work of one Channels process shares one thread with the pages and sockets,
-# so a tick makes at most this many moves; the rest wait a quarter of a second.
+# After downtime a person has at least this long left: enough to reconnect and look.
+DOWNTIME_GRACE = timedelta(seconds=10)
+# A tick makes at most this many moves, so it stays short and the beats regular; the rest
+# wait a quarter of a second.
 MOVES_PER_RUN = 50
 # A game whose move failed is left alone this long, so a broken game cannot fill the log
 # four times a second.
@@ -40,6 +74,9 @@ FAILURE_BACKOFF = timedelta(seconds=5)
 
 # game id -> (its seq when its move failed, when to try again)
 _failed: dict[int, tuple[int, datetime]] = {}
+# When this process's clock last beat, if its last tick succeeded: proof that the process
+# was up since, so a late tick is starvation, not downtime.
+_own_beat: datetime | None = None
 
 
 def run_due(now: datetime | None = None, *, limit: int = MOVES_PER_RUN) -> int:
@@ -105,58 +142,101 @@ def beat(now: datetime) -> datetime | None:
         return previous
 
 
-def extend_deadlines(now: datetime) -> int:
-    """Give every person whose turn clock ran out while no clock ran a fresh turn clock
-    from ``now``; return how many turns were extended. Bots and away seats are not
-    waited for: their moves simply happen."""
+def is_downtime(previous: datetime | None, now: datetime) -> bool:
+    """No clock anywhere beat for ``DOWNTIME`` and this process's clock was not running
+    all along (see the module's docstring)."""
+    nobody_beat = previous is None or now - previous > DOWNTIME
+    return nobody_beat and _own_beat is None
+
+
+def keep_turn_clocks(previous: datetime | None, now: datetime) -> int:
+    """Give every person whose turn clock ran while no clock did the time that was left
+    on it at the last beat ``previous``, from ``now``; return how many clocks changed."""
     person_to_move = Seat.objects.filter(
         game=OuterRef("pk"), index=OuterRef("turn_seat"), bot_kind="", away=False
     )
-    overdue = Game.objects.filter(
-        Exists(person_to_move), status=Game.Status.PLAYING, due_at__lte=now
-    ).values_list("pk", "seq", "turn_seconds")
-    extended = 0
-    for game_id, seq, seconds in overdue:
-        extended += _extend(game_id, seq, now, now + timedelta(seconds=seconds))
-    return extended
+    running = Game.objects.filter(
+        Exists(person_to_move), status=Game.Status.PLAYING, due_at__isnull=False
+    ).values_list("pk", "seq", "turn_seconds", "turn_started_at", "due_at")
+    kept = 0
+    for game_id, seq, seconds, started, due_at in running:
+        turn = timedelta(seconds=seconds)
+        due = now + time_left(previous, started, due_at, turn)
+        kept += _move_deadline(game_id, seq, due_at, due, due - turn)
+    return kept
 
 
-def _extend(game_id: int, seq: int, now: datetime, due_at: datetime) -> int:
-    # Only if the game has not moved since it was listed: a move sets its own clock.
-    with transaction.atomic():
-        changed = Game.objects.filter(pk=game_id, seq=seq, due_at__lte=now).update(
-            turn_started_at=now, due_at=due_at, rev=F("rev") + 1
-        )
-        if changed:
-            rev = Game.objects.values_list("rev", flat=True).get(pk=game_id)
-            transaction.on_commit(lambda: services.notify_game(game_id, rev), robust=True)
+def time_left(
+    previous: datetime | None, started: datetime | None, due_at: datetime, turn: timedelta
+) -> timedelta:
+    """What was left of a turn clock when the clocks stopped at ``previous``: the whole turn
+    if it began after that (or no clock ever beat), at least ``DOWNTIME_GRACE``."""
+    stopped = max(t for t in (previous, started, due_at - turn) if t is not None)
+    return min(turn, max(DOWNTIME_GRACE, due_at - stopped))
+
+
+def _move_deadline(
+    game_id: int, seq: int, was: datetime, due_at: datetime, started: datetime
+) -> int:
+    # Only if the game has not moved since it was listed: a move sets its own clock. The
+    # turn's start moves with the deadline: a person's next deadline in the same turn (after
+    # drawing) is counted from it.
+    changed = Game.objects.filter(pk=game_id, seq=seq, due_at=was).update(
+        turn_started_at=started, due_at=due_at, rev=F("rev") + 1
+    )
+    if changed:
+        rev = Game.objects.values_list("rev", flat=True).get(pk=game_id)
+        transaction.on_commit(lambda: services.notify_game(game_id, rev), robust=True)
     return changed
 
 
 def tick(now: datetime | None = None) -> int:
-    """One beat of the clock: extend deadlines if no clock ran for a while, then make the
-    moves that are due. Returns how many moves were made."""
+    """One beat of the clock: after downtime give people back their turn clocks, then make
+    the moves that are due. Returns how many moves were made."""
+    global _own_beat
     now = now or timezone.now()
-    previous = beat(now)
-    if previous is None or now - previous > DOWNTIME:
-        extended = extend_deadlines(now)
-        if extended:
-            log.info("No clock ran since %s: extended %s turn clocks.", previous, extended)
-    return run_due(now)
+    try:
+        # One transaction: a failed tick leaves the beat as it was, so the next tick still
+        # sees the downtime; and a second clock waits on the beat row until this is done.
+        with transaction.atomic():
+            previous = beat(now)
+            if is_downtime(previous, now):
+                kept = keep_turn_clocks(previous, now)
+                if kept:
+                    log.info("No clock ran since %s: kept %s turn clocks.", previous, kept)
+        _own_beat = now
+        return run_due(now)
+    except Exception:
+        _own_beat = None  # the database may be out of reach: nobody can move meanwhile
+        raise
 
 
 # --- The loop -----------------------------------------------------------------------------
+
+_thread: ThreadPoolExecutor | None = None
+_task: asyncio.Task | None = None
+
+
+def _clock_thread() -> ThreadPoolExecutor:
+    global _thread
+    if _thread is None:
+        _thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tongits-clock")
+    return _thread
 
 
 async def clock_loop(*, interval: float = TICK_SECONDS, ticks: int | None = None) -> None:
     """Tick every ``interval`` seconds, forever (or ``ticks`` times, for tests)."""
     log.info("The server clock is running.")
     loop = asyncio.get_running_loop()
+    # Its own thread (see the module's docstring); DatabaseSyncToAsync closes the thread's
+    # database connection after each tick, and the moves' notifications still reach this
+    # event loop's channel layer.
+    run_tick = DatabaseSyncToAsync(tick, thread_sensitive=False, executor=_clock_thread())
     count = 0
     while ticks is None or count < ticks:
         started, pause = loop.time(), interval
         try:
-            await database_sync_to_async(tick)()
+            await run_tick()
         except Exception:  # the clock must outlive any one bad tick (a database restart)
             log.exception("A server clock tick failed.")
             pause = max(interval, RETRY_SECONDS)  # a database that is down, logged once a second
@@ -164,17 +244,49 @@ async def clock_loop(*, interval: float = TICK_SECONDS, ticks: int | None = None
         await asyncio.sleep(max(0.0, pause - (loop.time() - started)))
 
 
+def start_clock() -> asyncio.Task | None:
+    """Start this process's clock on the running event loop unless it runs already; None
+    while ``TONGITS_CLOCK_IN_WORKERS`` is off."""
+    global _task
+    if not settings.TONGITS_CLOCK_IN_WORKERS:
+        return None
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        # Kept in a global: the event loop holds tasks only weakly.
+        _task = loop.create_task(clock_loop(), name="tongits-clock")
+    return _task
+
+
+def start_with_process() -> None:
+    """Start the clock as soon as the server that loads the ASGI application serves.
+
+    Daphne loads the application before its event loop runs and sends no lifespan events;
+    its Twisted reactor runs that loop, so the clock is started when the reactor does.
+    Nothing is installed here: a process with no reactor (a test, ``manage.py shell``) gets
+    no clock from this.
+    """
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    if loop is not None:  # a server that loads its application inside its event loop
+        loop.call_soon(start_clock)
+        return
+    # Looked up, never imported: importing it would install Twisted's default reactor.
+    reactor = sys.modules.get("twisted.internet.reactor")
+    loop = getattr(reactor, "_asyncioEventloop", None)  # Daphne's asyncio reactor
+    if loop is not None:
+        reactor.callWhenRunning(loop.call_soon_threadsafe, start_clock)
+
+
 class ClockStarter:
-    """ASGI middleware that starts this process's clock on its first connection of any
-    kind, if ``TONGITS_CLOCK_IN_WORKERS`` is on then. Daphne sends no lifespan events, so
-    the first connection is the first moment a running event loop is at hand."""
+    """ASGI middleware that starts this process's clock on a connection if it is not
+    running yet: a last resort for a server where ``start_with_process`` found no way in."""
 
     def __init__(self, app) -> None:
         self.app = app
         self.task: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send):
-        if settings.TONGITS_CLOCK_IN_WORKERS and (self.task is None or self.task.done()):
-            # Keep a reference: the event loop holds tasks only weakly.
-            self.task = asyncio.create_task(clock_loop(), name="tongits-clock")
+        self.task = start_clock() or self.task
         return await self.app(scope, receive, send)

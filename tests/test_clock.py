@@ -1,4 +1,5 @@
-"""The server clock: turn deadlines, away seats, downtime, and clocks racing each other.
+"""The server clock: turn deadlines, away seats, downtime and starvation, clocks racing each
+other, and the clock's own thread.
 
 Tests drive the clock by hand with a chosen ``now``. Bots have no pause here (conftest),
 so a bot's move is due the moment its turn starts; ``run_due(now, limit=1)`` steps one move.
@@ -6,7 +7,9 @@ so a bot's move is due the moment its turn starts; ``run_due(now, limit=1)`` ste
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from datetime import timedelta
 
 import pytest
@@ -28,10 +31,13 @@ ALICE_FIRST, BOT_FIRST = 1, 2
 
 
 @pytest.fixture(autouse=True)
-def no_failures_remembered():
+def a_fresh_process():
+    """No failures remembered, and this process's clock has not beaten yet."""
     clock._failed.clear()
+    clock._own_beat = None
     yield
     clock._failed.clear()
+    clock._own_beat = None
 
 
 def fresh(game: Game) -> Game:
@@ -237,6 +243,98 @@ def test_without_downtime_overdue_turn_clocks_are_enforced(make_game, alice, bob
     assert fresh(game).seq == made
 
 
+def went_down(game: Game, at, *, left: timedelta) -> None:
+    """The last clock beat at ``at``, with ``left`` on the person's turn clock."""
+    turn = timedelta(seconds=game.turn_seconds)
+    Game.objects.filter(pk=game.pk).update(due_at=at + left, turn_started_at=at + left - turn)
+    beat_at(at)
+
+
+def test_after_a_restart_a_person_gets_back_the_time_that_was_left(make_game, alice, bob, carol):
+    now = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    went_down(game, now - timedelta(minutes=10), left=timedelta(seconds=12))
+
+    assert clock.tick(now) == 0
+
+    game = fresh(game)
+    assert game.seq == 0 and not seat(game, 0).away
+    assert game.due_at == now + timedelta(seconds=12)  # not a fresh 30 s
+    # The turn's start moves too: her deadline after drawing is counted from it.
+    assert game.turn_started_at == game.due_at - timedelta(seconds=30)
+
+
+def test_a_turn_clock_still_running_after_downtime_keeps_what_it_had(make_game, alice, bob, carol):
+    now = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    # Down for 20 s with 25 s left: her old deadline (5 s from now) has not passed yet.
+    went_down(game, now - timedelta(seconds=20), left=timedelta(seconds=25))
+
+    clock.tick(now)
+
+    assert fresh(game).due_at == now + timedelta(seconds=25)
+
+
+def test_after_downtime_a_person_has_at_least_the_grace_to_reconnect(make_game, alice, bob, carol):
+    now = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    went_down(game, now - timedelta(minutes=1), left=timedelta(seconds=2))
+
+    clock.tick(now)
+
+    assert fresh(game).due_at == now + clock.DOWNTIME_GRACE
+
+
+def test_a_clock_that_was_only_late_enforces_the_deadlines_that_passed(
+    make_game, alice, bob, carol
+):
+    start = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    beat_at(start - timedelta(seconds=1))
+    assert clock.tick(start) == 0
+
+    # This process's clock was starved for a minute by a busy worker; the site was up.
+    made = clock.tick(start + timedelta(minutes=1))
+
+    assert made >= 1
+    assert seat(game, 0).away and fresh(game).seq == made
+
+
+def test_a_clock_whose_ticks_failed_counts_the_gap_as_downtime(
+    make_game, alice, bob, carol, monkeypatch
+):
+    start = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    beat_at(start - timedelta(seconds=1))
+    clock.tick(start)
+    run_due = clock.run_due
+
+    def database_away(now, **kwargs):
+        raise DatabaseError("connection refused")
+
+    monkeypatch.setattr(clock, "run_due", database_away)
+    with pytest.raises(DatabaseError):
+        clock.tick(start + timedelta(seconds=1))
+    monkeypatch.setattr(clock, "run_due", run_due)
+    later = start + timedelta(minutes=1)
+
+    assert clock.tick(later) == 0
+
+    game = fresh(game)
+    assert not seat(game, 0).away
+    assert game.due_at > later
+
+
+def test_a_clock_in_another_process_means_no_downtime_for_a_new_one(make_game, alice, bob, carol):
+    now = timezone.now()
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=30)
+    overdue(game, now, by=timedelta(seconds=3))
+    beat_at(now - timedelta(seconds=1))  # another worker's clock, a second ago
+
+    assert clock.tick(now) >= 1
+    assert seat(game, 0).away
+
+
 def test_a_beat_never_winds_the_clock_back(db):
     now = timezone.now()
     assert clock.beat(now) is None
@@ -340,3 +438,59 @@ async def test_the_clock_loop_outlives_a_failed_tick(monkeypatch, caplog):
 
     assert len(ticks) == 3
     assert "A server clock tick failed." in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_clock_ticks_while_the_sockets_database_thread_is_busy(make_game):
+    from asgiref.sync import sync_to_async
+    from channels.db import database_sync_to_async
+
+    game = await database_sync_to_async(make_game)(["greedy", "greedy", "greedy"], seed=3)
+    release = threading.Event()
+    # Holds the one thread that every socket's database work shares.
+    busy = asyncio.ensure_future(sync_to_async(release.wait)(timeout=60))
+    try:
+        # A guard against hanging, not a speed target: queued behind the busy thread, the
+        # clock would wait the whole minute.
+        await asyncio.wait_for(clock.clock_loop(interval=0, ticks=2), timeout=30)
+    finally:
+        release.set()
+        await busy
+
+    seq = await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).seq)()
+    assert seq >= 1
+
+
+# --- Starting with the process ------------------------------------------------------------
+
+
+async def idle_clock():
+    await asyncio.Event().wait()
+
+
+async def test_a_server_that_loads_the_application_in_its_event_loop_starts_the_clock(
+    settings, monkeypatch
+):
+    monkeypatch.setattr(clock, "clock_loop", idle_clock)
+    settings.TONGITS_CLOCK_IN_WORKERS = True
+
+    clock.start_with_process()
+    await asyncio.sleep(0)
+
+    task = clock._task
+    try:
+        assert task is not None and not task.done()
+        assert clock.start_clock() is task  # one clock a process
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_no_clock_starts_with_the_process_while_the_setting_is_off(settings, monkeypatch):
+    monkeypatch.setattr(clock, "_task", None)
+
+    clock.start_with_process()
+    await asyncio.sleep(0)
+
+    assert settings.TONGITS_CLOCK_IN_WORKERS is False
+    assert clock._task is None

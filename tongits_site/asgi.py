@@ -1,5 +1,5 @@
 """ASGI entry point: Django for HTTP, Channels for the game table's WebSockets, and the
-server clock that plays bots and enforces turn deadlines (started on the first connection)."""
+server clock that plays bots and enforces turn deadlines (started with the process)."""
 
 from __future__ import annotations
 
@@ -28,3 +28,8 @@ application = ClockStarter(
         }
     )
 )
+
+# Daphne sends no lifespan events: the server clock starts when the server starts serving.
+from games.clock import start_with_process  # noqa: E402
+
+start_with_process()

@@ -61,7 +61,9 @@ def hand_seq(page) -> str:
 
 def wait_for_new_board(page, seq: str) -> None:
     page.wait_for_function(
-        "seq => document.querySelector('#table-status').dataset.seq !== seq", arg=seq, timeout=10_000
+        "seq => document.querySelector('#table-status').dataset.seq !== seq",
+        arg=seq,
+        timeout=10_000,
     )
 
 

@@ -1,7 +1,8 @@
 """``manage.py clock``: the server clock on its own, beside the web workers.
 
-Useful in production so that bots move and turn clocks run out even while no web worker
-has had a request yet. Safe to run beside clocks in the workers: each move is made once.
+Each web worker runs a clock of its own from the moment it starts serving (unless
+``TONGITS_CLOCK_IN_WORKERS`` is off); this one keeps the games moving while every worker
+restarts, or serves instead of them. Safe to run beside them: each move is made once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
-            "--once", action="store_true", help="Tick once and exit (for cron or a check)."
+            "--once",
+            action="store_true",
+            help=(
+                "Tick once and exit, as a check. Not a clock to run from cron on its own:"
+                " with no other clock running, each run reads the time since the last one"
+                " as downtime and gives people back their turn time instead of enforcing it."
+            ),
         )
 
     def handle(self, *args, once: bool = False, **options) -> None:
