@@ -349,7 +349,7 @@ def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
         game = Game.objects.select_for_update().defer("deal").get(pk=game_id)
     except Game.DoesNotExist:
         raise NotAllowed("There is no such game.") from None
-    seats = list(Seat.objects.filter(game_id=game_id).select_related("user__profile"))
+    seats = list(snapshots.seats_with_names(game_id))
     return game, seats
 
 

@@ -191,8 +191,18 @@ def load_snapshot(game_id: int) -> Snapshot | None:
     row = Game.objects.filter(pk=game_id).values(*FIELDS).first()
     if row is None:
         return None
-    seats = Seat.objects.filter(game_id=game_id).select_related("user__profile")
-    return build_snapshot(game_id, row, [SeatRow.of(s) for s in seats])
+    return build_snapshot(game_id, row, [SeatRow.of(s) for s in seats_with_names(game_id)])
+
+
+def seats_with_names(game_id: int):
+    """The game's seats with what their names need, in one query (not the whole user)."""
+    return Seat.objects.filter(game_id=game_id).select_related("user__profile").only(*SEAT_FIELDS)
+
+
+SEAT_FIELDS = (
+    "game_id", "index", "user_id", "bot_kind", "away", "display_name",
+    "user__username", "user__profile__display_name",
+)  # fmt: skip
 
 
 def build_snapshot(
