@@ -28,7 +28,6 @@ import os
 import resource
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,7 +40,6 @@ from typing import Any
 from bench.live_clients import Bench, Client, Table
 from bench.live_server import (
     DEFAULT_REDIS,
-    ROOT,
     BenchDatabase,
     Workers,
     close_django,
@@ -117,9 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if report["ok"] else 1
     finally:
         workers.stop()
+        say("workers stopped")
         if django_ready:
             close_django()
         database.drop()
+        say("database dropped")
         shutil.rmtree(scratch, ignore_errors=True)
 
 
@@ -183,6 +183,8 @@ class LiveRun(Bench):
         start = await self.reading()
         rss_start = self.rss()
         self.stats.measuring = True
+        for table in self.tables:
+            table.last_frame = start.at
         watchdog = asyncio.create_task(self.watch(clients))
         await self.play_window(start)
         end = await self.reading()
@@ -194,7 +196,7 @@ class LiveRun(Bench):
         watchdog.cancel()
         checks = await self.orm(verify, self.stats, self.game_ids)
         say("checking the move logs")
-        checks["replay"] = replay_stored(self.env)
+        checks["replay"] = await self.orm(replay_stored)
         figures = self.figures(start, end, clients, herd)
         memory = {"rss_mb_ready": rss_ready, "rss_mb_start": rss_start, "rss_mb_end": rss_end}
         report = {**figures, **self.faults(), **memory, **checks, "settled": settled}
@@ -299,8 +301,9 @@ class LiveRun(Bench):
                     self.stats.no_answer += 1
                     await client.reload()
             for table in self.tables:
-                idle = all(c.pending is None and c.acting is None and not c.done
-                           for c in table.clients)  # fmt: skip
+                # Connected, nobody thinking or waiting for an answer, and no news.
+                idle = all(c.ws is not None and c.pending is None and c.acting is None
+                           and not c.done for c in table.clients)  # fmt: skip
                 if idle and not self.stopping and now - table.last_frame > timeout:
                     self.stats.stalls += 1
                     table.last_frame = now
@@ -476,7 +479,15 @@ def verify(stats, game_ids: list[int]) -> dict[str, Any]:
         for (g, s), seen in stats.last_seqs.items()
         if seen != seqs.get(g)
     ]
+    kinds = Counter(
+        Move.objects.filter(game_id__in=game_ids).values_list("payload__type", flat=True)
+    )
+    ends = Counter(
+        Game.objects.filter(pk__in=game_ids).exclude(end="").values_list("end", flat=True)
+    )
     return {
+        "move_kinds": dict(kinds.most_common()),
+        "game_ends": dict(ends.most_common()),
         "lost": sum(1 for key in stats.answered_ids if logged[key] == 0),
         "doubled": sum(1 for n in logged.values() if n > 1),
         "unknown_logged": sum(1 for key in logged if key not in stats.sent_ids),
@@ -488,19 +499,24 @@ def verify(stats, game_ids: list[int]) -> dict[str, Any]:
     }
 
 
-def replay_stored(env: dict[str, str]) -> dict[str, Any]:
+def replay_stored() -> dict[str, Any]:
     """``manage.py replay --stored`` on the bench database: every stored game replays."""
-    full = {**os.environ, **env}
-    run = subprocess.run(
-        [sys.executable, "manage.py", "replay", "--stored"],
-        cwd=ROOT, env=full, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    last = (run.stdout.strip().splitlines() or ["{}"])[-1]
+    import io
+
+    from django.core.management import call_command
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("replay", stored=True, stdout=out, stderr=err)
+        status = 0
+    except SystemExit as e:  # the command's way of giving an exit status
+        status = e.code if isinstance(e.code, int) else 1
+    last = (out.getvalue().strip().splitlines() or ["{}"])[-1]
     try:
         summary = json.loads(last)
     except ValueError:
         summary = {"output": last[:200]}
-    return {"exit": run.returncode, **summary}
+    return {"exit": status, **summary}
 
 
 # --- The report -----------------------------------------------------------------------------

@@ -146,6 +146,7 @@ class Client:
         self.ws: ClientConnection | None = None
         self.acting: asyncio.Task | None = None
         self.done = False
+        self.reloading = False
         self.first_board_at: float | None = None
         self.game_id = 0
         self.rng = random.Random(bench.seed * 1000 + table.index * 3 + index)
@@ -202,8 +203,9 @@ class Client:
         except TimeoutError:
             stats.handshakes["timed_out"] += 1
             return None
-        except (OSError, InvalidHandshake):
+        except (OSError, InvalidHandshake) as e:
             stats.handshakes["failed"] += 1
+            stats.note(f"handshake failed: {type(e).__name__}: {e}")
             return None
         stats.handshakes["accepted"] += 1
         return ws
@@ -228,6 +230,9 @@ class Client:
         if self.done or self.bench.closing:
             await ws.close()
             return
+        if self.reloading:  # our own doing, counted by whoever asked for it
+            self.reloading = False
+            return
         code = ws.close_code if ws.close_code is not None else 1006
         self.bench.stats.closes[code] += 1
         if code in REFUSED:
@@ -236,6 +241,7 @@ class Client:
     async def reload(self) -> None:
         """What a person does when nothing happens: reload (a fresh socket, a snapshot)."""
         if self.ws is not None:
+            self.reloading = True
             await self.ws.close(code=4000)
 
     # --- Frames ------------------------------------------------------------------------
