@@ -72,6 +72,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--postgres", help="server to make the bench database on")
     p.add_argument("--redis", help=f"channel layer Redis ({DEFAULT_REDIS})")
     p.add_argument("--no-redis", action="store_true", help="in-memory layer, one worker")
+    p.add_argument("--logs", help="copy the workers' logs into this folder")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--answer-timeout", type=float, default=10.0)
     p.add_argument("--open-timeout", type=float, default=10.0)
@@ -116,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         workers.stop()
         say("workers stopped")
+        if opts.logs:
+            Path(opts.logs).mkdir(parents=True, exist_ok=True)
+            for worker in workers.items:
+                shutil.copy(worker.log, Path(opts.logs) / worker.log.name)
         if django_ready:
             close_django()
         database.drop()
@@ -288,8 +293,10 @@ class LiveRun(Bench):
             say(f"restarted Redis ({down:.2f} s)")
 
     async def watch(self, clients: list[Client]) -> None:
-        """A person whose move gets no answer, or whose table goes quiet while nobody is
-        thinking, reloads the page: count it and reconnect (a snapshot heals it)."""
+        """Count a move with no answer after --answer-timeout; a person who still has none
+        after three times that reloads the page, as does everyone at a table that went
+        quiet while nobody was thinking (a reconnect's snapshot heals a lost update).
+        Reloading sooner would pile reconnects onto a server that is only slow."""
         timeout = self.opts.answer_timeout
         while True:
             await asyncio.sleep(1)
@@ -299,6 +306,8 @@ class LiveRun(Bench):
                 if p is not None and not p.warned and now - p.sent_at > timeout:
                     p.warned = True
                     self.stats.no_answer += 1
+                if p is not None and not p.reloaded and now - p.sent_at > 3 * timeout:
+                    p.reloaded = True
                     await client.reload()
             for table in self.tables:
                 # Connected, nobody thinking or waiting for an answer, and no news.
@@ -511,12 +520,12 @@ def replay_stored() -> dict[str, Any]:
         status = 0
     except SystemExit as e:  # the command's way of giving an exit status
         status = e.code if isinstance(e.code, int) else 1
-    last = (out.getvalue().strip().splitlines() or ["{}"])[-1]
+    lines = out.getvalue().strip().splitlines() or ["{}"]
     try:
-        summary = json.loads(last)
+        summary = json.loads(lines[-1])
     except ValueError:
-        summary = {"output": last[:200]}
-    return {"exit": status, **summary}
+        summary = {"output": lines[-1][:200]}
+    return {"exit": status, **summary, "problems": [line[:300] for line in lines[:-1][:3]]}
 
 
 # --- The report -----------------------------------------------------------------------------

@@ -74,6 +74,7 @@ class Pending:
     sent_at: float
     measured: bool
     warned: bool = False
+    reloaded: bool = False
 
 
 @dataclass
