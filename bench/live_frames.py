@@ -160,13 +160,11 @@ def _older(incoming: Element, shown: Element) -> bool:
 def choose(hand: Hand) -> dict[str, object] | None:
     """The fields a browser would send for this player's next action, or None.
 
-    A plain strategy that only reads the board: come back if away; fold when a Draw call
-    must be answered; draw; meld a set or run of three if the hand has one; discard the
-    card worth most points.
+    A plain strategy that only reads the board: fold when a Draw call must be answered;
+    draw; meld a set or run of three if the hand has one; discard the card worth most
+    points. (An away seat's "I'm back" is never needed: the bench's turn clock is long.)
     """
     can = set(hand.actions)
-    if "back" in can:
-        return {"action": "back"}
     if "fold" in can:
         return {"action": "fold"}
     if "draw" in can:
