@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # Playwright's pip package must never fetch browsers: tests use the system Chromium.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: install run test lint format bench
+.PHONY: install run test lint format bench bench-live
 
 install: $(VENV)/.installed
 
@@ -36,3 +36,9 @@ format: install
 
 bench: install
 	$(PYTHON) -m bench.engine
+
+# The site under live play: Daphne workers, WebSocket clients, its own database.
+# make bench-live BENCH_ARGS="--tables 100 --think 1 --workers 2"
+BENCH_ARGS ?=
+bench-live: install
+	$(PYTHON) -m bench.live $(BENCH_ARGS)

@@ -1,0 +1,223 @@
+"""What a browser makes of the table socket's frames, for the live benchmark's clients.
+
+A frame is HTML: one or more top-level elements, each with an id and a ``data-seq``, that
+htmx swaps in by id (out of band). A client keeps the newest version of each id it has
+seen (never an older ``data-seq``, as static/js/table.js does) and reads its own board
+from them: the ``#my-hand`` form's buttons, hidden fields and card checkboxes, the message
+box and whether the result is shown. Nothing here knows how the server builds a frame,
+only what the page shows; it is regex-based because a full HTML parser would make the
+clients, not the server, the bottleneck.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# A tag (attribute values may hold ">"), or a comment to skip.
+TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S)
+ATTR = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
+VOID = frozenset(
+    "area base br col embed hr img input link meta source track wbr".split()
+)  # fmt: skip
+TEXT_TAG = re.compile(r"<[^>]*>")
+RANKS = "A23456789TJQK"
+POINTS = {r: min(i + 1, 10) for i, r in enumerate(RANKS)}
+
+
+def attrs(text: str) -> dict[str, str]:
+    """A tag's attributes (after its name); a bare attribute maps to ""."""
+    out: dict[str, str] = {}
+    for m in ATTR.finditer(text):
+        value = m.group(2) if m.group(2) is not None else m.group(3) or m.group(4) or ""
+        out.setdefault(m.group(1).lower(), _unescape(value))
+    return out
+
+
+def _unescape(value: str) -> str:
+    if "&" not in value:
+        return value
+    for entity, char in (("&quot;", '"'), ("&#x27;", "'"), ("&lt;", "<"), ("&gt;", ">")):
+        value = value.replace(entity, char)
+    return value.replace("&amp;", "&")
+
+
+@dataclass(frozen=True)
+class Element:
+    """One top-level element of a frame."""
+
+    id: str
+    seq: int | None
+    attrs: dict[str, str]
+    html: str
+
+    @property
+    def text(self) -> str:
+        return " ".join(TEXT_TAG.sub(" ", self.html).split())
+
+
+def roots(html: str) -> list[Element]:
+    """The top-level elements of a frame, in order (text between them is ignored)."""
+    found: list[Element] = []
+    depth, start, first = 0, 0, ""
+    for m in TAG.finditer(html):
+        closing, name, rest = m.group(1), m.group(2), m.group(3)
+        if name is None:  # a comment
+            continue
+        void = name.lower() in VOID or rest.rstrip().endswith("/")
+        if closing:
+            depth = max(0, depth - 1)
+            if depth == 0:
+                found.append(_element(first, html[start : m.end()]))
+        elif void:
+            if depth == 0:
+                found.append(_element(rest, m.group(0)))
+        else:
+            if depth == 0:
+                start, first = m.start(), rest
+            depth += 1
+    return [e for e in found if e.id]
+
+
+def _element(first_tag_attrs: str, html: str) -> Element:
+    a = attrs(first_tag_attrs)
+    seq = a.get("data-seq", "")
+    return Element(a.get("id", ""), int(seq) if seq.isdigit() else None, a, html)
+
+
+@dataclass
+class Hand:
+    """The ``#my-hand`` form as a person sees it: what they may press and choose."""
+
+    seq: int | None
+    actions: list[str] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+    hidden: dict[str, str] = field(default_factory=dict)
+    is_form: bool = False
+
+
+def read_hand(element: Element) -> Hand:
+    hand = Hand(element.seq, is_form=element.html.lstrip().lower().startswith("<form"))
+    for m in TAG.finditer(element.html):
+        if m.group(1) or m.group(2) is None:
+            continue
+        name = m.group(2).lower()
+        if name not in ("button", "input"):
+            continue
+        a = attrs(m.group(3))
+        if "disabled" in a or "hidden" in a:
+            continue
+        if name == "button" and a.get("name") == "action" and a.get("value"):
+            hand.actions.append(a["value"])
+        elif name == "input" and a.get("type") == "hidden" and "name" in a:
+            hand.hidden[a["name"]] = a.get("value", "")
+        elif name == "input" and a.get("type") == "checkbox" and a.get("name") == "cards":
+            hand.cards.append(a.get("value", ""))
+    return hand
+
+
+class Board:
+    """The newest version of each board part one client has seen."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, Element] = {}
+        self.seq = -1  # the highest data-seq seen on any part
+
+    def apply(self, html: str) -> list[Element]:
+        """Swap a frame's parts in; return the parts that were taken (not older ones)."""
+        taken = []
+        for element in roots(html):
+            shown = self.parts.get(element.id)
+            if shown is not None and _older(element, shown):
+                continue
+            self.parts[element.id] = element
+            taken.append(element)
+            if element.seq is not None and element.seq > self.seq:
+                self.seq = element.seq
+        return taken
+
+    def hand(self) -> Hand | None:
+        element = self.parts.get("my-hand")
+        return read_hand(element) if element is not None else None
+
+    def message(self) -> str:
+        element = self.parts.get("messages")
+        return element.text if element is not None else ""
+
+    def finished(self) -> bool:
+        """The result is shown: the game is over for this seat."""
+        element = self.parts.get("table-result")
+        return element is not None and "hidden" not in element.attrs
+
+
+def _older(incoming: Element, shown: Element) -> bool:
+    return incoming.seq is not None and shown.seq is not None and incoming.seq < shown.seq
+
+
+# --- What a simple player presses ----------------------------------------------------------
+
+
+def choose(hand: Hand) -> dict[str, object] | None:
+    """The fields a browser would send for this player's next action, or None.
+
+    A plain strategy that only reads the board: fold when a Draw call must be answered;
+    draw; meld a set or run of three if the hand has one; discard the card worth most
+    points. (An away seat's "I'm back" is never needed: the bench's turn clock is long.)
+    """
+    can = set(hand.actions)
+    if "fold" in can:
+        return {"action": "fold"}
+    if "draw" in can:
+        return {"action": "draw"}
+    if "meld" in can:
+        meld = find_meld(hand.cards)
+        if meld:
+            return {"action": "meld", "cards": meld}
+    if "discard" in can and hand.cards:
+        return {"action": "discard", "cards": max(hand.cards, key=_discard_order)}
+    if "fight" in can:
+        return {"action": "fight"}
+    return None
+
+
+def _discard_order(code: str) -> tuple[int, int]:
+    return POINTS.get(code[:1], 0), RANKS.find(code[:1])
+
+
+def find_meld(cards: list[str]) -> list[str] | None:
+    """Three cards of one rank, or three of one suit in consecutive ranks (ace low)."""
+    by_rank: dict[str, list[str]] = {}
+    held = set(cards)
+    for code in cards:
+        by_rank.setdefault(code[:1], []).append(code)
+    for same in by_rank.values():
+        if len(same) >= 3:
+            return sorted(same)[:3]
+    for code in sorted(cards):
+        rank, suit = RANKS.find(code[:1]), code[1:]
+        if rank < 0 or rank > len(RANKS) - 3:
+            continue
+        run = [RANKS[rank + i] + suit for i in range(3)]
+        if all(c in held for c in run):
+            return run
+    return None
+
+
+def form_fields(hand: Hand, choice: dict[str, object], url: str) -> dict[str, object]:
+    """The JSON object htmx's ws-send makes of the form: every hidden input, the checked
+    cards (a string for one, a list for several), the pressed button, and HEADERS."""
+    data: dict[str, object] = dict(hand.hidden)
+    cards = choice.get("cards")
+    if isinstance(cards, str):
+        data["cards"] = cards
+    elif isinstance(cards, list):
+        data["cards"] = cards[0] if len(cards) == 1 else list(cards)
+    data["action"] = choice["action"]
+    data["HEADERS"] = {
+        "HX-Request": "true",
+        "HX-Trigger": f"act-{choice['action']}",
+        "HX-Trigger-Name": "action",
+        "HX-Target": "my-hand",
+        "HX-Current-URL": url,
+    }
+    return data

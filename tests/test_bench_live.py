@@ -1,0 +1,89 @@
+"""The live benchmark (python -m bench.live): its clients read the frames the table really
+sends, and a short run through real Daphne workers and sockets loses and doubles no move.
+
+Only correctness is asserted here; the bench prints its timings for people to read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.live_frames import Board, choose, form_fields
+from games import rendering
+from games.engine import seat_view
+from games.engine.cards import CODES
+from games.services import game_state
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_bench_reads_a_seat_s_hand_and_buttons_from_the_frame_the_table_sends(
+    alice, bob, carol, make_game
+):
+    game = make_game([alice, bob, carol], seed=11)
+    state = game_state(game)
+    turn = state.turn
+    user = (alice, bob, carol)[turn]
+    view = seat_view(state, turn)
+
+    board = Board()
+    board.apply(rendering.socket_frame(game.pk, user).html)
+    hand = board.hand()
+
+    assert board.seq == game.seq
+    assert sorted(hand.cards) == sorted(CODES[c] for c in view.hand)
+    assert set(hand.actions) == {move.type for move in view.legal}
+    assert hand.hidden["seq"] == str(game.seq) and hand.hidden["client_move_id"]
+    choice = choose(hand)
+    assert choice["action"] in hand.actions
+    sent = form_fields(hand, choice, f"http://testserver/games/{game.pk}/")
+    assert sent["action"] == choice["action"] and "HEADERS" in sent
+
+
+def test_the_bench_keeps_the_newest_version_of_each_part_and_ignores_older_ones(
+    alice, bob, carol, make_game
+):
+    game = make_game([alice, bob, carol], seed=11)
+    board = Board()
+    board.apply(rendering.socket_frame(game.pk, alice).html)
+    newer = '<div id="messages" data-seq="99" hx-swap-oob="true"><p>Hello</p></div>'
+    older = rendering.message_frame("Too late.", 5)
+
+    board.apply(newer)
+    board.apply(older)
+
+    assert board.message() == "Hello" and board.seq == 99
+    assert board.hand() is not None and not board.finished()
+
+
+def bench_options() -> list[str]:
+    """A few tables for a few seconds, on the services the test run itself uses: PostgreSQL
+    and Redis (two workers) when set, else SQLite and the in-memory layer (one worker)."""
+    options = ["--tables", "3", "--think", "0", "--seconds", "4"]
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        options.append("--sqlite")
+    redis = os.environ.get("REDIS_URL")
+    options += ["--redis", redis, "--workers", "2"] if redis else ["--no-redis"]
+    return options
+
+
+@pytest.mark.slow
+def test_a_short_live_run_loses_and_doubles_no_move_and_stops_by_itself():
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.live", *bench_options()],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    output = run.stdout[-4000:] + run.stderr[-4000:]
+    assert run.returncode == 0, output
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+
+    assert report["moves"] > 0, output
+    assert report["lost"] == report["doubled"] == report["unknown_logged"] == 0, output
+    assert report["seats_behind"] == 0 and report["replay"]["exit"] == 0, output
+    assert report["errors"] == 0, output
