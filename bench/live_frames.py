@@ -138,7 +138,18 @@ class Board:
 
     def hand(self) -> Hand | None:
         element = self.parts.get("my-hand")
-        return read_hand(element) if element is not None else None
+        if element is None:
+            return None
+        hand = read_hand(element)
+        # As a browser's FormData does: inputs elsewhere on the page that belong to the
+        # form (form="my-hand"), such as its seq and move id in the status bar.
+        for other in self.parts.values():
+            if other.id != "my-hand" and 'form="my-hand"' in other.html:
+                hand.hidden.update(_form_inputs(other.html, "my-hand"))
+        seq = hand.hidden.get("seq", "")
+        if seq.isdigit():
+            hand.seq = int(seq)
+        return hand
 
     def message(self) -> str:
         element = self.parts.get("messages")
@@ -148,6 +159,17 @@ class Board:
         """The result is shown: the game is over for this seat."""
         element = self.parts.get("table-result")
         return element is not None and "hidden" not in element.attrs
+
+
+def _form_inputs(html: str, form: str) -> dict[str, str]:
+    found = {}
+    for m in TAG.finditer(html):
+        if m.group(1) or m.group(2) is None or m.group(2).lower() != "input":
+            continue
+        a = attrs(m.group(3))
+        if a.get("form") == form and a.get("type") == "hidden" and "name" in a:
+            found[a["name"]] = a.get("value", "")
+    return found
 
 
 def _older(incoming: Element, shown: Element) -> bool:

@@ -12,7 +12,6 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import QueryDict
 
 from games import services
-from games.models import Seat
 from games.services import BadMove, MoveResult
 
 BACK = "back"
@@ -123,23 +122,11 @@ def perform(
     the move itself turns out illegal.
     """
     payload, expected_seq, client_move_id = parse_action(data)
-    if payload["type"] == BACK or _is_away(game_id, user):
-        services.mark_back(game_id, user)
     if payload["type"] == BACK:
+        services.mark_back(game_id, user)
         return None
-    try:
-        return services.submit_move(
-            game_id, user, payload, expected_seq=expected_seq, client_move_id=client_move_id
-        )
-    except services.ServiceError:
-        # The clock may have marked the seat away after the check above (the action came
-        # just as the turn clock ran out, and the bot's move made it stale): still back.
-        if _is_away(game_id, user):
-            services.mark_back(game_id, user)
-        raise
-
-
-def _is_away(game_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:
-    if not user.is_authenticated:
-        return False
-    return Seat.objects.filter(game_id=game_id, user=user, away=True).exists()
+    # An away seat comes back inside the move's own transaction, under the game's lock,
+    # so the clock cannot mark it away again in between.
+    return services.submit_move(
+        game_id, user, payload, expected_seq=expected_seq, client_move_id=client_move_id
+    )

@@ -9,8 +9,8 @@ Cheap per move, because a crowd plays: the process loads a game once per rev for
 its sockets (``games.live.snapshots``; the process that made the move loads nothing),
 renders a seat's board once per rev for all sockets of that seat, on the event loop
 (no database, no thread), and each socket sends only the parts of the board that
-changed since its last frame. Database work (a move, a first load) runs on Channels'
-database thread.
+changed since its last frame. Database work (a move, a load) runs on a small pool of
+threads (games/live/db.py), so the round trips of many tables overlap.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import PermissionDenied
 
 from games import actions, rendering
 from games.live import snapshots, watch
+from games.live.db import in_db_thread
 from games.live.snapshots import Snapshot
 from games.services import LAYER_DOWN, ServiceError, StaleMove, game_group
 
@@ -73,7 +73,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Join before loading, so no move falls between the load and the first event.
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        snap = await database_sync_to_async(snapshots.fresh)(self.game_id)
+        snap = await in_db_thread(snapshots.fresh)(self.game_id)
         code = rendering.refusal_code(snap, self.user)
         if code is not None:
             await self.leave()
@@ -99,9 +99,9 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             data = actions.frame_data(text_data)
-            await database_sync_to_async(actions.perform)(self.game_id, self.user, data)
+            await in_db_thread(actions.perform)(self.game_id, self.user, data)
         except StaleMove as e:
-            snap = await database_sync_to_async(snapshots.fresh)(self.game_id)
+            snap = await in_db_thread(snapshots.fresh)(self.game_id)
             await self.send_board(snap, whole=True, message=e.message)
         except ServiceError as e:
             await self.send(text_data=rendering.message_frame(e.message, self.seq))

@@ -67,7 +67,7 @@ def test_it_reads_the_database_and_redis_from_the_environment():
     assert result.stdout.strip() == repr(
         (
             "django.db.backends.postgresql",
-            {"pool": True},
+            {"pool": {"min_size": 2, "max_size": 12, "timeout": 20}},
             0,
             [
                 {

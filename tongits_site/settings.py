@@ -126,7 +126,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
-    DATABASES["default"]["OPTIONS"] = {"pool": True}
+    # Each worker's sockets use TONGITS_DB_THREADS threads, its clock one more and
+    # Channels' own thread (logins at connect) one: the pool holds a connection for each.
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": 2,
+            "max_size": int(os.environ.get("TONGITS_DB_POOL_MAX", "12")),
+            "timeout": 20,
+        }
+    }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -236,3 +244,6 @@ TONGITS_BOT_PAUSE = (
 # Each ASGI worker runs the clock that plays bots and enforces turn deadlines; tests turn
 # it off and drive the clock themselves.
 TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
+# Threads per worker for the sockets' database work (moves, loads): round trips of many
+# tables overlap instead of queueing on one thread.
+TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))

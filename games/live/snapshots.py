@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from channels.db import database_sync_to_async
-
 from games.engine import GameState, Move, apply, load_record, replay
 from games.engine.record import FORMAT
+from games.live.db import in_db_thread
 from games.models import Game, Seat
 from games.models import Move as MoveRow
 
@@ -292,7 +291,7 @@ def _load(game_id: int) -> asyncio.Future:
     loop = asyncio.get_running_loop()
     task = _loading.get(game_id)
     if task is None or task.done() or task.get_loop() is not loop:
-        task = loop.create_task(database_sync_to_async(fresh)(game_id))
+        task = loop.create_task(in_db_thread(fresh)(game_id))
         _loading[game_id] = task
         task.add_done_callback(lambda t: _done_loading(game_id, t))
     return task

@@ -12,8 +12,7 @@ import asyncio
 import logging
 from typing import Protocol
 
-from channels.db import database_sync_to_async
-
+from games.live.db import in_db_thread
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -67,7 +66,7 @@ async def check() -> int:
     """Bring every socket that is behind its game up to date; return how many were."""
     if not _sockets:
         return 0
-    revs = await database_sync_to_async(_revs)(list(_sockets))
+    revs = await in_db_thread(_revs)(list(_sockets))
     behind = [
         (socket, revs[game_id])
         for game_id, sockets in list(_sockets.items())
