@@ -31,6 +31,7 @@ from games.engine.deal import deal_from_seed
 from games.engine.record import replay
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.text import encodable
 
 log = logging.getLogger(__name__)
 
@@ -239,8 +240,11 @@ def _next_table(game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUse
 
 
 def _token_matches(given: str | None, token: str) -> bool:
-    # Bytes, because compare_digest refuses non-ASCII str, and a token comes from a form.
-    return secrets.compare_digest((given or "").encode(), token.encode())
+    # Bytes, because compare_digest refuses non-ASCII str, and a token comes from a form;
+    # text with no UTF-8 form (a lone surrogate) is no token.
+    if given is None or not encodable(given):
+        return False
+    return secrets.compare_digest(given.encode(), token.encode())
 
 
 def _start_if_full(game: Game) -> None:
