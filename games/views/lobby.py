@@ -27,6 +27,7 @@ from games.models import Game, Seat
 from games.views import HtmxHttpRequest
 
 OPEN_TABLES_SHOWN = 30
+TOKEN_LENGTH = Game._meta.get_field("invite_token").max_length
 VARIANT_NAMES = {HELD_MELDS_FREE: "Held melds free"}
 
 
@@ -147,8 +148,9 @@ def join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 def _back_to_join_button(token: str | None) -> HttpResponse:
     """Back to where the Join button was, which now shows why: the invite page, or the
-    lobby for a token no invite link could hold (a posted "a/b" has no URL)."""
-    if token:
+    lobby for a token no invite link could hold (a posted "a/b" has no URL, and a 16 KB
+    one would make a URL that servers refuse)."""
+    if token and len(token) <= TOKEN_LENGTH:
         try:
             return redirect("invite", token)
         except NoReverseMatch:
