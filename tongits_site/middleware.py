@@ -34,6 +34,5 @@ class RefuseUnstorableText:
 
 def _all_storable(data) -> bool:
     return all(
-        storable(key) and all(storable(value) for value in values)
-        for key, values in data.lists()
+        storable(key) and all(storable(value) for value in values) for key, values in data.lists()
     )
