@@ -58,6 +58,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return get_token(request)
 
     def origin(self) -> str:
-        # The page's own origin, which AllowedHostsOriginValidator has already checked.
+        # The page's own origin, which SameOriginValidator (asgi.py) has already checked.
         headers = dict(self.scope.get("headers", []))
         return headers.get(b"origin", b"").decode("latin-1")
