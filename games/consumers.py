@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import actions, rendering
+from games.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.services import ServiceError, StaleMove, game_group
 
 
@@ -22,6 +23,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = ""
         self.sent_seq = -1  # the seq of the last board this socket sent
         self.sent_key: tuple | None = None
+        self.frames = FrameLimiter.from_settings()
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
         # while a 44xx close after accepting stops it.
         await self.accept()
@@ -38,6 +40,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # First, before any parsing, thread or query: a flood costs next to nothing.
+        verdict = self.frames.verdict()
+        if verdict != ADMIT:
+            if verdict == WARN:
+                await self.send(text_data=rendering.message_frame(SLOW_DOWN, self.sent_seq))
+            elif verdict == CLOSE:
+                await self.close(code=TOO_MANY_REQUESTS)
+            return
         try:
             data = actions.frame_data(text_data)
             await database_sync_to_async(actions.perform)(self.game_id, self.user, data)

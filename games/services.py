@@ -20,11 +20,12 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bots
+from games import bots, ratelimit
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
@@ -135,6 +136,7 @@ def create_table(
             raise ServiceError(f"unknown variant {name!r}")
     seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
+        _check_can_make_table(user)
         # The seed is drawn now and only its commitment shown, so everyone who sits down
         # can see that the deal was fixed before they joined (provably fair shuffles).
         seed = str(secrets.randbits(128))
@@ -149,6 +151,15 @@ def create_table(
         _start_if_full(game)
         _notify_lobby_on_commit()
     return game
+
+
+def _check_can_make_table(user: AbstractBaseUser) -> None:
+    # The user's row lock makes one account's tables one at a time, so a burst of
+    # requests cannot all pass the count before any of them is stored.
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    refusal = ratelimit.check_can_make_table(user)
+    if refusal:
+        raise ServiceError(refusal)
 
 
 def quick_play(user: AbstractBaseUser) -> Game:

@@ -230,3 +230,14 @@ TONGITS_BOT_PAUSE = (
 # Each ASGI worker runs the clock that plays bots and enforces turn deadlines; tests turn
 # it off and drive the clock themselves.
 TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
+
+# Rate limits. A table socket may send this many frames a second, in bursts of up to
+# _BURST; frames beyond are dropped (with one message), and a socket that keeps on past
+# _DROPPED_MAX dropped frames in a row is closed with code 4429.
+TONGITS_SOCKET_FRAMES_PER_SECOND = float(os.environ.get("TONGITS_SOCKET_FRAMES_PER_SECOND", "5"))
+TONGITS_SOCKET_FRAME_BURST = int(os.environ.get("TONGITS_SOCKET_FRAME_BURST", "20"))
+TONGITS_SOCKET_FRAMES_DROPPED_MAX = int(os.environ.get("TONGITS_SOCKET_FRAMES_DROPPED_MAX", "100"))
+# One account makes at most this many tables a minute, and sits at most at this many
+# unfinished tables when it makes another (Quick play and Play again included).
+TONGITS_TABLES_PER_MINUTE = int(os.environ.get("TONGITS_TABLES_PER_MINUTE", "10"))
+TONGITS_OPEN_TABLES_MAX = int(os.environ.get("TONGITS_OPEN_TABLES_MAX", "10"))

@@ -117,7 +117,11 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_play(request: HtmxHttpRequest) -> HttpResponse:
-    game = services.quick_play(request.user)
+    try:
+        game = services.quick_play(request.user)
+    except services.ServiceError as e:
+        messages.error(request, e.message)
+        return redirect("lobby")
     return redirect("table", game.pk)
 
 
@@ -126,7 +130,11 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
 def new_table(request: HtmxHttpRequest) -> HttpResponse:
     form = NewTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        game = services.create_table(request.user, **form.table_options())
+        try:
+            game = services.create_table(request.user, **form.table_options())
+        except services.ServiceError as e:
+            messages.error(request, e.message)
+            return redirect("lobby")
         if not game.public and game.status == Game.Status.WAITING:
             link = request.build_absolute_uri(reverse("invite", args=[game.invite_token]))
             messages.success(request, f"Your private table is ready. Invite people with {link}")
