@@ -11,12 +11,13 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.sockets import SessionBoundSockets
 from games import actions, rendering
 from games.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.services import ServiceError, StaleMove, game_group
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope["user"]
@@ -27,6 +28,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
         # while a 44xx close after accepting stops it.
         await self.accept()
+        await self.bind_session()  # closed when its session ends (accounts/sockets.py)
         code = await database_sync_to_async(rendering.refusal)(self.game_id, self.user)
         if code is not None:
             await self.close(code=code)
