@@ -170,6 +170,11 @@ AXES_COOLOFF_TIME = 0.25  # hours: a 15-minute lockout
 # Per username and address together, so one attacker cannot lock a player out everywhere.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Reverse proxies of ours in front of the site (each appends to X-Forwarded-For): 0 means
+# none, and the header is ignored, since a client could write anything in it.
+TONGITS_TRUSTED_PROXIES = int(os.environ.get("TONGITS_TRUSTED_PROXIES", "0"))
+# The client's address as tongits_site/client_ip.py reads it, through the trusted proxies.
+AXES_CLIENT_IP_CALLABLE = "tongits_site.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 
 EMAIL_BACKEND = os.environ.get(
