@@ -39,6 +39,23 @@ if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,testserver,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
+# HTTPS. Off by default, since `make run` serves plain HTTP; the README's production
+# example turns each on (`manage.py check --deploy` is then clean).
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", False)
+# Reverse proxies of ours in front of the site (each appends to X-Forwarded-For): 0 means
+# none, and the X-Forwarded-* headers are ignored, since a client could write anything.
+TONGITS_TRUSTED_PROXIES = int(os.environ.get("TONGITS_TRUSTED_PROXIES", "0"))
+# Our proxy terminates TLS and says so (overwriting whatever the client sent), so the
+# SSL redirect, secure cookies and the socket origin check see https behind it.
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if TONGITS_TRUSTED_PROXIES > 0 else None
+)
+
 INSTALLED_APPS = [
     # First, so its runserver (ASGI, WebSockets included) replaces the WSGI one.
     "daphne",
@@ -170,9 +187,6 @@ AXES_COOLOFF_TIME = 0.25  # hours: a 15-minute lockout
 # Per username and address together, so one attacker cannot lock a player out everywhere.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-# Reverse proxies of ours in front of the site (each appends to X-Forwarded-For): 0 means
-# none, and the header is ignored, since a client could write anything in it.
-TONGITS_TRUSTED_PROXIES = int(os.environ.get("TONGITS_TRUSTED_PROXIES", "0"))
 # The client's address as tongits_site/client_ip.py reads it, through the trusted proxies.
 AXES_CLIENT_IP_CALLABLE = "tongits_site.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
