@@ -3,10 +3,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordChangeView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from accounts import sockets
 from accounts.forms import ProfileForm, SignupForm
 from accounts.models import Profile
 
@@ -34,3 +36,15 @@ def profile(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form})
+
+
+class PasswordChange(PasswordChangeView):
+    """Django's, telling the account's other sessions' sockets to close; this session's
+    own sockets stay open (Django keeps it logged in under a new key)."""
+
+    def form_valid(self, form):
+        old_key = self.request.session.session_key
+        setattr(form.user, sockets.NOTICE_SENT_BY_VIEW, True)
+        response = super().form_valid(form)
+        sockets.password_changed_here(form.user, old_key, self.request.session.session_key)
+        return response

@@ -13,6 +13,7 @@ from django.http import QueryDict
 
 from games import services
 from games.services import BadMove, MoveResult
+from games.text import all_encodable, storable
 
 BACK = "back"
 NO_CARDS = ("draw", "call", "fold", "fight")
@@ -37,6 +38,9 @@ def frame_data(text: str | None) -> dict[str, Any]:
         raise BadMove("That message was not understood: it is not JSON.") from None
     if not isinstance(data, dict):
         raise BadMove("That message was not understood: it is not a form.")
+    # Before anything reaches a query, or is echoed back in a message.
+    if not all_encodable(data):
+        raise BadMove("That message was not understood: it holds characters that are not text.")
     return data
 
 
@@ -107,8 +111,8 @@ def _optional_int(value: object, name: str) -> int | None:
 def _client_move_id(value: object) -> str | None:
     if value is None or value == "":
         return None
-    # No NUL: PostgreSQL refuses one in a text column, even in a query.
-    if isinstance(value, str) and len(value) <= MAX_CLIENT_MOVE_ID and "\x00" not in value:
+    # No NUL nor lone surrogate: a database refuses them in a text column, even in a query.
+    if isinstance(value, str) and len(value) <= MAX_CLIENT_MOVE_ID and storable(value):
         return value
     raise BadMove("The form's move id was not understood; reload the page.")
 

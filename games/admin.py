@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
+from games.admin_lookups import SecretsGuardedAdmin
 from games.engine.moves import SECRET
 from games.models import Game, Move, Seat
 
@@ -44,7 +45,7 @@ class MoveInline(ReadOnlyInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(SecretsGuardedAdmin):
     list_display = [
         "id", "status", "public", "created_by", "created_at", "seq", "turn_seat", "replay_link",
     ]  # fmt: skip

@@ -21,10 +21,12 @@ import logging
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import PermissionDenied
 
+from accounts.sockets import SessionBoundSockets
 from games import actions, rendering
 from games.live import snapshots, watch
 from games.live.db import in_db_thread
 from games.live.snapshots import Snapshot
+from games.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.services import LAYER_DOWN, ServiceError, StaleMove, game_group
 
 log = logging.getLogger(__name__)
@@ -34,7 +36,7 @@ log = logging.getLogger(__name__)
 RECONNECT = 1012
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
@@ -64,9 +66,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.seq = -1  # and its seq
         self.sent: dict[str, int] = {}  # a hash of each part as last sent, without its data-seq
         self.lock = asyncio.Lock()  # one frame at a time, whoever asks (events, the watch)
+        self.frames = FrameLimiter.from_settings()
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
         # while a 44xx close after accepting stops it.
         await self.accept()
+        await self.bind_session()  # closed when its session ends (accounts/sockets.py)
         if not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -97,6 +101,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             log.warning("Could not leave %s: channel layer: %s", group, e)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # First, before any parsing, thread or query: a flood costs next to nothing.
+        verdict = self.frames.verdict()
+        if verdict != ADMIT:
+            if verdict == WARN:
+                await self.send(text_data=rendering.message_frame(SLOW_DOWN, self.seq))
+            elif verdict == CLOSE:
+                await self.close(code=TOO_MANY_REQUESTS)
+            return
         try:
             data = actions.frame_data(text_data)
             await in_db_thread(actions.perform)(self.game_id, self.user, data)

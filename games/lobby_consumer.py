@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
+from accounts.sockets import SessionBoundSockets
 from games.services import LOBBY_GROUP
 from games.views.lobby import lobby_context
 
@@ -20,7 +21,7 @@ CSRF_SECRET = re.compile(r"[a-zA-Z0-9]{32}")
 UNAUTHENTICATED = 4401
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     joined = False
 
     async def connect(self) -> None:
@@ -32,6 +33,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         self.joined = True
+        await self.bind_session()  # closed when its session ends (accounts/sockets.py)
 
     async def disconnect(self, code: int) -> None:
         if self.joined:
@@ -58,6 +60,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return get_token(request)
 
     def origin(self) -> str:
-        # The page's own origin, which AllowedHostsOriginValidator has already checked.
+        # The page's own origin, which SameOriginValidator (asgi.py) has already checked.
         headers = dict(self.scope.get("headers", []))
         return headers.get(b"origin", b"").decode("latin-1")

@@ -17,6 +17,7 @@ from games.engine.deal import deal_from_seed
 from games.engine.record import RecordError, load_record, replay
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.text import encodable
 
 
 class BadRecord(ValueError):
@@ -105,11 +106,24 @@ def import_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Ga
     if not result.ok:
         raise BadRecord(f"Move {result.error_move + 1} is illegal: {result.error}.")
     raw = data if isinstance(data, dict) else json.loads(data)
-    return _store_import(record, result, raw.get("players"), user)
+    players = raw.get("players")
+    return _store_import(record, result, _checked_names(players), user)
+
+
+def _checked_names(players: object) -> list[str]:
+    """Three names to show for the seats, or blanks when the record has no such list."""
+    if not (isinstance(players, list) and len(players) == 3):
+        return [""] * 3
+    names = [str(p) if p else "" for p in players]
+    for index, name in enumerate(names):
+        if not encodable(name):
+            raise BadRecord(f"The name of player {index + 1} is not text.")
+    # Without NULs, which PostgreSQL refuses in a text column.
+    return [name.replace("\x00", "")[:40] for name in names]
 
 
 @transaction.atomic
-def _store_import(record, result, players: object, user) -> Game:
+def _store_import(record, result, names: list[str], user) -> Game:
     o = result.state.outcome
     game = Game.objects.create(
         created_by=user, public=False, imported=True, variants=record.variants,
@@ -122,10 +136,7 @@ def _store_import(record, result, players: object, user) -> Game:
         dealer=record.dealer, seq=len(result.applied),
         abort_reason="" if o else "An uploaded record of a game that had not ended.",
     )  # fmt: skip
-    names = players if isinstance(players, list) and len(players) == 3 else [None] * 3
-    for index in range(3):
-        # Without NULs, which PostgreSQL refuses in a text column.
-        name = str(names[index]).replace("\x00", "")[:40] if names[index] else ""
+    for index, name in enumerate(names):
         Seat.objects.create(game=game, index=index, display_name=name)
     MoveRow.objects.bulk_create(
         MoveRow(game=game, seq=i, seat=m.seat, payload=m.to_dict())

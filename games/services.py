@@ -19,6 +19,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -26,13 +27,14 @@ from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from games import bots
+from games import bots, ratelimit
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.live import snapshots
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.text import encodable
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +119,7 @@ def create_table(
             raise ServiceError(f"unknown variant {name!r}")
     seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
+        _check_can_make_table(user)
         # The seed is drawn now and only its commitment shown, so everyone who sits down
         # can see that the deal was fixed before they joined (provably fair shuffles).
         seed = str(secrets.randbits(128))
@@ -131,6 +134,15 @@ def create_table(
         _start_if_full(game)
         _notify_lobby_on_commit()
     return game
+
+
+def _check_can_make_table(user: AbstractBaseUser) -> None:
+    # The user's row lock makes one account's tables one at a time, so a burst of
+    # requests cannot all pass the count before any of them is stored.
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    refusal = ratelimit.check_can_make_table(user)
+    if refusal:
+        raise ServiceError(refusal)
 
 
 def quick_play(user: AbstractBaseUser) -> Game:
@@ -223,8 +235,11 @@ def _next_table(game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUse
 
 
 def _token_matches(given: str | None, token: str) -> bool:
-    # Bytes, because compare_digest refuses non-ASCII str, and a token comes from a form.
-    return secrets.compare_digest((given or "").encode(), token.encode())
+    # Bytes, because compare_digest refuses non-ASCII str, and a token comes from a form;
+    # text with no UTF-8 form (a lone surrogate) is no token.
+    if given is None or not encodable(given):
+        return False
+    return secrets.compare_digest(given.encode(), token.encode())
 
 
 def _start_if_full(game: Game) -> None:

@@ -13,18 +13,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.clock import ClockStarter  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from tongits_site.ws_origin import SameOriginValidator  # noqa: E402
 
 application = ClockStarter(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
+            # The whole origin, scheme and port included, as CSRF checks a form's.
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

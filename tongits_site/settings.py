@@ -39,6 +39,23 @@ if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,testserver,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
+# HTTPS. Off by default, since `make run` serves plain HTTP; the README's production
+# example turns each on (`manage.py check --deploy` is then clean).
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", False)
+# Reverse proxies of ours in front of the site (each appends to X-Forwarded-For): 0 means
+# none, and the X-Forwarded-* headers are ignored, since a client could write anything.
+TONGITS_TRUSTED_PROXIES = int(os.environ.get("TONGITS_TRUSTED_PROXIES", "0"))
+# Our proxy terminates TLS and says so (overwriting whatever the client sent), so the
+# SSL redirect, secure cookies and the socket origin check see https behind it.
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if TONGITS_TRUSTED_PROXIES > 0 else None
+)
+
 INSTALLED_APPS = [
     # First, so its runserver (ASGI, WebSockets included) replaces the WSGI one.
     "daphne",
@@ -60,6 +77,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a form: a NUL in a query or a form is a 400, never a 500.
+    "tongits_site.middleware.RefuseUnstorableText",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -184,6 +203,8 @@ AXES_COOLOFF_TIME = 0.25  # hours: a 15-minute lockout
 # Per username and address together, so one attacker cannot lock a player out everywhere.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# The client's address as tongits_site/client_ip.py reads it, through the trusted proxies.
+AXES_CLIENT_IP_CALLABLE = "tongits_site.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 
 EMAIL_BACKEND = os.environ.get(
@@ -247,3 +268,14 @@ TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
 # Threads per worker for the sockets' database work (moves, loads): round trips of many
 # tables overlap instead of queueing on one thread.
 TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
+
+# Rate limits. A table socket may send this many frames a second, in bursts of up to
+# _BURST; frames beyond are dropped (with one message), and a socket that keeps on past
+# _DROPPED_MAX dropped frames in a row is closed with code 4429.
+TONGITS_SOCKET_FRAMES_PER_SECOND = float(os.environ.get("TONGITS_SOCKET_FRAMES_PER_SECOND", "5"))
+TONGITS_SOCKET_FRAME_BURST = int(os.environ.get("TONGITS_SOCKET_FRAME_BURST", "20"))
+TONGITS_SOCKET_FRAMES_DROPPED_MAX = int(os.environ.get("TONGITS_SOCKET_FRAMES_DROPPED_MAX", "100"))
+# One account makes at most this many tables a minute, and sits at most at this many
+# unfinished tables when it makes another (Quick play and Play again included).
+TONGITS_TABLES_PER_MINUTE = int(os.environ.get("TONGITS_TABLES_PER_MINUTE", "10"))
+TONGITS_OPEN_TABLES_MAX = int(os.environ.get("TONGITS_OPEN_TABLES_MAX", "10"))

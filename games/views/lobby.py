@@ -27,6 +27,7 @@ from games.models import Game, Seat
 from games.views import HtmxHttpRequest
 
 OPEN_TABLES_SHOWN = 30
+TOKEN_LENGTH = Game._meta.get_field("invite_token").max_length
 VARIANT_NAMES = {HELD_MELDS_FREE: "Held melds free"}
 
 
@@ -116,7 +117,11 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_play(request: HtmxHttpRequest) -> HttpResponse:
-    game = services.quick_play(request.user)
+    try:
+        game = services.quick_play(request.user)
+    except services.ServiceError as e:
+        messages.error(request, e.message)
+        return redirect("lobby")
     return redirect("table", game.pk)
 
 
@@ -125,7 +130,11 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
 def new_table(request: HtmxHttpRequest) -> HttpResponse:
     form = NewTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        game = services.create_table(request.user, **form.table_options())
+        try:
+            game = services.create_table(request.user, **form.table_options())
+        except services.ServiceError as e:
+            messages.error(request, e.message)
+            return redirect("lobby")
         if not game.public and game.status == Game.Status.WAITING:
             link = request.build_absolute_uri(reverse("invite", args=[game.invite_token]))
             messages.success(request, f"Your private table is ready. Invite people with {link}")
@@ -147,8 +156,9 @@ def join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 def _back_to_join_button(token: str | None) -> HttpResponse:
     """Back to where the Join button was, which now shows why: the invite page, or the
-    lobby for a token no invite link could hold (a posted "a/b" has no URL)."""
-    if token:
+    lobby for a token no invite link could hold (a posted "a/b" has no URL, and a 16 KB
+    one would make a URL that servers refuse)."""
+    if token and len(token) <= TOKEN_LENGTH:
         try:
             return redirect("invite", token)
         except NoReverseMatch:

@@ -1,0 +1,26 @@
+"""Account events that end sessions' sockets (accounts/sockets.py)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from accounts import sockets
+
+
+@receiver(user_logged_out)
+def close_sockets_on_log_out(sender, request, user, **kwargs) -> None:
+    # Sent before Django flushes the session, so the key is still the session's.
+    sockets.session_logged_out(request.session.session_key if request else None)
+
+
+@receiver(post_save, sender=get_user_model())
+def check_sockets_on_account_change(sender, instance, created, **kwargs) -> None:
+    if created or getattr(instance, sockets.NOTICE_SENT_BY_VIEW, False):
+        return
+    # set_password() keeps the new raw password in _password until save() is done.
+    password_changed = getattr(instance, "_password", None) is not None
+    if password_changed or not instance.is_active:
+        sockets.account_changed(instance)

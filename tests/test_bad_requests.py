@@ -1,0 +1,88 @@
+"""Odd requests get a clean answer: never a 500, and never an ERROR with a traceback in the
+log, which is for what the site got wrong, not for what a visitor typed."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def errors(caplog) -> list[logging.LogRecord]:
+    """ERROR records of every logger; Django's own do not reach the root (settings.py)."""
+    django_logger = logging.getLogger("django")
+    django_logger.addHandler(caplog.handler)
+    caplog.set_level(logging.WARNING)
+    yield caplog.records
+    django_logger.removeHandler(caplog.handler)
+
+
+def error_lines(records: list[logging.LogRecord]) -> list[str]:
+    return [r.getMessage() for r in records if r.levelno >= logging.ERROR]
+
+
+def test_a_sixteen_kilobyte_invite_token_is_refused_like_a_wrong_one(client, alice, bob, errors):
+    table = services.create_table(bob, public=False)
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("join_table", args=[table.pk]), {"token": "a" * 16_000}, follow=True
+    )
+
+    assert response.status_code == 200
+    assert "you need its invite link" in response.content.decode()
+    assert not table.seats.filter(user=alice).exists()
+    assert error_lines(errors) == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "status__exact=%00",
+        "q=%00",
+        "public__exact=1%00",
+        "o=%00",
+        "p=%00",
+    ],
+)
+def test_a_nul_in_an_admin_lists_query_is_a_clean_400(admin_client, alice, errors, query):
+    services.quick_play(alice)
+
+    response = admin_client.get(f"{reverse('admin:games_game_changelist')}?{query}")
+
+    assert response.status_code == 400
+    assert "not text" in response.content.decode()
+    assert error_lines(errors) == []
+
+
+def test_a_nul_in_any_form_is_a_clean_400_that_changes_nothing(client, alice, bob, errors):
+    table = services.create_table(bob, public=False)
+    client.force_login(alice)
+
+    posts = [
+        (reverse("join_table", args=[table.pk]), {"token": "a\x00b"}),
+        (reverse("profile"), {"display_name": "Al\x00ice"}),
+        (reverse("new_table"), {"visibility": "public\x00", "seat_2": "open", "seat_3": "open"}),
+    ]
+    answers = [client.post(url, data) for url, data in posts]
+    users_list = client.get(reverse("lobby"), {"x\x00": "1"})
+
+    assert [a.status_code for a in answers] == [400, 400, 400]
+    assert users_list.status_code == 400
+    assert Game.objects.count() == 1
+    assert not table.seats.filter(user=alice).exists()
+    assert error_lines(errors) == []
+
+
+def test_logging_in_with_a_nul_in_the_username_is_a_clean_400(client, alice, errors):
+    response = client.post(reverse("login"), {"username": "al\x00ice", "password": "x"})
+
+    assert response.status_code == 400
+    assert error_lines(errors) == []
