@@ -82,8 +82,8 @@ def test_the_table_and_the_lobby_explain_their_badges_on_a_phone(browser, server
     page.wait_for_url(f"{server}/games/*/")
     # On the person's own turn the board holds still: bots wait for them.
     page.locator("#act-draw, #act-discard").first.wait_for(timeout=10_000)
-    word = page.locator("#seats .term-word").first
-    tip = page.locator("#seats .term-tip").first
+    word = page.locator("#seats .badges .term-word").first
+    tip = page.locator("#seats .badges .term-tip").first
 
     word.tap()
 
