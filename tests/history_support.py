@@ -19,7 +19,7 @@ SEED = 918_273_645_546_372_819
 # Later than any clock: every seat's time is up, so the server plays every seat.
 FAR_FUTURE = timezone.now() + timedelta(days=3650)
 
-# A hand-made game (RULES.md, RECORD.md): Alice deals; Bea takes, Carl lays off on Alice's
+# A hand-made game (docs/rules.md, docs/record.md): Alice deals; Bea takes, Carl lays off on Alice's
 # run, Alice lays a secret set, Bea calls Draw, Carl cannot fight (never opened) and Alice
 # fights and loses, 44 points against Bea's 39. Bea holds three aces: Alice pays 3 + 3 = 6,
 # Carl, burned, 7.

@@ -1,4 +1,4 @@
-"""Game records, ``tongits-record/1`` (shared/RECORD.md): load, dump and replay."""
+"""Game records, ``tongits-record/1`` (docs/record.md): load, dump and replay."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def replay(record: Record, upto: int | None = None) -> Replay:
 
 
 def summary(result: Replay) -> dict[str, Any]:
-    """The JSON object ``manage.py replay`` prints for one record (RECORD.md)."""
+    """The JSON object ``manage.py replay`` prints for one record (docs/record.md)."""
     if not result.ok:
         return {"ok": False, "move": result.error_move, "error": result.error}
     state = result.state

@@ -1,13 +1,15 @@
-"""Card markup for the table: one face-up card, the same everywhere it appears."""
+"""Card markup: one face-up card, the same everywhere it appears, and rows of example
+cards for the How to play page."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
+from games.engine.cards import label, parse_card, short
 from games.rendering import Face
 
 register = template.Library()
@@ -26,4 +28,36 @@ def card(face: Face, size: str = "") -> SafeString:
         face.code,
         face.label,
         face.short,
+    )
+
+
+# A card code in an example that stands for a face-down card (a secret set, the stock).
+FACE_DOWN = "--"
+
+
+@register.simple_tag
+def cards(codes: str, name: str = "") -> SafeString:
+    """A row of small example cards from their codes (``"7H 7S 7D"``; ``--`` is a card
+    face down), for the How to play page. ``name`` is what a screen reader hears for
+    the row, before the cards' own names."""
+    items = codes.split()
+    spoken = ", ".join(
+        "a card face down" if c == FACE_DOWN else label(parse_card(c)) for c in items
+    )
+    inner = format_html_join("", "{}", ((_example_card(c),) for c in items))
+    return format_html(
+        '<span class="example-cards" role="img" aria-label="{}">{}</span>',
+        f"{name}: {spoken}" if name else spoken,
+        inner,
+    )
+
+
+def _example_card(code: str) -> SafeString:
+    if code == FACE_DOWN:
+        return mark_safe('<span class="card back card-small" aria-hidden="true"></span>')
+    return format_html(
+        '<span class="card card-small suit-{}" aria-hidden="true">'
+        '<span class="card-face">{}</span></span>',
+        code[1].lower(),
+        short(parse_card(code)),
     )

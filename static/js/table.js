@@ -78,6 +78,23 @@
     if (!isNaN(shown) && !isNaN(next) && next < shown) event.preventDefault();
   });
 
+  // Enter on a card (a checkbox) or a meld (a radio) must never send a move. Chromium
+  // answers it by clicking the form's first enabled submit button, skipping the disabled
+  // default button that stops Enter in a text field, and on the hand that first button is
+  // Call Draw, Fold or Fight whenever one is offered. Those must be pressed on purpose.
+  // Capturing on the document catches it before the input's own handling, and keeps
+  // working after the socket swaps in a new hand form.
+  document.addEventListener(
+    "keydown",
+    function (event) {
+      var input = event.target;
+      if (event.key !== "Enter" || !(input instanceof HTMLInputElement)) return;
+      if (input.type !== "checkbox" && input.type !== "radio") return;
+      if (input.form && input.form.id === "my-hand") event.preventDefault();
+    },
+    true
+  );
+
   // The "sort by rank" toggle is pure CSS; this only remembers it per browser.
   var sort = document.getElementById("sort-by-rank");
   if (sort) {

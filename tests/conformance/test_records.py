@@ -3,7 +3,7 @@
 Each ``NNNN.json`` is a game record and ``NNNN.expected.json`` what replaying it must
 give: every field but the free ``error`` text, and exit status 0 (``ok``), 1 (an illegal
 move) or 2 (an unreadable record). Replayed through the engine's API, then through
-``python manage.py replay`` as RECORD.md specifies it.
+``python manage.py replay`` as docs/record.md specifies it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def expected(name: str) -> dict:
 
 
 def status_of(result: dict) -> int:
-    """The exit status RECORD.md gives a result object."""
+    """The exit status docs/record.md gives a result object."""
     if result["ok"]:
         return 0
     return 2 if result["move"] is None else 1
@@ -61,7 +61,7 @@ def test_the_engine_replays_the_record_as_expected(name: str) -> None:
     assert {"finished": 0, "truncated": 0, "illegal": 1, "unreadable": 2}[kind] == status
 
 
-# ---- python manage.py replay (RECORD.md, "Replaying a record from the command line") ----
+# ---- python manage.py replay (docs/record.md, "manage.py replay") ----
 
 
 def manage_replay(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:

@@ -176,7 +176,7 @@ def test_a_seat_view_never_holds_another_seats_hidden_cards(game: Game) -> None:
                 assert set(cards_of(state.hands[seat])) <= visible_cards(view)
 
 
-# An oracle for the end of a game, written from RULES.md alone (R6 to R10): it reads the
+# An oracle for the end of a game, written from docs/rules.md alone (R6 to R10): it reads the
 # final table (hands, melds and their owners) and the moves, never the engine's scoring.
 def value(card: int) -> int:
     return min(card % 13 + 1, 10)

@@ -1,4 +1,4 @@
-"""The tongits-record/1 format (RECORD.md): moves as dicts, loading, replaying, summaries."""
+"""The tongits-record/1 format (docs/record.md): moves as dicts, loading, replaying, summaries."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ def test_a_game_is_fully_determined_by_its_deal_and_moves_R2() -> None:
     first, second = play(record), play(record)
     assert first == second
     assert first is not second
-    # Only the deal and the moves matter: other keys are ignored (RECORD.md).
+    # Only the deal and the moves matter: other keys are ignored (docs/record.md).
     decorated = {**record, "players": ["alice", "bob", "carol"], "id": 7}
     assert replay(load_record(decorated)).state == first
 

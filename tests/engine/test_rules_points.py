@@ -29,7 +29,7 @@ def test_held_melds_count_at_the_end_of_a_game_R9() -> None:
 @pytest.mark.parametrize(
     ("hand", "points"),
     [
-        ("7H 7S 7D 8D 9D", 14),  # the examples of RULES.md
+        ("7H 7S 7D 8D 9D", 14),  # the examples of docs/rules.md
         ("3H 4H 5H 6H 7H 5S 5D", 10),
         ("", 0),
         ("KS", 10),

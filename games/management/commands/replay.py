@@ -1,6 +1,6 @@
 """``manage.py replay FILE…``: replay game records and print what the engine makes of them.
 
-Output and exit statuses are those of shared/RECORD.md. ``--stored [--game ID]`` instead
+Output and exit statuses are those of docs/record.md. ``--stored [--game ID]`` instead
 replays games from the database's move logs and reports any whose stored result differs
 from the replay: an integrity check staff can run.
 """
