@@ -94,6 +94,10 @@ def site_env(db_url: str, redis_url: str, scratch: Path, *, bots: bool) -> dict[
         # People think, but never so long that the server plays for them.
         "TONGITS_TURN_SECONDS": "36000",
         "TONGITS_CLOCK_IN_WORKERS": "1",
+        # The bench's players answer at once, faster than any person: the per-socket
+        # frame limit (5 a second) would throttle them, which is not what is measured.
+        "TONGITS_SOCKET_FRAMES_PER_SECOND": "1000",
+        "TONGITS_SOCKET_FRAME_BURST": "1000",
         "PYTHONUNBUFFERED": "1",
     }
     if bots:

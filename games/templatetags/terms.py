@@ -3,7 +3,7 @@ on keyboard focus and on tap, and a link to its rule on the How to play page."""
 
 from __future__ import annotations
 
-import uuid
+import itertools
 from typing import NamedTuple
 
 from django import template
@@ -77,15 +77,14 @@ def lookup(name: str) -> Term | None:
     return TERMS.get(ALIASES.get(key, key))
 
 
-@register.simple_tag
-def term(name: str, badge: str = "") -> SafeString:
+@register.simple_tag(takes_context=True)
+def term(context, name: str, badge: str = "") -> SafeString:
     """``name`` as a button that explains it; an unknown name is shown as plain text.
     ``badge`` styles the button as a badge: "plain", "warn" or "muted"."""
     found = lookup(name)
     if found is None:
         return format_html("{}", name)
-    # Partials of one page are rendered apart, so a counter could repeat: ids are random.
-    tip = f"tip-{uuid.uuid4().hex[:10]}"
+    tip = f"tip-{next(_counter(context))}"
     return format_html(
         '<span class="term"><button type="button" class="{}" aria-describedby="{}" '
         'aria-expanded="false">{}</button><span class="term-tip" role="tooltip" id="{}">{} '
@@ -98,3 +97,13 @@ def term(name: str, badge: str = "") -> SafeString:
         reverse("how_to_play"),
         found.anchor,
     )
+
+
+def _counter(context) -> itertools.count:
+    """Tooltip ids numbered in the order of the page, kept in the context's own base
+    layer: the partials of one board share one context, so ids never repeat on a page,
+    and a board made again the same way gets the same ids (no change to send)."""
+    base = context.dicts[0]
+    if "_term_ids" not in base:
+        base["_term_ids"] = itertools.count(1)
+    return base["_term_ids"]
