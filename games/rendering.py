@@ -462,9 +462,85 @@ def render_parts(
     values = {**board_context(table, view), "oob": True, "message": message}
     if now is not None:
         values["now"] = now
-    # The board's numbers are small counts: localizing each one is a tenth of the work.
-    context = Context(values, use_l10n=False)
-    return {part: _template(part).template.render(context) for part in PARTS}
+    return {part: _render_part(part, values) for part in PARTS}
+
+
+def _render_part(part: str, values: dict[str, Any]) -> str:
+    """One part; the larger ones are made once for the same inputs, whichever board and
+    seat they are for, with the version filled in after."""
+    keyed = MEMO_KEYS.get(part)
+    key = keyed(values) if keyed else None
+    if key is None:
+        return _render(part, values)
+    memo = _memo[part]
+    html = memo.get(key)
+    if html is None:
+        html = memo[key] = _render(part, {**values, "seq": SEQ})
+        while len(memo) > MEMO_SIZE:
+            del memo[next(iter(memo))]
+    return html.replace(SEQ, str(values["seq"]))
+
+
+def _render(part: str, values: dict[str, Any]) -> str:
+    # A context of its own per part: the ids of its explanations ({% term %}) are
+    # numbered within it. The board's numbers are small counts: localizing each one
+    # would be a tenth of the work.
+    context = Context({**values, "term_ns": part}, use_l10n=False)
+    return _template(part).template.render(context)
+
+
+SEQ = "%%seq%%"
+MEMO_SIZE = 4000
+
+
+def _panel_key(p: SeatPanel) -> tuple:
+    # The seat panel's own lines (its melds are drawn in the centre, not here).
+    return (
+        p.index, p.name, p.cards, p.opened, p.blocked, p.away, p.bot, p.dealer, p.turn,
+        p.deadline, p.seconds_left, p.thinking, p.answer,
+    )  # fmt: skip
+
+
+def _seats_key(v: dict[str, Any]) -> tuple:
+    if v.get("waiting"):
+        return ("waiting", v["me"], tuple(tuple(s.items()) for s in v["waiting_seats"]))
+    return ("dealt", v["oob"], v["now"], tuple(_panel_key(p) for p in v.get("others", ())))
+
+
+_panels_made: dict[tuple, str] = {}
+
+
+def panel_html(p: SeatPanel, now: str) -> SafeString:
+    """One opponent's panel: made once per distinct panel, shared by every board that
+    shows it (a move changes one or two of a table's three)."""
+    key = (_panel_key(p), now)
+    html = _panels_made.get(key)
+    if html is None:
+        context = Context({"p": p, "now": now, "term_ns": f"seat{p.index}"}, use_l10n=False)
+        html = _panels_made[key] = _template("seat-panel").template.render(context)
+        while len(_panels_made) > MEMO_SIZE:
+            del _panels_made[next(iter(_panels_made))]
+    return SafeString(html)
+
+
+def _hand_key(v: dict[str, Any]) -> tuple | None:
+    mine = v.get("my_panel")
+    return (
+        v["game_id"], v["oob"], v["spectator"], v.get("waiting"), v.get("finished"),
+        v.get("playing"), tuple(v.get("hand", ())), v.get("hand_points"),
+        _panel_key(mine) if mine else None, tuple(sorted(v.get("can", {}).items())),
+    )  # fmt: skip
+
+
+# The parts worth making once per distinct input: exactly what each reads, besides seq.
+MEMO_KEYS = {
+    "seats": _seats_key,
+    "hand": _hand_key,
+    "fairness": lambda v: (v["oob"], v["commitment"], v["seed"]),
+    "result": lambda v: (v["oob"],) if not v.get("result") else None,
+    "messages": lambda v: (v["oob"],) if not v.get("message") else None,
+}
+_memo: dict[str, dict[tuple, str]] = {part: {} for part in MEMO_KEYS}
 
 
 @cache
@@ -516,6 +592,9 @@ def socket_parts(table: Table) -> dict[str, tuple[str, int]]:
 
 def forget_boards() -> None:
     _boards.clear()
+    _panels_made.clear()
+    for memo in _memo.values():
+        memo.clear()
 
 
 def stamp(html: str) -> str:

@@ -61,3 +61,11 @@ def _example_card(code: str) -> SafeString:
         code[1].lower(),
         short(parse_card(code)),
     )
+
+
+@register.simple_tag
+def seat_panel(panel, now: str) -> SafeString:
+    """An opponent's panel (the "seat-panel" partial), made once per distinct panel."""
+    from games.rendering import panel_html
+
+    return panel_html(panel, now)

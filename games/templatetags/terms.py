@@ -84,7 +84,14 @@ def term(context, name: str, badge: str = "") -> SafeString:
     found = lookup(name)
     if found is None:
         return format_html("{}", name)
-    tip = f"tip-{next(_counter(context))}"
+    # Numbered in page order within the part being made ("term_ns"): the same board
+    # made again gets the same ids, and two parts never share one.
+    namespace = context.get("term_ns", "")
+    tip = (
+        f"tip-{namespace}-{next(_counter(context))}"
+        if namespace
+        else f"tip-{next(_counter(context))}"
+    )
     return format_html(
         '<span class="term"><button type="button" class="{}" aria-describedby="{}" '
         'aria-expanded="false">{}</button><span class="term-tip" role="tooltip" id="{}">{} '
