@@ -490,7 +490,7 @@ def _render(part: str, values: dict[str, Any]) -> str:
 
 
 SEQ = "%%seq%%"
-MEMO_SIZE = 4000
+MEMO_SIZE = 1000
 
 
 def _panel_key(p: SeatPanel) -> tuple:
