@@ -475,10 +475,11 @@ def _render_part(part: str, values: dict[str, Any]) -> str:
     memo = _memo[part]
     html = memo.get(key)
     if html is None:
-        html = memo[key] = _render(part, {**values, "seq": SEQ})
+        html = memo[key] = _render(part, {**values, "seq": SEQ, "client_move_id": MOVE_ID})
         while len(memo) > MEMO_SIZE:
             del memo[next(iter(memo))]
-    return html.replace(SEQ, str(values["seq"]))
+    html = html.replace(SEQ, str(values["seq"]))
+    return html.replace(MOVE_ID, values["client_move_id"]) if MOVE_ID in html else html
 
 
 def _render(part: str, values: dict[str, Any]) -> str:
@@ -490,6 +491,7 @@ def _render(part: str, values: dict[str, Any]) -> str:
 
 
 SEQ = "%%seq%%"
+MOVE_ID = "%%move-id%%"
 MEMO_SIZE = 1000
 
 
@@ -532,8 +534,34 @@ def _hand_key(v: dict[str, Any]) -> tuple | None:
     )  # fmt: skip
 
 
-# The parts worth making once per distinct input: exactly what each reads, besides seq.
+def _clock_key(p: SeatPanel | None) -> tuple | None:
+    return (p.turn, p.thinking, p.deadline, p.seconds_left) if p else None
+
+
+def _status_key(v: dict[str, Any]) -> tuple:
+    return (v["oob"], v["turn_text"], bool(v.get("hand")), _clock_key(v.get("my_panel")), v["now"])
+
+
+def _meld_key(m: dict[str, Any]) -> tuple:
+    return (m["index"], tuple(m["cards"]), m["pickable"], m["hidden"], m["secret"], m["size"])
+
+
+def _center_key(v: dict[str, Any]) -> tuple:
+    groups = tuple(
+        (p.is_me, p.name, tuple(_meld_key(m) for m in p.melds)) for p in v.get("meld_groups", ())
+    )
+    return (
+        v["oob"], v.get("waiting"), v.get("dealt"), v["turn_text"], v.get("invite_path"),
+        v.get("invite_url"), v.get("top_discard"), v.get("discards"), v.get("stock_left"), groups,
+    )  # fmt: skip
+
+
+# The parts worth making once per distinct input: exactly what each reads, besides seq
+# and the move id.
 MEMO_KEYS = {
+    "status": _status_key,
+    "live": lambda v: (v["oob"], v.get("last_move"), v["turn_text"]),
+    "center": _center_key,
     "seats": _seats_key,
     "hand": _hand_key,
     "fairness": lambda v: (v["oob"], v["commitment"], v["seed"]),

@@ -9,6 +9,7 @@ seat's view, so no rendered hand is ever sent to a group.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -533,12 +534,52 @@ def notify_game(game_id: int, rev: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    message = {"type": "game.update", "rev": rev}
+    loop = _server_loop()
+    if loop is not None:
+        # A database thread of a running server: the event loop sends it, and the thread
+        # goes on to its next piece of work instead of waiting for Redis.
+        loop.call_soon_threadsafe(_send_soon, layer, game_group(game_id), message)
+        return
     try:
-        async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.update", "rev": rev})
+        async_to_sync(layer.group_send)(game_group(game_id), message)
     except LAYER_DOWN as e:
-        # The move is saved; the table's sockets catch up by themselves within seconds
-        # (games.live.watch), or get the whole board when they reconnect.
-        log.warning("Could not tell game %s's sockets of rev %s: %s", game_id, rev, e)
+        _not_told(game_group(game_id), e)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that handed this thread its work (asgiref records it), if it is
+    running and this is not its own thread."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or not loop.is_running():
+        return None
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return loop
+    return None
+
+
+_sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
+
+
+def _send_soon(layer, group: str, message: dict) -> None:
+    task = asyncio.ensure_future(_send(layer, group, message))
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
+async def _send(layer, group: str, message: dict) -> None:
+    try:
+        await layer.group_send(group, message)
+    except LAYER_DOWN as e:
+        _not_told(group, e)
+
+
+def _not_told(group: str, error: Exception) -> None:
+    # The move is saved; the table's sockets catch up by themselves within seconds
+    # (games.live.watch), or get the whole board when they reconnect.
+    log.warning("Could not tell %s of a change: %s", group, error)
 
 
 def _notify_lobby_on_commit() -> None:

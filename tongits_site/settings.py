@@ -160,26 +160,17 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.live.layer.PooledRedisChannelLayer",
+            # Redis pub/sub: a group event reaches each worker once, pushed, and the worker
+            # hands it to its own sockets of the game. channels_redis's list-based layer
+            # takes a Redis round trip per socket per event, one at a time per worker,
+            # which queued the table's updates for hundreds of milliseconds under load.
+            # An event is not stored: one missed while a worker's Redis connection was
+            # down is made good by the sockets' own check (games/live/watch.py).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py 8 defaults to a 5 s socket timeout, which kills a consumer
-                # that is idly waiting on BRPOP between moves. A worker opens at most
-                # max_connections; a burst beyond that waits up to timeout seconds.
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        "socket_timeout": None,
-                        "max_connections": int(os.environ.get("TONGITS_REDIS_CONNECTIONS", "50")),
-                        "timeout": 20,
-                    }
-                ],
-                # A group event only says "game N is at version V"; each seat re-renders
-                # from the database. So a message older than 10 s is worthless, and
-                # expiring it early stops dead channels from holding memory in Redis.
-                "expiry": 10,
-                # The default of 100 can overflow when bots move in a burst and a slow
-                # browser lags; overflow silently drops events, so leave headroom.
-                "capacity": 1500,
+                # redis-py 8 defaults to a 5 s socket timeout, which would drop the
+                # subscription connection that idly waits between moves.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
             },
         }
     }
