@@ -492,7 +492,7 @@ def _render(part: str, values: dict[str, Any]) -> str:
 
 SEQ = "%%seq%%"
 MOVE_ID = "%%move-id%%"
-MEMO_SIZE = 1000
+MEMO_SIZE = 500
 
 
 def _panel_key(p: SeatPanel) -> tuple:
@@ -590,7 +590,7 @@ def message_frame(message: str, seq: int) -> str:
 # Boards made for sockets, by (game, seat, at next game), the newest rev only: all sockets
 # of one seat, and all spectators, of a game share one. The time of sending is filled in
 # as it goes out. Bounded: a board is a few kilobytes and only the newest is of use.
-BOARDS = 1000
+BOARDS = 600
 _boards: OrderedDict[tuple, tuple[int, dict[str, tuple[str, int]]]] = OrderedDict()
 
 

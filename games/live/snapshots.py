@@ -30,8 +30,8 @@ from games.live.db import in_db_thread
 from games.models import Game, Seat
 from games.models import Move as MoveRow
 
-POSITIONS = 2000  # games whose position a worker keeps
-SNAPSHOTS = 2000  # games whose snapshot a worker keeps
+POSITIONS = 1000  # games whose position a worker keeps
+SNAPSHOTS = 1000  # games whose snapshot a worker keeps
 
 _lock = threading.Lock()  # the event loop and the database thread both use the caches
 
