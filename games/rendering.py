@@ -530,7 +530,8 @@ def _hand_key(v: dict[str, Any]) -> tuple | None:
     return (
         v["game_id"], v["oob"], v["spectator"], v.get("waiting"), v.get("finished"),
         v.get("playing"), tuple(v.get("hand", ())), v.get("hand_points"),
-        _panel_key(mine) if mine else None, tuple(sorted(v.get("can", {}).items())),
+        (mine.turn, mine.opened, mine.blocked, mine.dealer, mine.away) if mine else None,
+        tuple(sorted(v.get("can", {}).items())),
     )  # fmt: skip
 
 

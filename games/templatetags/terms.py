@@ -4,6 +4,7 @@ on keyboard focus and on tap, and a link to its rule on the How to play page."""
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from typing import NamedTuple
 
 from django import template
@@ -92,14 +93,23 @@ def term(context, name: str, badge: str = "") -> SafeString:
         if namespace
         else f"tip-{next(_counter(context))}"
     )
+    return SafeString(_markup(name, badge, found).replace(TIP, tip))
+
+
+TIP = "%%tip%%"
+
+
+@lru_cache(maxsize=256)
+def _markup(name: str, badge: str, found: Term) -> str:
+    # Made once per word and style: every board shows the same few, many times over.
     return format_html(
         '<span class="term"><button type="button" class="{}" aria-describedby="{}" '
         'aria-expanded="false">{}</button><span class="term-tip" role="tooltip" id="{}">{} '
         '<a href="{}#{}">More in How to play</a></span></span>',
         BADGES.get(badge, "term-word"),
-        tip,
+        TIP,
         name,
-        tip,
+        TIP,
         found.text,
         reverse("how_to_play"),
         found.anchor,
