@@ -253,7 +253,8 @@ class LiveRun(Bench):
         await until(lambda: sum(self.stats.http.values()) >= len(clients), 120)
         opened = time.perf_counter()
         self.gate.set()
-        limit = self.opts.open_timeout + 30
+        # Failed handshakes retry with htmx's growing backoff (up to 64 s): give a herd time.
+        limit = self.opts.open_timeout + (120 if self.herd else 30)
         await until(lambda: all(c.first_board_at or c.done for c in clients), limit)
         waits = sorted((c.first_board_at or opened + limit) - opened for c in clients)
         served = sum(1 for c in clients if c.first_board_at)
@@ -546,7 +547,8 @@ def print_report(r: dict[str, Any]) -> None:
         figures = " / ".join(str(r[f"{name}_{p}_ms"]) for p in ("p50", "p95", "p99"))
         say(f"{name.replace('_', ' ')}: p50 / p95 / p99 = {figures} ms")
     say(
-        f"worker CPU {r['worker_cpu_ms_per_move']} ms per move ({r['worker_cpu_pct']} % each), "
+        f"worker CPU {r['worker_cpu_ms_per_move']} ms per move ({r['worker_cpu_pct']} % each; "
+        f"{r['worker_ceiling_moves_per_s']} moves/s per worker with a core each), "
         f"RSS {r['rss_mb_start']} -> {r['rss_mb_end']} MB; client CPU {r['client_cpu_pct']} %"
         + (" (the clients were the bottleneck)" if r["client_bottleneck"] else "")
     )
