@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if report["ok"] else 1
     finally:
         workers.stop()
-        say("workers stopped")
+        say("workers stopped", file=sys.stderr)  # stdout ends with the JSON line
         if opts.logs:
             Path(opts.logs).mkdir(parents=True, exist_ok=True)
             for worker in workers.items:
@@ -124,15 +124,15 @@ def main(argv: list[str] | None = None) -> int:
         if django_ready:
             close_django()
         database.drop()
-        say("database dropped")
+        say("database dropped", file=sys.stderr)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 STARTED = time.perf_counter()
 
 
-def say(text: str) -> None:
-    print(f"[{time.perf_counter() - STARTED:5.1f} s] {text}", flush=True)
+def say(text: str, *, file=None) -> None:
+    print(f"[{time.perf_counter() - STARTED:5.1f} s] {text}", flush=True, file=file)
 
 
 # --- The run --------------------------------------------------------------------------------
