@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"database {database.name if opts.postgres else 'sqlite'} migrated")
         workers.start(opts.workers, env)
         say(f"{opts.workers} worker(s) on ports {[w.port for w in workers.items]}")
-        report = asyncio.run(LiveRun(opts, workers, env).run())
+        report = asyncio.run(LiveRun(opts, workers).run())
         print_report(report)
         return 0 if report["ok"] else 1
     finally:
@@ -147,17 +147,12 @@ class Reading:
     own_cpu_s: float
     moves: int
 
-    @property
-    def own(self) -> float:
-        return self.own_cpu_s
-
 
 class LiveRun(Bench):
-    def __init__(self, opts: argparse.Namespace, workers: Workers, env: dict[str, str]) -> None:
+    def __init__(self, opts: argparse.Namespace, workers: Workers) -> None:
         super().__init__(workers, think=opts.think, seed=opts.seed,
                          open_timeout=opts.open_timeout, herd=opts.herd)  # fmt: skip
         self.opts = opts
-        self.env = env
         self.orm_thread = ThreadPoolExecutor(1)  # one thread: one database connection
         self.game_ids: list[int] = []
         self.events: dict[str, Any] = {}
