@@ -50,6 +50,7 @@ from bench.live_server import (
 )
 
 SETTLE_SECONDS = 10
+HANDSHAKES = ("accepted", "failed", "timed_out")
 CLIENT_BUSY = 85  # % of one core: above this the clients, not the server, set the pace
 
 
@@ -260,7 +261,7 @@ class LiveRun(Bench):
             "first_board_p99_ms": ms(pct(waits, 99)),
             "all_boards_s": round(max(waits), 2),
             # Every attempt until each socket had its first board (a socket may retry).
-            **{f"opening_handshakes_{k}": v for k, v in sorted(self.stats.handshakes.items())},
+            **{f"opening_handshakes_{k}": self.stats.handshakes[k] for k in HANDSHAKES},
         }
 
     async def play_window(self, start: Reading) -> None:
@@ -313,6 +314,10 @@ class LiveRun(Bench):
                 if idle and not self.stopping and now - table.last_frame > timeout:
                     self.stats.stalls += 1
                     table.last_frame = now
+                    # A lost update (the game moved on unseen) or a move nobody made?
+                    at = (await self.orm(current_seqs, [table.game_id])).get(table.game_id)
+                    shown = [c.board.seq for c in table.clients]
+                    self.stats.note(f"stalled: game {table.game_id} at {at}, seats show {shown}")
                     for client in table.clients:
                         await client.reload()
 
