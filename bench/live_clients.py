@@ -295,7 +295,9 @@ class Client:
             return
         self.pending = None
         self.table.cancel(pending.seq + 1)
-        if STALE_WORDS in message:
+        # A stale move is answered with the newer board and a message; a rejected one with
+        # the message alone, at the seq it was sent for.
+        if self.board.seq > pending.seq or STALE_WORDS in message:
             stats.stale += 1
         else:
             stats.rejected += 1
