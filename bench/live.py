@@ -61,7 +61,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--think", type=float, default=1.0, help="a person's pause, s (1)")
     p.add_argument("--bots", action="store_true", help="one person and two unpaused bots")
     p.add_argument("--seconds", type=float, help="measured time (30; 1800 with --games)")
-    p.add_argument("--moves", type=int, default=0, help="stop after this many moves")
+    p.add_argument("--moves", type=int, default=0, help="stop after the people made N moves")
     p.add_argument("--games", type=int, default=0, help="memory mode: play N games")
     p.add_argument("--herd", action="store_true", help="every socket connects at once")
     p.add_argument("--kill-worker", action="store_true", help="SIGKILL worker 0 halfway")
@@ -276,7 +276,7 @@ class LiveRun(Bench):
 
     def capped(self) -> bool:
         opts, stats = self.opts, self.stats
-        if opts.moves and stats.answered >= opts.moves:
+        if opts.moves and stats.window_answered >= opts.moves:
             return True
         return bool(opts.games) and stats.games_finished >= opts.games
 

@@ -38,6 +38,7 @@ class Stats:
     measuring: bool = False
     sent: int = 0
     answered: int = 0
+    window_answered: int = 0  # the people's moves answered inside the window
     mover_s: list[float] = field(default_factory=list)
     all_s: list[float] = field(default_factory=list)
     frames: int = 0
@@ -307,6 +308,7 @@ class Client:
         self.pending = None
         stats = self.bench.stats
         stats.answered += 1
+        stats.window_answered += stats.measuring
         stats.answered_ids.add((pending.game_id, pending.client_move_id))
         if pending.measured:
             stats.mover_s.append(now - pending.sent_at)
