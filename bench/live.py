@@ -195,6 +195,9 @@ class LiveRun(Bench):
         settled = await self.settle(clients)
         await self.close(tasks)
         watchdog.cancel()
+        # Nothing may move while the logs are checked (replay --stored reads a game's row
+        # and its moves one after the other), so the workers and their clocks stop first.
+        self.workers.stop()
         checks = await self.orm(verify, self.stats, self.game_ids)
         say("checking the move logs")
         checks["replay"] = await self.orm(replay_stored)
