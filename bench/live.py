@@ -50,6 +50,7 @@ from bench.live_server import (
 )
 
 SETTLE_SECONDS = 10
+HANDSHAKES = ("accepted", "failed", "timed_out")
 CLIENT_BUSY = 85  # % of one core: above this the clients, not the server, set the pace
 
 
@@ -60,7 +61,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--think", type=float, default=1.0, help="a person's pause, s (1)")
     p.add_argument("--bots", action="store_true", help="one person and two unpaused bots")
     p.add_argument("--seconds", type=float, help="measured time (30; 1800 with --games)")
-    p.add_argument("--moves", type=int, default=0, help="stop after this many moves")
+    p.add_argument("--moves", type=int, default=0, help="stop after the people made N moves")
     p.add_argument("--games", type=int, default=0, help="memory mode: play N games")
     p.add_argument("--herd", action="store_true", help="every socket connects at once")
     p.add_argument("--kill-worker", action="store_true", help="SIGKILL worker 0 halfway")
@@ -111,12 +112,12 @@ def main(argv: list[str] | None = None) -> int:
         say(f"database {database.name if opts.postgres else 'sqlite'} migrated")
         workers.start(opts.workers, env)
         say(f"{opts.workers} worker(s) on ports {[w.port for w in workers.items]}")
-        report = asyncio.run(LiveRun(opts, workers, env).run())
+        report = asyncio.run(LiveRun(opts, workers).run())
         print_report(report)
         return 0 if report["ok"] else 1
     finally:
         workers.stop()
-        say("workers stopped")
+        say("workers stopped", file=sys.stderr)  # stdout ends with the JSON line
         if opts.logs:
             Path(opts.logs).mkdir(parents=True, exist_ok=True)
             for worker in workers.items:
@@ -124,15 +125,15 @@ def main(argv: list[str] | None = None) -> int:
         if django_ready:
             close_django()
         database.drop()
-        say("database dropped")
+        say("database dropped", file=sys.stderr)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 STARTED = time.perf_counter()
 
 
-def say(text: str) -> None:
-    print(f"[{time.perf_counter() - STARTED:5.1f} s] {text}", flush=True)
+def say(text: str, *, file=None) -> None:
+    print(f"[{time.perf_counter() - STARTED:5.1f} s] {text}", flush=True, file=file)
 
 
 # --- The run --------------------------------------------------------------------------------
@@ -147,17 +148,12 @@ class Reading:
     own_cpu_s: float
     moves: int
 
-    @property
-    def own(self) -> float:
-        return self.own_cpu_s
-
 
 class LiveRun(Bench):
-    def __init__(self, opts: argparse.Namespace, workers: Workers, env: dict[str, str]) -> None:
+    def __init__(self, opts: argparse.Namespace, workers: Workers) -> None:
         super().__init__(workers, think=opts.think, seed=opts.seed,
                          open_timeout=opts.open_timeout, herd=opts.herd)  # fmt: skip
         self.opts = opts
-        self.env = env
         self.orm_thread = ThreadPoolExecutor(1)  # one thread: one database connection
         self.game_ids: list[int] = []
         self.events: dict[str, Any] = {}
@@ -199,6 +195,9 @@ class LiveRun(Bench):
         settled = await self.settle(clients)
         await self.close(tasks)
         watchdog.cancel()
+        # Nothing may move while the logs are checked (replay --stored reads a game's row
+        # and its moves one after the other), so the workers and their clocks stop first.
+        self.workers.stop()
         checks = await self.orm(verify, self.stats, self.game_ids)
         say("checking the move logs")
         checks["replay"] = await self.orm(replay_stored)
@@ -253,7 +252,8 @@ class LiveRun(Bench):
         await until(lambda: sum(self.stats.http.values()) >= len(clients), 120)
         opened = time.perf_counter()
         self.gate.set()
-        limit = self.opts.open_timeout + 30
+        # Failed handshakes retry with htmx's growing backoff (up to 64 s): give a herd time.
+        limit = self.opts.open_timeout + (120 if self.herd else 30)
         await until(lambda: all(c.first_board_at or c.done for c in clients), limit)
         waits = sorted((c.first_board_at or opened + limit) - opened for c in clients)
         served = sum(1 for c in clients if c.first_board_at)
@@ -264,7 +264,7 @@ class LiveRun(Bench):
             "first_board_p99_ms": ms(pct(waits, 99)),
             "all_boards_s": round(max(waits), 2),
             # Every attempt until each socket had its first board (a socket may retry).
-            **{f"opening_handshakes_{k}": v for k, v in sorted(self.stats.handshakes.items())},
+            **{f"opening_handshakes_{k}": self.stats.handshakes[k] for k in HANDSHAKES},
         }
 
     async def play_window(self, start: Reading) -> None:
@@ -279,7 +279,7 @@ class LiveRun(Bench):
 
     def capped(self) -> bool:
         opts, stats = self.opts, self.stats
-        if opts.moves and stats.answered >= opts.moves:
+        if opts.moves and stats.window_answered >= opts.moves:
             return True
         return bool(opts.games) and stats.games_finished >= opts.games
 
@@ -317,6 +317,10 @@ class LiveRun(Bench):
                 if idle and not self.stopping and now - table.last_frame > timeout:
                     self.stats.stalls += 1
                     table.last_frame = now
+                    # A lost update (the game moved on unseen) or a move nobody made?
+                    at = (await self.orm(current_seqs, [table.game_id])).get(table.game_id)
+                    shown = [c.board.seq for c in table.clients]
+                    self.stats.note(f"stalled: game {table.game_id} at {at}, seats show {shown}")
                     for client in table.clients:
                         await client.reload()
 
@@ -546,7 +550,8 @@ def print_report(r: dict[str, Any]) -> None:
         figures = " / ".join(str(r[f"{name}_{p}_ms"]) for p in ("p50", "p95", "p99"))
         say(f"{name.replace('_', ' ')}: p50 / p95 / p99 = {figures} ms")
     say(
-        f"worker CPU {r['worker_cpu_ms_per_move']} ms per move ({r['worker_cpu_pct']} % each), "
+        f"worker CPU {r['worker_cpu_ms_per_move']} ms per move ({r['worker_cpu_pct']} % each; "
+        f"{r['worker_ceiling_moves_per_s']} moves/s per worker with a core each), "
         f"RSS {r['rss_mb_start']} -> {r['rss_mb_end']} MB; client CPU {r['client_cpu_pct']} %"
         + (" (the clients were the bottleneck)" if r["client_bottleneck"] else "")
     )

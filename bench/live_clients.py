@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bench.live_server import Workers
 
 REFUSED = (4401, 4403, 4404)  # the table's "you may not watch" close codes
+HTMX_RECONNECTS = (1006, 1011, 1012, 1013)  # the close codes htmx's ws extension retries
 STALE_WORDS = "changed before your move"
 
 
@@ -37,6 +38,7 @@ class Stats:
     measuring: bool = False
     sent: int = 0
     answered: int = 0
+    window_answered: int = 0  # the people's moves answered inside the window
     mover_s: list[float] = field(default_factory=list)
     all_s: list[float] = field(default_factory=list)
     frames: int = 0
@@ -59,8 +61,9 @@ class Stats:
     last_seqs: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, seat)
 
     def note(self, text: str) -> None:
-        if len(self.samples) < 5:
-            self.samples.append(text[:160])
+        text = text[:160]
+        if len(self.samples) < 5 and text not in self.samples:
+            self.samples.append(text)
 
 
 @dataclass
@@ -170,15 +173,27 @@ class Client:
         if first:
             await self.load_page(game_id)
             await self.bench.gate.wait()
+        retries = 0
         while not self.done and not self.bench.closing:
             ws = await self.open(game_id, first)
+            code = 1006  # a handshake that failed closes with 1006 in a browser
             if ws is not None:
-                await self.listen(ws)
+                retries = 0  # as htmx's ws extension does when a socket opens
+                code = await self.listen(ws)
             if self.done or self.bench.closing:
                 break
             self.bench.stats.reconnects += 1
-            await asyncio.sleep(self.rng.uniform(0.05, 0.5))  # a browser's reconnect delay
+            await asyncio.sleep(self.reconnect_delay(code, retries))
+            retries += 1
         self.bench.stats.last_seqs[(game_id, self.index)] = self.board.seq
+
+    def reconnect_delay(self, code: int | None, retries: int) -> float:
+        """htmx's ws extension waits a random time up to 1 s x 2^retries (at most 64 s) after
+        an abnormal close; after any other close it does not reconnect, so the person
+        reloads the page after a moment (also what the bench's reload is)."""
+        if code in HTMX_RECONNECTS:
+            return self.rng.random() * 2 ** min(retries, 6)
+        return self.rng.uniform(0.5, 2.0) if code is not None else 0.0
 
     async def load_page(self, game_id: int) -> None:
         """The table's page, as a browser loads it before its socket opens."""
@@ -211,7 +226,8 @@ class Client:
         stats.handshakes["accepted"] += 1
         return ws
 
-    async def listen(self, ws: ClientConnection) -> None:
+    async def listen(self, ws: ClientConnection) -> int | None:
+        """Play on this socket until it closes; its close code (None: a reload of ours)."""
         self.ws = ws
         try:
             if self.pending is not None:  # unanswered when the last socket dropped
@@ -230,14 +246,15 @@ class Client:
                 self.acting = None
         if self.done or self.bench.closing:
             await ws.close()
-            return
+            return 1000
         if self.reloading:  # our own doing, counted by whoever asked for it
             self.reloading = False
-            return
+            return None
         code = ws.close_code if ws.close_code is not None else 1006
         self.bench.stats.closes[code] += 1
         if code in REFUSED:
             self.done = True
+        return code
 
     async def reload(self) -> None:
         """What a person does when nothing happens: reload (a fresh socket, a snapshot)."""
@@ -279,7 +296,9 @@ class Client:
             return
         self.pending = None
         self.table.cancel(pending.seq + 1)
-        if STALE_WORDS in message:
+        # A stale move is answered with the newer board and a message; a rejected one with
+        # the message alone, at the seq it was sent for.
+        if self.board.seq > pending.seq or STALE_WORDS in message:
             stats.stale += 1
         else:
             stats.rejected += 1
@@ -289,6 +308,7 @@ class Client:
         self.pending = None
         stats = self.bench.stats
         stats.answered += 1
+        stats.window_answered += stats.measuring
         stats.answered_ids.add((pending.game_id, pending.client_move_id))
         if pending.measured:
             stats.mover_s.append(now - pending.sent_at)

@@ -11,11 +11,16 @@ clients, not the server, the bottleneck.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
-# A tag (attribute values may hold ">"), or a comment to skip.
-TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S)
+# An opening tag's name. Django escapes "<" in text and attribute values, so every "<"
+# followed by a letter starts a tag.
+OPEN = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)")
+# The rest of an opening tag: its attributes (values may hold ">"), up to its ">".
+TAG_REST = re.compile(r"""((?:[^>"']|"[^"]*"|'[^']*')*)>""")
+CONTROLS = re.compile(r"<(button|input)\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.I)
 ATTR = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
 VOID = frozenset(
     "area base br col embed hr img input link meta source track wbr".split()
@@ -28,9 +33,8 @@ POINTS = {r: min(i + 1, 10) for i, r in enumerate(RANKS)}
 def attrs(text: str) -> dict[str, str]:
     """A tag's attributes (after its name); a bare attribute maps to ""."""
     out: dict[str, str] = {}
-    for m in ATTR.finditer(text):
-        value = m.group(2) if m.group(2) is not None else m.group(3) or m.group(4) or ""
-        out.setdefault(m.group(1).lower(), _unescape(value))
+    for name, double, single, bare in ATTR.findall(text):
+        out.setdefault(name.lower(), _unescape(double or single or bare))
     return out
 
 
@@ -57,26 +61,36 @@ class Element:
 
 
 def roots(html: str) -> list[Element]:
-    """The top-level elements of a frame, in order (text between them is ignored)."""
+    """The top-level elements of a frame, in order (text between them is ignored).
+
+    An element ends at the close tag that balances the tags of its own name inside it,
+    so only those are counted, not every tag of the frame (this is the clients' hot path).
+    """
     found: list[Element] = []
-    depth, start, first = 0, 0, ""
-    for m in TAG.finditer(html):
-        closing, name, rest = m.group(1), m.group(2), m.group(3)
-        if name is None:  # a comment
-            continue
-        void = name.lower() in VOID or rest.rstrip().endswith("/")
-        if closing:
-            depth = max(0, depth - 1)
-            if depth == 0:
-                found.append(_element(first, html[start : m.end()]))
-        elif void:
-            if depth == 0:
-                found.append(_element(rest, m.group(0)))
-        else:
-            if depth == 0:
-                start, first = m.start(), rest
-            depth += 1
+    pos = 0
+    while (m := OPEN.search(html, pos)) is not None:
+        name = m.group(1).lower()
+        rest = TAG_REST.match(html, m.end())
+        first, pos = (rest.group(1), rest.end()) if rest else ("", m.end())
+        if name not in VOID and not first.rstrip().endswith("/"):
+            pos = _closing(html, name, pos)
+        found.append(_element(first, html[m.start() : pos]))
     return [e for e in found if e.id]
+
+
+def _closing(html: str, name: str, pos: int) -> int:
+    """Where the element whose opening tag ends at ``pos`` ends (past its close tag)."""
+    depth = 1
+    for t in _same_name(name).finditer(html, pos):
+        depth += -1 if t.group(1) else 1
+        if depth == 0:
+            return html.find(">", t.end()) + 1
+    return len(html)
+
+
+@functools.cache
+def _same_name(name: str) -> re.Pattern[str]:
+    return re.compile(rf"<(/?){re.escape(name)}(?![a-zA-Z0-9-])", re.I)
 
 
 def _element(first_tag_attrs: str, html: str) -> Element:
@@ -98,20 +112,16 @@ class Hand:
 
 def read_hand(element: Element) -> Hand:
     hand = Hand(element.seq, is_form=element.html.lstrip().lower().startswith("<form"))
-    for m in TAG.finditer(element.html):
-        if m.group(1) or m.group(2) is None:
-            continue
-        name = m.group(2).lower()
-        if name not in ("button", "input"):
-            continue
-        a = attrs(m.group(3))
+    for m in CONTROLS.finditer(element.html):
+        a = attrs(m.group(2))
         if "disabled" in a or "hidden" in a:
             continue
-        if name == "button" and a.get("name") == "action" and a.get("value"):
-            hand.actions.append(a["value"])
-        elif name == "input" and a.get("type") == "hidden" and "name" in a:
+        if m.group(1).lower() == "button":
+            if a.get("name") == "action" and a.get("value"):
+                hand.actions.append(a["value"])
+        elif a.get("type") == "hidden" and "name" in a:
             hand.hidden[a["name"]] = a.get("value", "")
-        elif name == "input" and a.get("type") == "checkbox" and a.get("name") == "cards":
+        elif a.get("type") == "checkbox" and a.get("name") == "cards":
             hand.cards.append(a.get("value", ""))
     return hand
 
@@ -122,6 +132,7 @@ class Board:
     def __init__(self) -> None:
         self.parts: dict[str, Element] = {}
         self.seq = -1  # the highest data-seq seen on any part
+        self._hand: tuple[Element, Hand] | None = None
 
     def apply(self, html: str) -> list[Element]:
         """Swap a frame's parts in; return the parts that were taken (not older ones)."""
@@ -140,7 +151,10 @@ class Board:
         element = self.parts.get("my-hand")
         if element is None:
             return None
-        hand = read_hand(element)
+        if self._hand is None or self._hand[0] is not element:  # read once per version
+            self._hand = (element, read_hand(element))
+        read = self._hand[1]
+        hand = Hand(read.seq, list(read.actions), list(read.cards), dict(read.hidden), read.is_form)
         # As a browser's FormData does: inputs elsewhere on the page that belong to the
         # form (form="my-hand"), such as its seq and move id in the status bar.
         for other in self.parts.values():
@@ -163,12 +177,11 @@ class Board:
 
 def _form_inputs(html: str, form: str) -> dict[str, str]:
     found = {}
-    for m in TAG.finditer(html):
-        if m.group(1) or m.group(2) is None or m.group(2).lower() != "input":
-            continue
-        a = attrs(m.group(3))
-        if a.get("form") == form and a.get("type") == "hidden" and "name" in a:
-            found[a["name"]] = a.get("value", "")
+    for m in CONTROLS.finditer(html):
+        a = attrs(m.group(2))
+        if m.group(1).lower() == "input" and a.get("form") == form and a.get("type") == "hidden":
+            found[a.get("name", "")] = a.get("value", "")
+    found.pop("", None)
     return found
 
 

@@ -87,6 +87,7 @@ def site_env(db_url: str, redis_url: str, scratch: Path, *, bots: bool) -> dict[
     env = {
         "DJANGO_SETTINGS_MODULE": "bench.live_settings",
         "TONGITS_BENCH_STATIC_ROOT": str(scratch / "static"),
+        "TONGITS_BENCH_CHANNEL_PREFIX": f"tongits-bench-{os.getpid()}-{secrets.token_hex(3)}",
         "DATABASE_URL": db_url,
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),

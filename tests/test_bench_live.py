@@ -33,7 +33,7 @@ def test_the_bench_reads_a_seat_s_hand_and_buttons_from_the_frame_the_table_send
     view = seat_view(state, turn)
 
     board = Board()
-    board.apply(rendering.socket_frame(game.pk, user).html)
+    board.apply(rendering.render_frame(rendering.load_table(game.pk, user)))
     hand = board.hand()
 
     assert board.seq == game.seq
@@ -51,7 +51,7 @@ def test_the_bench_keeps_the_newest_version_of_each_part_and_ignores_older_ones(
 ):
     game = make_game([alice, bob, carol], seed=11)
     board = Board()
-    board.apply(rendering.socket_frame(game.pk, alice).html)
+    board.apply(rendering.render_frame(rendering.load_table(game.pk, alice)))
     newer = '<div id="messages" data-seq="99" hx-swap-oob="true"><p>Hello</p></div>'
     older = rendering.message_frame("Too late.", 5)
 
