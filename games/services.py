@@ -10,6 +10,7 @@ seat's view, so no rendered hand is ever sent to a group.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -33,6 +34,7 @@ from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, ap
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.live import snapshots
+from games.live.snapshots import SeatRow
 from games.models import Game, Seat
 from games.models import Move as MoveRow
 from games.text import encodable
@@ -314,29 +316,49 @@ def submit_move(
     """
     if not isinstance(payload, dict):
         raise BadMove("A move must be an object with a type.")
-    with transaction.atomic():
-        game, seats = _locked_game_and_seats(game_id)
-        seat = _seat_for(seats, user)
+    try:
+        with transaction.atomic():
+            result = _submit_locked(game_id, user, payload, expected_seq, client_move_id)
+    except IntegrityError:
+        # The id was this seat's at another version (a client that reuses its ids): the
+        # unique (game, client_move_id) refused it, and the whole transaction with it.
+        raise BadMove("That move id was already used; reload the table and try again.") from None
+    if isinstance(result, ServiceError):
+        raise result  # after the commit of the seat's return
+    return result
+
+
+def _submit_locked(
+    game_id: int,
+    user: AbstractBaseUser | AnonymousUser,
+    payload: dict[str, Any],
+    expected_seq: int | None,
+    client_move_id: str | None,
+) -> MoveResult | ServiceError:
+    game, seats = _locked_game_and_seats(game_id)
+    seat = _seat_for(seats, user)
+    # A move made at this version would have moved the game on: only a frame for another
+    # version (or none said) can be one already applied, sent again after a reconnect.
+    if expected_seq != game.seq:
         earlier = _earlier_result(game, seat, client_move_id)
         if earlier is not None:
             return earlier
-        _check_can_act(game, seat)
-        was_away = seat.away
-        if was_away:
-            _back(game, seat)
-        try:
-            return _try_move(game, seats, seat, payload, expected_seq, client_move_id)
-        except ServiceError as e:
-            if not was_away:
-                raise
-            failure = e  # refused before any write: commit the seat's return, then say no
-    raise failure
+    _check_can_act(game, seat)
+    was_away = seat.away
+    if was_away:
+        seat = _back(game, seats, seat.index)
+    try:
+        return _try_move(game, seats, seat, payload, expected_seq, client_move_id)
+    except ServiceError as e:
+        if not was_away:
+            raise
+        return e  # refused before any write: the seat's return is committed, then it says no
 
 
 def _try_move(
     game: Game,
-    seats: list[Seat],
-    seat: Seat,
+    seats: list[SeatRow],
+    seat: SeatRow,
     payload: dict[str, Any],
     expected_seq: int | None,
     client_move_id: str | None,
@@ -358,24 +380,35 @@ def _locked_game(game_id: int) -> Game:
         raise NotAllowed("There is no such game.") from None
 
 
-def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
+def _locked_game_and_seats(game_id: int) -> tuple[Game, list[SeatRow]]:
     """The game row, locked, without its deal (the cached position makes it unneeded),
-    and its seats with the names the table shows: the two queries of a move."""
+    and its seats: from this process's snapshot of the same rev (every change to a seat
+    moves the rev on), else one more query."""
     try:
         game = Game.objects.select_for_update().defer("deal").get(pk=game_id)
     except Game.DoesNotExist:
         raise NotAllowed("There is no such game.") from None
-    seats = list(snapshots.seats_with_names(game_id))
-    return game, seats
+    snap = snapshots.cached(game_id)
+    if snap is not None and snap.rev == game.rev:
+        return game, list(snap.seats)
+    return game, [SeatRow.of(s) for s in snapshots.seats_with_names(game_id)]
 
 
-def _seat_for(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> Seat | None:
+def _set_away(game: Game, seats: list[SeatRow], index: int, away: bool) -> SeatRow:
+    Seat.objects.filter(game_id=game.pk, index=index).update(away=away)
+    seats[index] = dataclasses.replace(seats[index], away=away)
+    return seats[index]
+
+
+def _seat_for(seats: list[SeatRow], user: AbstractBaseUser | AnonymousUser) -> SeatRow | None:
     if not user.is_authenticated:
         return None
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
-def _earlier_result(game: Game, seat: Seat | None, client_move_id: str | None) -> MoveResult | None:
+def _earlier_result(
+    game: Game, seat: SeatRow | None, client_move_id: str | None
+) -> MoveResult | None:
     """The result of this seat's move with this client id, if it was already applied."""
     if not client_move_id or seat is None:
         return None
@@ -388,7 +421,7 @@ def _earlier_result(game: Game, seat: Seat | None, client_move_id: str | None) -
     return MoveResult(game.pk, row["seq"], row["payload"], duplicate=True, finished=game.is_over)
 
 
-def _check_can_act(game: Game, seat: Seat | None) -> Seat:
+def _check_can_act(game: Game, seat: SeatRow | None) -> SeatRow:
     if seat is None:
         raise NotAllowed("You are not playing at this table.")
     if game.status == Game.Status.WAITING:
@@ -400,7 +433,7 @@ def _check_can_act(game: Game, seat: Seat | None) -> Seat:
 
 def _apply_and_log(
     game: Game,
-    seats: list[Seat],
+    seats: list[SeatRow],
     state: GameState,
     move: Move,
     *,
@@ -419,9 +452,7 @@ def _apply_and_log(
     )  # fmt: skip
     _update_summary(game, seats, state, new)
     found = snapshots.Position(seq, new, (move.seat, payload))
-    snap = snapshots.build_snapshot(
-        game.pk, snapshots.snapshot_row(game), [snapshots.SeatRow.of(s) for s in seats], found
-    )
+    snap = snapshots.build_snapshot(game.pk, snapshots.snapshot_row(game), list(seats), found)
 
     def after_commit() -> None:
         # This process's sockets of the game render from it without a query.
@@ -441,7 +472,7 @@ SUMMARY_FIELDS = ["seq", "rev", "last_move_at", "turn_started_at", "turn_seat", 
 RESULT_FIELDS = ["status", "finished_at", "winner_seat", "end", "points", "chips", "burned"]
 
 
-def _update_summary(game: Game, seats: list[Seat], before: GameState, after: GameState) -> None:
+def _update_summary(game: Game, seats: list[SeatRow], before: GameState, after: GameState) -> None:
     now = timezone.now()
     game.seq += 1
     game.rev += 1
@@ -469,7 +500,7 @@ def _store_result(game: Game, state: GameState, now: datetime) -> None:
     log.info("Game %s ended (%s) at move %s; seat %s won.", game.pk, o.end, game.seq, o.winner)
 
 
-def _due_at(game: Game, seat: Seat, now: datetime) -> datetime:
+def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:
     """When the server moves for ``seat``: after a bot's short pause, or when a person's
     turn clock runs out."""
     if seat.plays_itself:
@@ -494,8 +525,7 @@ def play_due(game_id: int, now: datetime | None = None) -> MoveResult | None:
             return None
         seat = seats[game.turn_seat]
         if not seat.plays_itself:
-            seat.away = True
-            seat.save(update_fields=["away"])
+            seat = _set_away(game, seats, seat.index, True)
             log.info("Game %s: seat %s ran out of time and is away.", game.pk, seat.index)
         state = game_state(game)
         rng = random.Random(secrets.randbits(64))  # not guessable from the game's id
@@ -510,19 +540,19 @@ def mark_back(game_id: int, user: AbstractBaseUser) -> bool:
         seat = _seat_for(seats, user)
         if seat is None or not seat.away:
             return False
-        _back(game, seat)
+        _back(game, seats, seat.index)
     return True
 
 
-def _back(game: Game, seat: Seat) -> None:
+def _back(game: Game, seats: list[SeatRow], index: int) -> SeatRow:
     # Their turn clock starts again from now: the bot was about to move for them.
-    seat.away = False
-    seat.save(update_fields=["away"])
+    seat = _set_away(game, seats, index, False)
     if not game.is_over and game.turn_seat == seat.index:
         game.turn_started_at = timezone.now()
         game.due_at = _due_at(game, seat, game.turn_started_at)
         game.save(update_fields=["turn_started_at", "due_at"])
     _changed(game)
+    return seat
 
 
 # --- Notifications ------------------------------------------------------------------------
