@@ -127,7 +127,10 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
 
     async def game_update(self, event: dict) -> None:
         if event["rev"] > self.rev:
-            await self.send_board(min_rev=event["rev"])
+            # The first of this process's sockets of the game to hear of a move makes the
+            # new snapshot from the move itself; the others find it made.
+            snap = snapshots.apply_news(self.game_id, event["rev"], event.get("news"))
+            await self.send_board(snap, min_rev=event["rev"])
 
     async def send_board(
         self,
@@ -140,7 +143,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         """Send this watcher's board at ``min_rev`` or later: only the parts that changed
         since the last frame (``whole``: all of them)."""
         async with self.lock:
-            if snap is None:
+            if snap is None or snap.rev < min_rev:
                 snap = await snapshots.snapshot(self.game_id, min_rev)
             if snap is None:
                 await self.close(code=4404)

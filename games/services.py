@@ -458,7 +458,7 @@ def _apply_and_log(
         # This process's sockets of the game render from it without a query.
         snapshots.remember_position((snap.pk, snap.commitment), found)
         snapshots.remember(snap)
-        notify_game(snap.pk, snap.rev)
+        notify_game(snap.pk, snap.rev, snapshots.move_news(snap))
 
     transaction.on_commit(after_commit, robust=True)
     return MoveResult(game.pk, seq, payload, finished=new.outcome is not None)
@@ -558,13 +558,17 @@ def _back(game: Game, seats: list[SeatRow], index: int) -> SeatRow:
 # --- Notifications ------------------------------------------------------------------------
 
 
-def notify_game(game_id: int, rev: int) -> None:
+def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> None:
     """Tell every socket of the game that it is now at ``rev``; each renders its own view
-    (from its process's snapshot of that rev, loaded once for all of them)."""
+    (from its process's snapshot of that rev, loaded once for all of them). ``news`` is
+    what a move changed, so that other processes need not load it (see
+    ``snapshots.move_news``)."""
     layer = get_channel_layer()
     if layer is None:
         return
     message = {"type": "game.update", "rev": rev}
+    if news is not None:
+        message["news"] = news
     loop = _server_loop()
     if loop is not None:
         # A database thread of a running server: the event loop sends it, and the thread

@@ -18,6 +18,7 @@ get a seat's view of it (``games.rendering``), never the snapshot.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -233,6 +234,51 @@ def _next_game(pk: int | None) -> NextGame | None:
 def snapshot_row(game: Game) -> dict[str, Any]:
     """The fields a snapshot takes from a Game the caller has in hand (and just saved)."""
     return {name: getattr(game, name) for name in FIELDS}
+
+
+# --- What a move changed, for the other processes ---------------------------------------
+
+
+def move_news(snap: Snapshot) -> dict[str, Any]:
+    """What a process that holds the snapshot one move older needs to make this one
+    without a query: the move as logged and the row's new summary. It travels only
+    between the site's own processes (the channel layer), never to a browser; it holds
+    no card that the log does not (a drawn card is not in the log: each process draws it
+    from its own copy of the stock), and the seed only once the game is over."""
+    seat, payload = snap.position.last_move
+    return {
+        "seq": snap.seq,
+        "move": [seat, payload],
+        "status": snap.status,
+        "seed": snap.seed,
+        "due_at": snap.due_at.isoformat() if snap.due_at else None,
+        "seats": [[r.index, r.user_id, r.bot_kind, r.away, r.name] for r in snap.seats],
+    }
+
+
+def apply_news(game_id: int, rev: int, news: dict[str, Any] | None) -> Snapshot | None:
+    """This process's snapshot of the game moved on by one move's news, if it held the
+    one just before (else None: the socket loads it)."""
+    with _lock:
+        before = _snapshots.get(game_id)
+    if news is None or before is None or before.position is None:
+        return before if before is not None and before.rev >= rev else None
+    if before.rev >= rev:
+        return before
+    if before.rev != rev - 1 or before.seq != news["seq"] - 1:
+        return None
+    seat, payload = news["move"]
+    state = apply(before.position.state, Move.from_dict(payload))
+    found = Position(news["seq"], state, (seat, payload))
+    due_at = news["due_at"]
+    snap = dataclasses.replace(
+        before, rev=rev, seq=news["seq"], status=news["status"], seed=news["seed"],
+        due_at=datetime.fromisoformat(due_at) if due_at else None,
+        seats=tuple(SeatRow(*row) for row in news["seats"]), position=found,
+    )  # fmt: skip
+    remember_position((game_id, snap.commitment), found)
+    remember(snap)
+    return snap
 
 
 _snapshots: OrderedDict[int, Snapshot] = OrderedDict()
