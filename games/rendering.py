@@ -203,6 +203,7 @@ def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
         # play holds no seed at all).
         "seed": game.seed if game.revealed else "",
         "client_move_id": client_move_id(game.pk, game.seq, mine),
+        "act_url": act_url(game.pk),
         "now": timezone.now().isoformat(),
         "message": "",
     }
@@ -218,6 +219,11 @@ def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
 # Per process: a board made again for the same seat and version carries the same id, so
 # a board that changed nothing else need not be sent again, and every id is new per move.
 _MOVE_ID_SALT = secrets.token_hex(16)
+
+
+@lru_cache(maxsize=4096)
+def act_url(game_id: int) -> str:
+    return reverse("act", args=[game_id])
 
 
 def client_move_id(game_id: int, seq: int, mine: SeatRow | None) -> str:
