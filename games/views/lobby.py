@@ -14,7 +14,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -146,6 +146,11 @@ def new_table(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 def join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     token = request.POST.get("token") or None
+    if token and len(token) > TOKEN_LENGTH:
+        # No invite link holds one this long: a malformed request, refused as one.
+        return HttpResponseBadRequest(
+            "That is not an invite link of ours: ask for the table's link again."
+        )
     try:
         game = services.join_table(game_id, request.user, invite_token=token)
     except services.ServiceError as e:
