@@ -99,6 +99,9 @@ def site_env(db_url: str, redis_url: str, scratch: Path, *, bots: bool) -> dict[
         # frame limit (5 a second) would throttle them, which is not what is measured.
         "TONGITS_SOCKET_FRAMES_PER_SECOND": "1000",
         "TONGITS_SOCKET_FRAME_BURST": "1000",
+        # Its people start a new table after every game, faster than anyone would.
+        "TONGITS_TABLES_PER_MINUTE": "100000",
+        "TONGITS_OPEN_TABLES_MAX": "100000",
         "PYTHONUNBUFFERED": "1",
     }
     if bots:
