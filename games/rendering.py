@@ -498,7 +498,7 @@ def _render(part: str, values: dict[str, Any]) -> str:
 
 SEQ = "%%seq%%"
 MOVE_ID = "%%move-id%%"
-MEMO_SIZE = 500
+MEMO_SIZE = 300
 
 
 def _panel_key(p: SeatPanel) -> tuple:
@@ -571,7 +571,6 @@ MEMO_KEYS = {
     "center": _center_key,
     "seats": _seats_key,
     "hand": _hand_key,
-    "fairness": lambda v: (v["oob"], v["commitment"], v["seed"]),
     "result": lambda v: (v["oob"],) if not v.get("result") else None,
     "messages": lambda v: (v["oob"],) if not v.get("message") else None,
 }
@@ -597,7 +596,7 @@ def message_frame(message: str, seq: int) -> str:
 # Boards made for sockets, by (game, seat, at next game), the newest rev only: all sockets
 # of one seat, and all spectators, of a game share one. The time of sending is filled in
 # as it goes out. Bounded: a board is a few kilobytes and only the newest is of use.
-BOARDS = 600
+BOARDS = 400
 _boards: OrderedDict[tuple, tuple[int, dict[str, tuple[str, int]]]] = OrderedDict()
 
 
