@@ -97,7 +97,7 @@ def _best_take(r: Reading, takes: list[Move]) -> Move | None:
 
 
 def _play(r: Reading) -> Move:
-    for choice in (_tongits_step, _secret_set, _block, _meld, _layoff):
+    for choice in (tongits_step, _secret_set, _block, _meld, _layoff):
         move = choice(r)
         if move is not None:
             return move
@@ -108,7 +108,7 @@ def _table(r: Reading) -> tuple[int, ...]:
     return tuple(0 if m.secret else mask_of(m.cards) for m in r.view.melds)
 
 
-def _tongits_step(r: Reading) -> Move | None:
+def tongits_step(r: Reading) -> Move | None:
     plan = plan_to_empty(r.hand, _table(r), may_discard=True)
     if not plan:
         return None
@@ -187,10 +187,10 @@ def _threatens(r: Reading, seat: int) -> bool:
 
 
 def _discard(r: Reading) -> Move:
-    return min(_legal(r, DISCARD), key=lambda m: _discard_score(r, m.card))
+    return min(_legal(r, DISCARD), key=lambda m: discard_score(r, m.card))
 
 
-def _discard_score(r: Reading, card: int) -> float:
+def discard_score(r: Reading, card: int) -> float:
     """Lower is better: deadwood kept, chances given up, and what it feeds the next seat."""
     rest = r.hand & ~(1 << card)
     outs = near_meld_outs(card, rest, r.unseen) if r.view.stock_left else 0
