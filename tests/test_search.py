@@ -3,7 +3,11 @@ seed always gives the same move."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +19,7 @@ from games.engine.determinize import WorldError, state_from_view
 from games.engine.moves import DISCARD, DRAW, SECRET
 from games.engine.view import SeatView
 
+REPO = Path(__file__).resolve().parent.parent
 # A small budget keeps the tests quick; the rules of the search are the same.
 SMALL = search.Budget(batch=4, max_worlds=8, max_plies=800)
 
@@ -170,3 +175,15 @@ def _as_rebuilt(state: GameState) -> GameState:
     out = state.copy()
     out.stock, out.stock_pos = state.stock[state.stock_pos :], 0
     return out
+
+
+def test_the_search_bench_prints_its_move_times_last_and_never_imports_django():
+    script = (
+        "import sys, bench.search as b; b.main(['--games', '2']);assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert {"moves", "p50_ms", "p95_ms", "mean_ms"} <= set(figures)
+    assert figures["moves"] > 0 and figures["p95_ms"] >= figures["p50_ms"]

@@ -32,7 +32,7 @@ from games.engine.determinize import state_from_view
 from games.engine.melds import deadwood
 from games.engine.moves import CALL, DISCARD, DRAW, LAYOFF, MELD, SECRET, TAKE, Move
 from games.engine.rules import apply
-from games.engine.state import GameState, Phase
+from games.engine.state import GameState, Outcome, Phase
 from games.engine.view import SeatView, seat_view
 
 from . import greedy
@@ -51,6 +51,8 @@ class Budget:
     drop_z: float = 2.0  # how many standard errors behind the leader a candidate is dropped
     beat_z: float = 2.0  # how many standard errors ahead of greedy's move another must be
     shape: int = 0  # discards at most a sampled opponent hand is shaped by (see sample_world)
+    tries: int = 1  # deals drawn at most to find one that fits a Draw call (see sample_world)
+    win_bonus: float = 0.0  # chips a rollout's win is worth on top of its chips
     search_play: bool = True
     search_start: bool = True
 
@@ -108,15 +110,15 @@ def _by_deadwood(r: Reading, moves: list[Move], keep: int) -> list[Move]:
 def _race(view: SeatView, candidates: list[Move], rng: random.Random, budget: Budget) -> Move:
     """Play the live candidates in batches of the same sampled deals; drop the clearly worse."""
     me = view.seat
-    scores: list[list[int]] = [[] for _ in candidates]
+    scores: list[list[float]] = [[] for _ in candidates]
     alive = list(range(len(candidates)))
     plies = worlds = 0
     while len(alive) > 1 and worlds < budget.max_worlds and plies < budget.max_plies:
         for _ in range(budget.batch):
-            world = sample_world(view, rng, budget.shape)
+            world = sample_world(view, rng, budget.shape, budget.tries)
             for i in alive:
-                chips, used = _rollout(apply(world, candidates[i]), me, rng)
-                scores[i].append(chips)
+                outcome, used = _rollout(apply(world, candidates[i]), rng)
+                scores[i].append(outcome.chips[me] + budget.win_bonus * (outcome.winner == me))
                 plies += used
         worlds += budget.batch
         alive = _survivors(alive, scores, budget.drop_z)
@@ -128,12 +130,12 @@ def _race(view: SeatView, candidates: list[Move], rng: random.Random, budget: Bu
     return candidates[best]
 
 
-def _survivors(alive: list[int], scores: list[list[int]], z: float) -> list[int]:
+def _survivors(alive: list[int], scores: list[list[float]], z: float) -> list[int]:
     leader = max(alive, key=lambda i: (_mean(scores[i]), -i))
     return [i for i in alive if i == leader or _edge(scores[i], scores[leader], -z) >= 0]
 
 
-def _edge(mine: list[int], theirs: list[int], z: float) -> float:
+def _edge(mine: list[float], theirs: list[float], z: float) -> float:
     """The paired mean difference less ``z`` standard errors (both played in the same deals)."""
     n = len(mine)
     diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
@@ -143,22 +145,42 @@ def _edge(mine: list[int], theirs: list[int], z: float) -> float:
     return mean - z * max(spread, 0.5 / math.sqrt(n))
 
 
-def _mean(values: list[int]) -> float:
+def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _rollout(state: GameState, me: int, rng: random.Random) -> tuple[int, int]:
-    """(chips for ``me``, moves played) with greedy in every seat to the end."""
+def _rollout(state: GameState, rng: random.Random) -> tuple[Outcome, int]:
+    """(the outcome, moves played) with greedy in every seat to the end."""
     plies = 0
     while state.outcome is None:
         view = seat_view(state, state.turn)
         state = apply(state, greedy.choose(view, rng))
         plies += 1
-    return state.outcome.chips[me], plies
+    return state.outcome, plies
 
 
-def sample_world(view: SeatView, rng: random.Random, shape: int = 0) -> GameState:
-    """One deal of the unseen cards that fits everything ``view`` shows."""
+def sample_world(view: SeatView, rng: random.Random, shape: int = 0, tries: int = 1) -> GameState:
+    """One deal of the unseen cards that fits everything ``view`` shows.
+
+    With ``shape``, each other hand is dealt that many cards more (at most one a turn it has
+    had) and throws back the ones greedy would have discarded, as a real hand has. While a
+    Draw call waits, up to ``tries`` deals are drawn until one gives the caller a hand it
+    would have called with (R7): a caller's hand is low, not any hand of its size.
+    """
+    world = _deal(view, rng, shape)
+    for _ in range(tries - 1):
+        if view.phase is not Phase.ANSWER or _would_call(world, view.caller):
+            break
+        world = _deal(view, rng, shape)
+    return world
+
+
+def _would_call(world: GameState, caller: int) -> bool:
+    r = read(seat_view(world, caller))
+    return greedy.should_call(r, r.view.hand_points)
+
+
+def _deal(view: SeatView, rng: random.Random, shape: int) -> GameState:
     r = read(view)
     pool = r.unseen
     secret_cards = []
