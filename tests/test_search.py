@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,13 @@ from games.bots.knowledge import unseen_mask
 from games.engine import GameState, Move, apply, new_game, seat_view
 from games.engine.cards import RANK_MASKS, cards_of, mask_of
 from games.engine.determinize import WorldError, state_from_view
+from games.engine.melds import all_melds
 from games.engine.moves import DISCARD, DRAW, SECRET
 from games.engine.view import SeatView
 
 REPO = Path(__file__).resolve().parent.parent
 # A small budget keeps the tests quick; the rules of the search are the same.
-SMALL = search.Budget(batch=4, max_worlds=8, max_plies=800)
+SMALL = replace(search.DEFAULT_BUDGET, batch=4, max_worlds=8, max_plies=800)
 
 
 def greedy_until(seed: int, plies: int) -> GameState:
@@ -77,6 +79,18 @@ def test_a_sampled_deal_fits_everything_the_seat_has_seen():
             # The seat sees the same thing in the sampled deal as in the real one.
             assert seat_view(world, state.turn) == view
             assert sorted(world.all_cards()) == list(range(52))
+
+
+def test_sampled_hands_of_seats_that_have_finished_a_turn_hold_no_meld():
+    # A bot that melds what it can ends each turn without a meld in hand, so a sample gives
+    # such seats none either: that is what makes their points low, as they really are.
+    for state in decision_points(6):
+        view = seat_view(state, state.turn)
+        finished = [s for s in range(3) if s != state.turn and s in search._played_a_turn(view)]
+        assert finished
+        for seed in range(5):
+            world = search.sample_world(view, random.Random(seed), shape=3)
+            assert all(not all_melds(world.hands[s]) for s in finished)
 
 
 def test_a_sampled_deal_hides_each_secret_set_among_the_cards_nobody_has_seen():
@@ -147,7 +161,7 @@ def test_a_bot_that_peeks_at_the_hidden_cards_fails_the_view_only_check(monkeypa
     # catch it, or the check above would prove nothing.
     real: dict[str, GameState] = {}
 
-    def peeking_sample(view: SeatView, rng: random.Random, shape: int = 0) -> GameState:
+    def peeking_sample(view: SeatView, rng: random.Random, *guide: int) -> GameState:
         return real["state"]
 
     def peeking_move(state: GameState, seed: int) -> Move:

@@ -65,7 +65,7 @@ def _start(r: Reading) -> Move:
     for take in takes:
         if _take_empties(r, take):
             return take
-    if any(m.type == CALL for m in r.view.legal) and _should_call(r, r.view.hand_points):
+    if any(m.type == CALL for m in r.view.legal) and should_call(r, r.view.hand_points):
         return Move(CALL, r.me)
     take = _best_take(r, takes)
     return take if take is not None else Move(DRAW, r.me)
@@ -77,7 +77,7 @@ def _take_empties(r: Reading, take: Move) -> bool:
     return plan_to_empty(r.hand & ~take.cards, table, may_discard=True) is not None
 
 
-def _should_call(r: Reading, my_points: float) -> bool:
+def should_call(r: Reading, my_points: float) -> bool:
     """Whether a Draw call now (or with ``my_points``) would likely win (R7)."""
     rivals = [s for s in r.others() if r.opened(s)]
     # Unopened players cannot fight: with no opened rival the call wins outright.
@@ -169,7 +169,7 @@ def _keeps_call(r: Reading) -> bool:
     if not r.opened(r.me) or r.view.seats[r.me].blocked or r.view.stock_left == 0:
         return False
     leftover = deadwood(r.hand)
-    return _should_call(r, leftover - _highest_deadwood_card(r))
+    return should_call(r, leftover - _highest_deadwood_card(r))
 
 
 def _highest_deadwood_card(r: Reading) -> int:

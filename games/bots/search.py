@@ -16,6 +16,11 @@ Improvements on the plain method:
 - a budget counted in moves simulated rather than in seconds, so the same seed always gives
   the same move, and long rollouts early in a game cost fewer deals rather than more time.
 
+The deals are not uniform: the other seats are taken to play like a bot that melds what
+it can (greedy), so a seat that has finished a turn holds no meld, no pair for a discard it
+let go by, and has thrown its worst cards; a seat that calls Draw holds a low hand. Dealing
+uniformly instead overrates their points, and the bot then calls and fights far too often.
+
 It builds full states only from its own guesses (``state_from_view``); the real state never
 reaches it, which tests/test_search.py checks by playing it in different deals that share
 one view.
@@ -41,20 +46,21 @@ from .knowledge import Reading, read
 
 @dataclass(frozen=True)
 class Budget:
-    """How much searching one move gets. The defaults keep a move under about 300 ms."""
+    """How much searching one move gets, and how deals are sampled. The defaults keep a
+    move under 300 ms on one core (``python -m bench.search``)."""
 
     batch: int = 8  # deals a round plays every live candidate in
     max_worlds: int = 48  # deals at most for one move
-    max_plies: int = 3000  # moves simulated at most for one move (about 0.1 ms each)
+    max_plies: int = 2500  # moves simulated at most for one move (about 0.1 ms each)
     discards: int = 4  # discards kept after pruning by greedy's score
     others: int = 2  # melds, lay-offs and takes kept after pruning by deadwood
     drop_z: float = 2.0  # how many standard errors behind the leader a candidate is dropped
-    beat_z: float = 2.0  # how many standard errors ahead of greedy's move another must be
-    shape: int = 0  # discards at most a sampled opponent hand is shaped by (see sample_world)
-    tries: int = 1  # deals drawn at most to find one that fits a Draw call (see sample_world)
+    beat_z: float = 1.0  # how many standard errors ahead of greedy's move another must be
+    shape: int = 6  # discards at most a sampled opponent hand is shaped by (see sample_world)
+    tries: int = 20  # deals drawn at most to find one that fits a Draw call (see sample_world)
     win_bonus: float = 0.0  # chips a rollout's win is worth on top of its chips
-    search_play: bool = True
-    search_start: bool = True
+    search_play: bool = True  # search the play step (melds, lay-offs, discards) too
+    search_start: bool = True  # search the start step (call, draw, take)
 
 
 DEFAULT_BUDGET = Budget()
@@ -162,10 +168,12 @@ def _rollout(state: GameState, rng: random.Random) -> tuple[Outcome, int]:
 def sample_world(view: SeatView, rng: random.Random, shape: int = 0, tries: int = 1) -> GameState:
     """One deal of the unseen cards that fits everything ``view`` shows.
 
-    With ``shape``, each other hand is dealt that many cards more (at most one a turn it has
-    had) and throws back the ones greedy would have discarded, as a real hand has. While a
-    Draw call waits, up to ``tries`` deals are drawn until one gives the caller a hand it
-    would have called with (R7): a caller's hand is low, not any hand of its size.
+    The other seats are taken to play like greedy, which melds whatever it can: a seat
+    that has finished a turn is dealt no meld, nor two cards that meld with a discard it
+    let go by (see ``_passed_up``). With ``shape``, each other hand is dealt that many
+    cards more (at most one a turn it has had) and throws back the costliest, as greedy
+    does. While a Draw call waits, up to ``tries`` deals are drawn until one gives the
+    caller a hand it would have called with (R7): a caller's hand is low, not any hand.
     """
     world = _deal(view, rng, shape)
     for _ in range(tries - 1):
@@ -198,19 +206,83 @@ def _deal(view: SeatView, rng: random.Random, shape: int) -> GameState:
     at = 0
     drops = min(shape, (15 - view.stock_left) // 3 + 1)
     others = r.others()
+    played = _played_a_turn(view)
+    passed_up = _passed_up(view, r.me)
     for n, seat in enumerate(others):
         count = view.seats[seat].cards
-        still_needed = sum(view.seats[s].cards for s in others[n:])
-        extra = min(drops, len(loose) - at - still_needed)
-        dealt = loose[at : at + count + extra]
+        extra = min(drops, len(loose) - at - sum(view.seats[s].cards for s in others[n:]))
+        avoid = passed_up.get(seat, 0) if seat in played else -1
+        dealt = _hand_cards(loose[at:], count + extra, avoid)
         hand = _shaped(sum(1 << c for c in dealt), extra)
         hands[seat] = hand
-        # The thrown cards go back to the rest of the deal, for the next hand or the stock.
-        loose[at : at + count + extra] = [c for c in dealt if hand >> c & 1] + [
-            c for c in dealt if not hand >> c & 1
-        ]
+        # The cards it threw or never took go back to the rest of the deal, reshuffled.
+        rest = [c for c in loose[at:] if not hand >> c & 1]
+        rng.shuffle(rest)
+        loose[at:] = [*cards_of(hand), *rest]
         at += count
     return state_from_view(view, hands, loose[at:], secret_cards)
+
+
+def _played_a_turn(view: SeatView) -> set[int]:
+    """Seats sure to have finished a turn: a hand a bot melds from ends its turn meld-free.
+
+    Each finished turn left a discard (a take lifts one off again), and each turn after the
+    dealer's first began with a draw or a take, so both counts are lower bounds.
+    """
+    draws = 15 - view.stock_left
+    begun = draws + (1 if view.phase in (Phase.START, Phase.ANSWER) else 0)
+    finished = max(len(view.discards), begun)
+    return {s for s in range(3) if (s - view.dealer) % 3 < finished}
+
+
+def _passed_up(view: SeatView, me: int) -> dict[int, int]:
+    """Pile cards each other seat let go by, as a mask: a bot takes a discard it can meld.
+
+    On our turn the pile's order says who threw what when nobody took since: the top is
+    the seat before us's, the card under it the next seat's, which the seat before us let
+    go, and the one under that ours, which the next seat let go. A take since then makes
+    this a guess.
+    """
+    pile = view.discards
+    if view.phase is Phase.ANSWER:
+        return {}
+    nxt, prev = (me + 1) % 3, (me + 2) % 3
+    out = {}
+    if len(pile) >= 2:
+        out[prev] = 1 << pile[-2]
+    if len(pile) >= 3:
+        out[nxt] = 1 << pile[-3]
+    return out
+
+
+def _hand_cards(order: list[int], count: int, avoid: int) -> list[int]:
+    """The first ``count`` cards of ``order``, passing over cards that would make a meld
+    with those already picked, or with a card of ``avoid`` (-1: take any card), while
+    there are enough others."""
+    picked: list[int] = []
+    passed: list[int] = []
+    hand = 0
+    for card in order:
+        if len(picked) == count:
+            break
+        if avoid >= 0 and _makes_meld(hand | avoid, card):
+            passed.append(card)
+            continue
+        picked.append(card)
+        hand |= 1 << card
+    return picked + passed[: count - len(picked)]
+
+
+def _makes_meld(hand: int, card: int) -> bool:
+    if (hand & RANK_MASKS[card % 13]).bit_count() >= 2:
+        return True
+    rank = card % 13
+    for low in (rank - 2, rank - 1, rank):
+        if 0 <= low and low + 2 <= 12:
+            others = [card - rank + x for x in (low, low + 1, low + 2) if x != rank]
+            if all(hand >> c & 1 for c in others):
+                return True
+    return False
 
 
 def _shaped(hand: int, drops: int) -> int:
