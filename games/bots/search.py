@@ -74,7 +74,7 @@ def choose(view: SeatView, rng: random.Random) -> Move:
 def choose_with(view: SeatView, rng: random.Random, budget: Budget) -> Move:
     r = read(view)
     default = greedy.choose(view, rng)
-    if len(view.legal) == 1 or _obvious(r, default):
+    if len(view.legal) == 1 or _obvious(r):
         return default
     if view.phase is Phase.PLAY and not budget.search_play:
         return default
@@ -86,7 +86,7 @@ def choose_with(view: SeatView, rng: random.Random, budget: Budget) -> Move:
     return _race(view, candidates, rng, budget)
 
 
-def _obvious(r: Reading, default: Move) -> bool:
+def _obvious(r: Reading) -> bool:
     """Greedy's move empties the hand this turn: a Tongits (R3) is never worth searching."""
     return r.view.phase is Phase.PLAY and greedy.tongits_step(r) is not None
 
