@@ -50,6 +50,20 @@ def test_the_same_seed_plays_the_same_arena_and_another_seed_another():
     assert play_arena(["greedy", "random", "greedy"], 30, seed=5) != first
 
 
+def test_games_split_over_processes_give_the_same_result_as_in_one():
+    one = play_arena(["greedy", "random", "greedy"], 24, seed=8, jobs=1)
+    assert play_arena(["greedy", "random", "greedy"], 24, seed=8, jobs=2) == one
+
+
+def test_arena_jobs_keeps_its_progress_bar_and_its_figures():
+    one, _ = run_arena("--games", "12", "--seats", "greedy,random,random", "--jobs", "1", "--json")
+    two, err = run_arena(
+        "--games", "12", "--seats", "greedy,random,random", "--jobs", "2", "--json"
+    )
+    assert one.strip().splitlines()[-1] == two.strip().splitlines()[-1]
+    assert "12/12" in err and "95% CI" in two
+
+
 def test_each_entry_sits_in_each_seat_in_turn(monkeypatch):
     seatings = []
     real = arena.play_game
@@ -71,7 +85,12 @@ def test_greedy_beats_two_random_bots_far_more_often_than_a_third_of_the_time():
 
 @pytest.mark.parametrize(
     "args",
-    [["--seats", "greedy,random"], ["--seats", "greedy,clever,random"], ["--games", "0"]],
+    [
+        ["--seats", "greedy,random"],
+        ["--seats", "greedy,clever,random"],
+        ["--games", "0"],
+        ["--jobs", "0"],
+    ],
 )
 def test_arena_rejects_a_bad_seating_or_game_count(args):
     with pytest.raises(CommandError):

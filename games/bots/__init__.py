@@ -13,13 +13,14 @@ from collections.abc import Callable
 from games.engine.moves import Move
 from games.engine.view import SeatView
 
-from . import greedy, uniform
+from . import greedy, search, uniform
 
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = ("random", "greedy", "search")
 
 _POLICIES: dict[str, Callable[[SeatView, random.Random], Move]] = {
     "random": uniform.choose,
     "greedy": greedy.choose,
+    "search": search.choose,
 }
 
 

@@ -6,9 +6,11 @@ hand it over, so an arena run also shows that a bot can finish games from its vi
 
 from __future__ import annotations
 
+import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from games.engine import GameState, Outcome, apply, new_game, seat_view
@@ -29,6 +31,7 @@ class EntryResult:
     # Timing varies from run to run, so two results of the same seed still compare equal.
     moves: int = field(default=0, compare=False)
     seconds: float = field(default=0.0, compare=False)
+    move_seconds: tuple[float, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def win_rate(self) -> float:
@@ -41,6 +44,13 @@ class EntryResult:
     @property
     def ms_per_move(self) -> float:
         return 1000 * self.seconds / self.moves if self.moves else 0.0
+
+    def ms_percentile(self, share: float) -> float:
+        """The time within which ``share`` of this entry's moves were chosen, in ms."""
+        if not self.move_seconds:
+            return 0.0
+        ordered = sorted(self.move_seconds)
+        return 1000 * ordered[min(int(share * len(ordered)), len(ordered) - 1)]
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -65,32 +75,83 @@ class _Tally:
     chips: int = 0
     moves: int = 0
     seconds: float = 0.0
+    move_seconds: list[float] = field(default_factory=list)
+
+    def add(self, other: _Tally) -> None:
+        self.wins += other.wins
+        self.chips += other.chips
+        self.moves += other.moves
+        self.seconds += other.seconds
+        self.move_seconds += other.move_seconds
+
+
+# One game of an arena: (game number, its deal's seed, its bots' rng seed).
+_Game = tuple[int, int, int]
 
 
 def play_arena(
-    kinds: Sequence[str], games: int, seed: int = 0, progress: Progress | None = None
+    kinds: Sequence[str],
+    games: int,
+    seed: int = 0,
+    progress: Progress | None = None,
+    jobs: int = 1,
 ) -> ArenaResult:
     """Play ``games`` games between the three listed bot kinds; the same seed, the same result.
 
     Entry ``i`` sits in seat ``(i + g) % 3`` in game ``g``, so each entry plays each seat
     in turn. The three games of a rotation share one deal (the dealer comes from it), so
-    no entry is luckier with its cards than another.
+    no entry is luckier with its cards than another. ``jobs`` processes share the games;
+    every game's seeds are drawn up front, so their number never changes a result.
     """
     _check_kinds(kinds)
-    master = random.Random(seed)
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
     tallies = [_Tally() for _ in kinds]
+    for done, (_, game_tallies) in enumerate(_played(kinds, _games(games, seed), jobs), 1):
+        for tally, more in zip(tallies, game_tallies, strict=True):
+            tally.add(more)
+        if progress is not None:
+            progress(done, games)
+    return ArenaResult(
+        games, tuple(_entry(k, games, t) for k, t in zip(kinds, tallies, strict=True))
+    )
+
+
+def default_jobs() -> int:
+    """One process a core this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _games(games: int, seed: int) -> list[_Game]:
+    master = random.Random(seed)
+    out = []
     deal_seed = 0
     for game in range(games):
         if game % 3 == 0:
             deal_seed = master.getrandbits(64)
-        rng = random.Random(master.getrandbits(64))
-        seats = [(game + i) % 3 for i in range(3)]  # seats[entry] is that entry's seat
-        _play_one(kinds, seats, new_game(deal_seed), rng, tallies)
-        if progress is not None:
-            progress(game + 1, games)
-    return ArenaResult(
-        games, tuple(_entry(k, games, t) for k, t in zip(kinds, tallies, strict=True))
-    )
+        out.append((game, deal_seed, master.getrandbits(64)))
+    return out
+
+
+def _played(
+    kinds: Sequence[str], games: list[_Game], jobs: int
+) -> Iterator[tuple[int, list[_Tally]]]:
+    """Each game's tallies as it finishes, here or in ``jobs`` worker processes."""
+    if jobs == 1 or len(games) < 2:
+        yield from (_one_game(kinds, g) for g in games)
+        return
+    # Games in order, a few at a time, so the progress bar moves and work stays balanced.
+    chunk = max(1, min(8, len(games) // (jobs * 8)))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_one_game, [kinds] * len(games), games, chunksize=chunk)
+
+
+def _one_game(kinds: Sequence[str], game: _Game) -> tuple[int, list[_Tally]]:
+    number, deal_seed, rng_seed = game
+    tallies = [_Tally() for _ in kinds]
+    seats = [(number + i) % 3 for i in range(3)]  # seats[entry] is that entry's seat
+    _play_one(kinds, seats, new_game(deal_seed), random.Random(rng_seed), tallies)
+    return number, tallies
 
 
 def _check_kinds(kinds: Sequence[str]) -> None:
@@ -111,8 +172,10 @@ def _play_one(
     entry_at = {seat: entry for entry, seat in enumerate(seats)}
 
     def clock(seat: int, seconds: float) -> None:
-        tallies[entry_at[seat]].moves += 1
-        tallies[entry_at[seat]].seconds += seconds
+        tally = tallies[entry_at[seat]]
+        tally.moves += 1
+        tally.seconds += seconds
+        tally.move_seconds.append(seconds)
 
     outcome = play_game([kinds[entry_at[s]] for s in range(3)], state, rng, clock)
     for entry, seat in enumerate(seats):
@@ -141,4 +204,6 @@ def play_game(
 
 
 def _entry(kind: str, games: int, tally: _Tally) -> EntryResult:
-    return EntryResult(kind, games, tally.wins, tally.chips, tally.moves, tally.seconds)
+    return EntryResult(
+        kind, games, tally.wins, tally.chips, tally.moves, tally.seconds, tuple(tally.move_seconds)
+    )

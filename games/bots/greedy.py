@@ -65,7 +65,7 @@ def _start(r: Reading) -> Move:
     for take in takes:
         if _take_empties(r, take):
             return take
-    if any(m.type == CALL for m in r.view.legal) and _should_call(r, r.view.hand_points):
+    if any(m.type == CALL for m in r.view.legal) and should_call(r, r.view.hand_points):
         return Move(CALL, r.me)
     take = _best_take(r, takes)
     return take if take is not None else Move(DRAW, r.me)
@@ -77,7 +77,7 @@ def _take_empties(r: Reading, take: Move) -> bool:
     return plan_to_empty(r.hand & ~take.cards, table, may_discard=True) is not None
 
 
-def _should_call(r: Reading, my_points: float) -> bool:
+def should_call(r: Reading, my_points: float) -> bool:
     """Whether a Draw call now (or with ``my_points``) would likely win (R7)."""
     rivals = [s for s in r.others() if r.opened(s)]
     # Unopened players cannot fight: with no opened rival the call wins outright.
@@ -97,7 +97,7 @@ def _best_take(r: Reading, takes: list[Move]) -> Move | None:
 
 
 def _play(r: Reading) -> Move:
-    for choice in (_tongits_step, _secret_set, _block, _meld, _layoff):
+    for choice in (tongits_step, _secret_set, _block, _meld, _layoff):
         move = choice(r)
         if move is not None:
             return move
@@ -108,7 +108,7 @@ def _table(r: Reading) -> tuple[int, ...]:
     return tuple(0 if m.secret else mask_of(m.cards) for m in r.view.melds)
 
 
-def _tongits_step(r: Reading) -> Move | None:
+def tongits_step(r: Reading) -> Move | None:
     plan = plan_to_empty(r.hand, _table(r), may_discard=True)
     if not plan:
         return None
@@ -169,7 +169,7 @@ def _keeps_call(r: Reading) -> bool:
     if not r.opened(r.me) or r.view.seats[r.me].blocked or r.view.stock_left == 0:
         return False
     leftover = deadwood(r.hand)
-    return _should_call(r, leftover - _highest_deadwood_card(r))
+    return should_call(r, leftover - _highest_deadwood_card(r))
 
 
 def _highest_deadwood_card(r: Reading) -> int:
@@ -187,10 +187,10 @@ def _threatens(r: Reading, seat: int) -> bool:
 
 
 def _discard(r: Reading) -> Move:
-    return min(_legal(r, DISCARD), key=lambda m: _discard_score(r, m.card))
+    return min(_legal(r, DISCARD), key=lambda m: discard_score(r, m.card))
 
 
-def _discard_score(r: Reading, card: int) -> float:
+def discard_score(r: Reading, card: int) -> float:
     """Lower is better: deadwood kept, chances given up, and what it feeds the next seat."""
     rest = r.hand & ~(1 << card)
     outs = near_meld_outs(card, rest, r.unseen) if r.view.stock_left else 0

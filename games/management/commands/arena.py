@@ -5,11 +5,12 @@ each listed entry did. Nothing touches the database.
 from __future__ import annotations
 
 import json
+import math
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 
 from games.bots import BOT_KINDS
-from games.bots.arena import ArenaResult, play_arena
+from games.bots.arena import ArenaResult, EntryResult, default_jobs, play_arena
 
 BAR_WIDTH = 30
 
@@ -26,15 +27,25 @@ class Command(BaseCommand):
             help=f"three bot kinds, comma-separated, from {', '.join(BOT_KINDS)}",
         )
         parser.add_argument("--seed", type=int, default=0, help="the arena's seed (0)")
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=default_jobs(),
+            help="processes to play the games in (one a core); the results do not depend on it",
+        )
         parser.add_argument("--json", action="store_true", help="end with one JSON line")
 
     def handle(self, *args, **options) -> None:
         games = options["games"]
         if games < 1:
             raise CommandError("--games must be at least 1")
+        if options["jobs"] < 1:
+            raise CommandError("--jobs must be at least 1")
         kinds = [k.strip() for k in options["seats"].split(",")]
         try:
-            result = play_arena(kinds, games, options["seed"], ProgressBar(self.stderr))
+            result = play_arena(
+                kinds, games, options["seed"], ProgressBar(self.stderr), jobs=options["jobs"]
+            )
         except ValueError as e:
             raise CommandError(str(e)) from None
         self._report(result, as_json=options["json"])
@@ -42,12 +53,23 @@ class Command(BaseCommand):
     def _report(self, result: ArenaResult, as_json: bool) -> None:
         self.stdout.write(f"{result.games} games, seats rotating game by game")
         for number, entry in enumerate(result.entries, 1):
+            low, high = win_rate_interval(entry)
             self.stdout.write(
-                f"{number}. {entry.kind:<7} win rate {entry.win_rate:6.1%}  "
-                f"mean chips {entry.mean_chips:+.2f}  ({entry.ms_per_move:.3f} ms a move)"
+                f"{number}. {entry.kind:<7} win rate {entry.win_rate:6.1%} "
+                f"(95% CI {low:.1%}-{high:.1%})  mean chips {entry.mean_chips:+.2f}  "
+                f"({entry.ms_per_move:.3f} ms a move, p50 {entry.ms_percentile(0.5):.3f}, "
+                f"p95 {entry.ms_percentile(0.95):.3f})"
             )
         if as_json:
             self.stdout.write(json.dumps(result.to_dict()))
+
+
+def win_rate_interval(entry: EntryResult, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval for the entry's win rate: it stays inside 0..1 at any count."""
+    n, p = entry.games, entry.win_rate
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class ProgressBar:

@@ -1,0 +1,292 @@
+"""The search bot: determinized Monte Carlo over the cards this seat cannot see.
+
+From its seat's view alone it samples deals of the unseen cards that fit everything the
+view shows (each hand's size, the melds, the pile, the stock's size, the secret sets), plays
+each candidate move forward in every sampled deal with the greedy bot in all three seats to
+the end of the game, and picks the move with the best mean chips for its seat.
+
+Improvements on the plain method:
+
+- every candidate is played in the same deals (common random numbers), so the comparison
+  between two moves is not drowned in the luck of the deals;
+- cheap pruning first: only the few best discards by greedy's score, the few best melds,
+  takes and lay-offs by deadwood, and greedy's own move always;
+- racing: after each batch of deals, a candidate clearly behind the leader is dropped, so
+  close calls get the remaining deals;
+- a budget counted in moves simulated rather than in seconds, so the same seed always gives
+  the same move, and long rollouts early in a game cost fewer deals rather than more time.
+
+The deals are not uniform: the other seats are taken to play like a bot that melds what
+it can (greedy), so a seat that has finished a turn holds no meld, no pair for a discard it
+let go by, and has thrown its worst cards; a seat that calls Draw holds a low hand. Dealing
+uniformly instead overrates their points, and the bot then calls and fights far too often.
+
+It builds full states only from its own guesses (``state_from_view``); the real state never
+reaches it, which tests/test_search.py checks by playing it in different deals that share
+one view.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from games.engine.cards import RANK_MASKS, cards_of
+from games.engine.determinize import state_from_view
+from games.engine.melds import deadwood
+from games.engine.moves import CALL, DISCARD, DRAW, LAYOFF, MELD, SECRET, TAKE, Move
+from games.engine.rules import apply
+from games.engine.state import GameState, Outcome, Phase
+from games.engine.view import SeatView, seat_view
+
+from . import greedy
+from .knowledge import Reading, read
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much searching one move gets, and how deals are sampled. The defaults keep a
+    move under 300 ms on one core (``python -m bench.search``)."""
+
+    batch: int = 8  # deals a round plays every live candidate in
+    max_worlds: int = 48  # deals at most for one move
+    max_plies: int = 2500  # moves simulated at most for one move (about 0.1 ms each)
+    discards: int = 4  # discards kept after pruning by greedy's score
+    others: int = 2  # melds, lay-offs and takes kept after pruning by deadwood
+    drop_z: float = 2.0  # how many standard errors behind the leader a candidate is dropped
+    beat_z: float = 1.0  # how many standard errors ahead of greedy's move another must be
+    shape: int = 6  # discards at most a sampled opponent hand is shaped by (see sample_world)
+    tries: int = 20  # deals drawn at most to find one that fits a Draw call (see sample_world)
+    win_bonus: float = 0.0  # chips a rollout's win is worth on top of its chips
+    search_play: bool = True  # search the play step (melds, lay-offs, discards) too
+    search_start: bool = True  # search the start step (call, draw, take)
+
+
+DEFAULT_BUDGET = Budget()
+
+
+def choose(view: SeatView, rng: random.Random) -> Move:
+    """The search bot's move for the seat whose view this is."""
+    return choose_with(view, rng, DEFAULT_BUDGET)
+
+
+def choose_with(view: SeatView, rng: random.Random, budget: Budget) -> Move:
+    r = read(view)
+    default = greedy.choose(view, rng)
+    if len(view.legal) == 1 or _obvious(r):
+        return default
+    if view.phase is Phase.PLAY and not budget.search_play:
+        return default
+    if view.phase is Phase.START and not budget.search_start:
+        return default
+    candidates = _candidates(r, default, budget)
+    if len(candidates) == 1:
+        return candidates[0]
+    return _race(view, candidates, rng, budget)
+
+
+def _obvious(r: Reading) -> bool:
+    """Greedy's move empties the hand this turn: a Tongits (R3) is never worth searching."""
+    return r.view.phase is Phase.PLAY and greedy.tongits_step(r) is not None
+
+
+def _candidates(r: Reading, default: Move, budget: Budget) -> list[Move]:
+    """Greedy's move first, then the few others worth a rollout."""
+    legal = r.view.legal
+    if r.view.phase is Phase.ANSWER:
+        picked = list(legal)
+    elif r.view.phase is Phase.START:
+        picked = [m for m in legal if m.type in (CALL, DRAW)]
+        picked += _by_deadwood(r, [m for m in legal if m.type == TAKE], budget.others)
+    else:
+        picked = [m for m in legal if m.type == SECRET]
+        for kind in (MELD, LAYOFF):
+            picked += _by_deadwood(r, [m for m in legal if m.type == kind], budget.others)
+        discards = [m for m in legal if m.type == DISCARD]
+        discards.sort(key=lambda m: greedy.discard_score(r, m.card))
+        picked += discards[: budget.discards]
+    return [default, *(m for m in dict.fromkeys(picked) if m != default)]
+
+
+def _by_deadwood(r: Reading, moves: list[Move], keep: int) -> list[Move]:
+    return sorted(moves, key=lambda m: (deadwood(r.hand & ~m.cards), -m.cards.bit_count()))[:keep]
+
+
+def _race(view: SeatView, candidates: list[Move], rng: random.Random, budget: Budget) -> Move:
+    """Play the live candidates in batches of the same sampled deals; drop the clearly worse."""
+    me = view.seat
+    scores: list[list[float]] = [[] for _ in candidates]
+    alive = list(range(len(candidates)))
+    plies = worlds = 0
+    while len(alive) > 1 and worlds < budget.max_worlds and plies < budget.max_plies:
+        for _ in range(budget.batch):
+            world = sample_world(view, rng, budget.shape, budget.tries)
+            for i in alive:
+                outcome, used = _rollout(apply(world, candidates[i]), rng)
+                scores[i].append(outcome.chips[me] + budget.win_bonus * (outcome.winner == me))
+                plies += used
+        worlds += budget.batch
+        alive = _survivors(alive, scores, budget.drop_z)
+    best = max(alive, key=lambda i: (_mean(scores[i]), -i))
+    # Greedy's move (index 0) is a good move already, and the best of several noisy means
+    # looks better than it is: another move must beat it clearly in the same deals.
+    if best != 0 and 0 in alive and _edge(scores[best], scores[0], budget.beat_z) <= 0:
+        return candidates[0]
+    return candidates[best]
+
+
+def _survivors(alive: list[int], scores: list[list[float]], z: float) -> list[int]:
+    leader = max(alive, key=lambda i: (_mean(scores[i]), -i))
+    return [i for i in alive if i == leader or _edge(scores[i], scores[leader], -z) >= 0]
+
+
+def _edge(mine: list[float], theirs: list[float], z: float) -> float:
+    """The paired mean difference less ``z`` standard errors (both played in the same deals)."""
+    n = len(mine)
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+    mean = _mean(diffs)
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1) / n)
+    # A floor on the spread, so a handful of identical differences is not taken as certain.
+    return mean - z * max(spread, 0.5 / math.sqrt(n))
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _rollout(state: GameState, rng: random.Random) -> tuple[Outcome, int]:
+    """(the outcome, moves played) with greedy in every seat to the end."""
+    plies = 0
+    while state.outcome is None:
+        view = seat_view(state, state.turn)
+        state = apply(state, greedy.choose(view, rng))
+        plies += 1
+    return state.outcome, plies
+
+
+def sample_world(view: SeatView, rng: random.Random, shape: int = 0, tries: int = 1) -> GameState:
+    """One deal of the unseen cards that fits everything ``view`` shows.
+
+    The other seats are taken to play like greedy, which melds whatever it can: a seat
+    that has finished a turn is dealt no meld, nor two cards that meld with a discard it
+    let go by (see ``_passed_up``). With ``shape``, each other hand is dealt that many
+    cards more (at most one a turn it has had) and throws back the costliest, as greedy
+    does. While a Draw call waits, up to ``tries`` deals are drawn until one gives the
+    caller a hand it would have called with (R7): a caller's hand is low, not any hand.
+    """
+    world = _deal(view, rng, shape)
+    for _ in range(tries - 1):
+        if view.phase is not Phase.ANSWER or _would_call(world, view.caller):
+            break
+        world = _deal(view, rng, shape)
+    return world
+
+
+def _would_call(world: GameState, caller: int) -> bool:
+    r = read(seat_view(world, caller))
+    return greedy.should_call(r, r.view.hand_points)
+
+
+def _deal(view: SeatView, rng: random.Random, shape: int) -> GameState:
+    r = read(view)
+    pool = r.unseen
+    secret_cards = []
+    for meld in view.melds:
+        if meld.secret:
+            # Four cards of one rank that nobody has seen: any such rank could be it.
+            ranks = [m for m in RANK_MASKS if pool & m == m]
+            chosen = ranks[rng.randrange(len(ranks))]
+            secret_cards.append(chosen)
+            pool &= ~chosen
+    loose = cards_of(pool)
+    rng.shuffle(loose)
+    hands = [0, 0, 0]
+    hands[r.me] = r.hand
+    at = 0
+    drops = min(shape, (15 - view.stock_left) // 3 + 1)
+    others = r.others()
+    played = _played_a_turn(view)
+    passed_up = _passed_up(view, r.me)
+    for n, seat in enumerate(others):
+        count = view.seats[seat].cards
+        extra = min(drops, len(loose) - at - sum(view.seats[s].cards for s in others[n:]))
+        avoid = passed_up.get(seat, 0) if seat in played else -1
+        dealt = _hand_cards(loose[at:], count + extra, avoid)
+        hand = _shaped(sum(1 << c for c in dealt), extra)
+        hands[seat] = hand
+        # The cards it threw or never took go back to the rest of the deal, reshuffled.
+        rest = [c for c in loose[at:] if not hand >> c & 1]
+        rng.shuffle(rest)
+        loose[at:] = [*cards_of(hand), *rest]
+        at += count
+    return state_from_view(view, hands, loose[at:], secret_cards)
+
+
+def _played_a_turn(view: SeatView) -> set[int]:
+    """Seats sure to have finished a turn: a hand a bot melds from ends its turn meld-free.
+
+    Each finished turn left a discard (a take lifts one off again), and each turn after the
+    dealer's first began with a draw or a take, so both counts are lower bounds.
+    """
+    draws = 15 - view.stock_left
+    begun = draws + (1 if view.phase in (Phase.START, Phase.ANSWER) else 0)
+    finished = max(len(view.discards), begun)
+    return {s for s in range(3) if (s - view.dealer) % 3 < finished}
+
+
+def _passed_up(view: SeatView, me: int) -> dict[int, int]:
+    """Pile cards each other seat let go by, as a mask: a bot takes a discard it can meld.
+
+    On our turn the pile's order says who threw what when nobody took since: the top is
+    the seat before us's, the card under it the next seat's, which the seat before us let
+    go, and the one under that ours, which the next seat let go. A take since then makes
+    this a guess.
+    """
+    pile = view.discards
+    if view.phase is Phase.ANSWER:
+        return {}
+    nxt, prev = (me + 1) % 3, (me + 2) % 3
+    out = {}
+    if len(pile) >= 2:
+        out[prev] = 1 << pile[-2]
+    if len(pile) >= 3:
+        out[nxt] = 1 << pile[-3]
+    return out
+
+
+def _hand_cards(order: list[int], count: int, avoid: int) -> list[int]:
+    """The first ``count`` cards of ``order``, passing over cards that would make a meld
+    with those already picked, or with a card of ``avoid`` (-1: take any card), while
+    there are enough others."""
+    picked: list[int] = []
+    passed: list[int] = []
+    hand = 0
+    for card in order:
+        if len(picked) == count:
+            break
+        if avoid >= 0 and _makes_meld(hand | avoid, card):
+            passed.append(card)
+            continue
+        picked.append(card)
+        hand |= 1 << card
+    return picked + passed[: count - len(picked)]
+
+
+def _makes_meld(hand: int, card: int) -> bool:
+    if (hand & RANK_MASKS[card % 13]).bit_count() >= 2:
+        return True
+    rank = card % 13
+    for low in (rank - 2, rank - 1, rank):
+        if 0 <= low and low + 2 <= 12:
+            others = [card - rank + x for x in (low, low + 1, low + 2) if x != rank]
+            if all(hand >> c & 1 for c in others):
+                return True
+    return False
+
+
+def _shaped(hand: int, drops: int) -> int:
+    """The hand after throwing ``drops`` cards the way greedy does: the costliest deadwood."""
+    for _ in range(drops):
+        hand = min((hand & ~(1 << c) for c in cards_of(hand)), key=deadwood)
+    return hand

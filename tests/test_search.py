@@ -1,0 +1,203 @@
+"""The search bot and the deals it samples: it plays from a seat's view alone, and the same
+seed always gives the same move."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from games.bots import choose, greedy, search
+from games.bots.knowledge import unseen_mask
+from games.engine import GameState, Move, apply, new_game, seat_view
+from games.engine.cards import RANK_MASKS, cards_of, mask_of
+from games.engine.determinize import WorldError, state_from_view
+from games.engine.melds import all_melds
+from games.engine.moves import DISCARD, DRAW, SECRET
+from games.engine.view import SeatView
+
+REPO = Path(__file__).resolve().parent.parent
+# A small budget keeps the tests quick; the rules of the search are the same.
+SMALL = replace(search.DEFAULT_BUDGET, batch=4, max_worlds=8, max_plies=800)
+
+
+def greedy_until(seed: int, plies: int) -> GameState:
+    """The game dealt from ``seed`` after ``plies`` greedy moves (or at its end)."""
+    state = new_game(seed)
+    for _ in range(plies):
+        if state.outcome is not None:
+            break
+        state = apply(state, greedy.choose(seat_view(state, state.turn), random.Random(0)))
+    return state
+
+
+def same_view_other_deal(state: GameState, seed: int) -> GameState:
+    """Another state that the seat to act sees exactly as in ``state``: the other hands and
+    the stock reshuffled (secret sets kept)."""
+    me = state.turn
+    hidden = [c for s in range(3) if s != me for c in cards_of(state.hands[s])]
+    hidden += state.stock[state.stock_pos :]
+    random.Random(seed).shuffle(hidden)
+    other = state.copy()
+    at = 0
+    for s in range(3):
+        if s != me:
+            count = state.hands[s].bit_count()
+            other.hands[s] = mask_of(hidden[at : at + count])
+            at += count
+    other.stock, other.stock_pos = tuple(hidden[at:]), 0
+    return other
+
+
+def decision_points(count: int) -> list[GameState]:
+    """Mid-game states where the seat to act has a real choice among several moves."""
+    out = []
+    for seed in range(200):
+        for plies in (4, 9, 14):
+            state = greedy_until(seed, plies)
+            if state.outcome is None and len(seat_view(state, state.turn).legal) > 3:
+                out.append(state)
+        if len(out) >= count:
+            return out[:count]
+    return out
+
+
+def search_move(state: GameState, seed: int) -> Move:
+    return search.choose_with(seat_view(state, state.turn), random.Random(seed), SMALL)
+
+
+def test_a_sampled_deal_fits_everything_the_seat_has_seen():
+    for state in decision_points(6):
+        view = seat_view(state, state.turn)
+        for seed in range(5):
+            world = search.sample_world(view, random.Random(seed), shape=3)
+            # The seat sees the same thing in the sampled deal as in the real one.
+            assert seat_view(world, state.turn) == view
+            assert sorted(world.all_cards()) == list(range(52))
+
+
+def test_sampled_hands_of_seats_that_have_finished_a_turn_hold_no_meld():
+    # A bot that melds what it can ends each turn without a meld in hand, so a sample gives
+    # such seats none either: that is what makes their points low, as they really are.
+    for state in decision_points(6):
+        view = seat_view(state, state.turn)
+        finished = [s for s in range(3) if s != state.turn and s in search._played_a_turn(view)]
+        assert finished
+        for seed in range(5):
+            world = search.sample_world(view, random.Random(seed), shape=3)
+            assert all(not all_melds(world.hands[s]) for s in finished)
+
+
+def test_a_sampled_deal_hides_each_secret_set_among_the_cards_nobody_has_seen():
+    # Seat 1 holds the four sevens and lays them down secretly (R4); seat 0 never saw them.
+    sevens = RANK_MASKS[6]
+    rest = [c for c in range(52) if not sevens >> c & 1]
+    hands = [mask_of(rest[:13]), sevens | mask_of(rest[13:21]), mask_of(rest[21:33])]
+    state = GameState.new(0, hands, tuple(rest[33:]))
+    state = apply(state, Move(DISCARD, 0, 1 << rest[0]))
+    state = apply(state, Move(DRAW, 1))
+    state = apply(state, Move(SECRET, 1, sevens))
+    view = seat_view(state, 0)
+    assert [m.cards for m in view.melds if m.secret] == [()]
+    for seed in range(10):
+        world = search.sample_world(view, random.Random(seed))
+        secret = next(m for m in world.melds if m.secret)
+        # Any rank whose four cards seat 0 has not seen could be the secret set.
+        assert secret.cards in RANK_MASKS and secret.cards & ~unseen_mask(view) == 0
+        assert sorted(world.all_cards()) == list(range(52))
+        assert seat_view(world, 0) == view
+
+
+def test_a_guess_that_does_not_fit_the_view_is_refused():
+    state = greedy_until(5, 6)
+    view = seat_view(state, state.turn)
+    stock = list(state.stock[state.stock_pos :])
+    with pytest.raises(WorldError, match="stock holds"):
+        state_from_view(view, state.hands, stock[1:])
+    with pytest.raises(WorldError, match="repeats"):
+        state_from_view(view, state.hands, [*stock[:-1], stock[0]])
+    other = (state.turn + 1) % 3
+    grown = list(state.hands)
+    grown[other] |= 1 << stock[0]
+    with pytest.raises(WorldError, match="cards in the view"):
+        state_from_view(view, grown, stock)
+    # The real hidden cards are a guess that fits.
+    assert state_from_view(view, state.hands, stock) == _as_rebuilt(state)
+
+
+def test_the_search_bot_only_ever_plays_a_legal_move_and_finishes_games():
+    for seed in range(3):
+        state, rng = new_game(seed), random.Random(seed)
+        kinds = ["search", "greedy", "greedy"]
+        while state.outcome is None:
+            view = seat_view(state, state.turn)
+            if kinds[state.turn] == "search":
+                move = search.choose_with(view, rng, SMALL)
+            else:
+                move = choose("greedy", view, rng)
+            assert move in view.legal
+            state = apply(state, move)
+        assert sum(state.outcome.chips) == 0
+
+
+def test_the_same_seed_gives_the_same_move():
+    for state in decision_points(5):
+        assert search_move(state, 11) == search_move(state, 11)
+
+
+def test_the_search_bot_moves_the_same_in_any_deal_that_looks_the_same_from_its_seat():
+    # The hidden cards differ, the view does not: a bot that reads only its view cannot tell
+    # the two apart, so with the same seed it must make the same move, rollouts included.
+    assert_reads_only_the_view(search_move)
+
+
+def test_a_bot_that_peeks_at_the_hidden_cards_fails_the_view_only_check(monkeypatch):
+    # The control: plant a peek (the sampler hands back the real deal) and the check must
+    # catch it, or the check above would prove nothing.
+    real: dict[str, GameState] = {}
+
+    def peeking_sample(view: SeatView, rng: random.Random, *guide: int) -> GameState:
+        return real["state"]
+
+    def peeking_move(state: GameState, seed: int) -> Move:
+        real["state"] = state
+        return search_move(state, seed)
+
+    monkeypatch.setattr(search, "sample_world", peeking_sample)
+    with pytest.raises(AssertionError, match="hidden cards"):
+        assert_reads_only_the_view(peeking_move)
+
+
+def assert_reads_only_the_view(move_of) -> None:
+    differ = 0
+    for state in decision_points(8):
+        first = move_of(state, 7)
+        for deal in range(3):
+            other = same_view_other_deal(state, deal)
+            assert seat_view(other, other.turn) == seat_view(state, state.turn)
+            differ += move_of(other, 7) != first
+    assert differ == 0, f"{differ} moves changed with the hidden cards alone"
+
+
+def _as_rebuilt(state: GameState) -> GameState:
+    """``state`` with its stock cut to what is left, as ``state_from_view`` builds it."""
+    out = state.copy()
+    out.stock, out.stock_pos = state.stock[state.stock_pos :], 0
+    return out
+
+
+def test_the_search_bench_prints_its_move_times_last_and_never_imports_django():
+    script = (
+        "import sys, bench.search as b; b.main(['--games', '2']);assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert {"moves", "wall_p50_ms", "wall_p95_ms", "cpu_p50_ms", "cpu_p95_ms"} <= set(figures)
+    assert figures["moves"] > 0 and figures["cpu_p95_ms"] >= figures["cpu_p50_ms"]
