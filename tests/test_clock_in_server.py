@@ -11,12 +11,12 @@ import os
 import signal
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from tests.databases import own_database
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -49,22 +49,8 @@ print(Game.objects.get(pk={pk}).seq)
 @pytest.fixture
 def database_url(tmp_path) -> Iterator[str]:
     """A fresh PostgreSQL database when DATABASE_URL is PostgreSQL, else a SQLite file."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        yield f"sqlite:///{tmp_path / 'db.sqlite3'}"
-        return
-    import psycopg
-
-    name = f"tongits_clock_start_{uuid.uuid4().hex[:10]}"
-    parts = urlsplit(url)
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with own_database("tongits_clock_start", tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

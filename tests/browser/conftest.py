@@ -12,12 +12,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from tests.databases import own_database
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -51,22 +51,8 @@ def free_port() -> int:
 def database_url(tmp_path_factory) -> Iterator[str]:
     """A database of the server's own: a fresh PostgreSQL database when DATABASE_URL is
     PostgreSQL (created and dropped here), else a temporary SQLite file."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        yield f"sqlite:///{tmp_path_factory.mktemp('browser') / 'db.sqlite3'}"
-        return
-    import psycopg
-
-    name = f"tongits_browser_{uuid.uuid4().hex[:10]}"
-    parts = urlsplit(url)
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with own_database("tongits_browser", tmp_path_factory.mktemp("browser")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
