@@ -380,12 +380,17 @@ def _locked_game(game_id: int) -> Game:
         raise NotAllowed("There is no such game.") from None
 
 
+# What a move reads of the game's row: its summary, not the deal (the cached position
+# stands for it) nor the result columns (a move only writes them).
+MOVE_FIELDS = (*snapshots.FIELDS, "turn_seat", "turn_started_at")
+
+
 def _locked_game_and_seats(game_id: int) -> tuple[Game, list[SeatRow]]:
-    """The game row, locked, without its deal (the cached position makes it unneeded),
-    and its seats: from this process's snapshot of the same rev (every change to a seat
-    moves the rev on), else one more query."""
+    """The game row, locked, as much of it as a move reads, and its seats: from this
+    process's snapshot of the same rev (every change to a seat moves the rev on), else
+    one more query."""
     try:
-        game = Game.objects.select_for_update().defer("deal").get(pk=game_id)
+        game = Game.objects.select_for_update().only(*MOVE_FIELDS).get(pk=game_id)
     except Game.DoesNotExist:
         raise NotAllowed("There is no such game.") from None
     snap = snapshots.cached(game_id)
