@@ -165,7 +165,12 @@ class LiveRun(Bench):
         opts = self.opts
         if self.stopping or (opts.games and self.stats.games_finished >= opts.games):
             return None
-        game_id = await self.orm(make_game, table.users, opts.bots)
+        try:
+            game_id = await self.orm(make_game, table.users, opts.bots)
+        except Exception as e:  # a refusal (a limit, say) ends the table, counted, not a hang
+            self.stats.tables_not_made += 1
+            self.stats.note(f"new table refused: {e}")
+            return None
         self.game_ids.append(game_id)
         return game_id
 
@@ -216,6 +221,7 @@ class LiveRun(Bench):
             "rejected_moves": s.rejected,
             "no_answer": s.no_answer,
             "stalled_tables": s.stalls,
+            "tables_not_made": s.tables_not_made,
             "unsolicited_messages": s.unsolicited,
             "handshakes_failed": s.handshakes["failed"],
             "handshakes_timed_out": s.handshakes["timed_out"],

@@ -49,6 +49,7 @@ class Stats:
     unsolicited: int = 0
     no_answer: int = 0
     stalls: int = 0
+    tables_not_made: int = 0  # a new table for a finished one was refused
     handshakes: Counter = field(default_factory=Counter)  # accepted / failed / timed_out
     closes: Counter = field(default_factory=Counter)  # unexpected closes by code
     reconnects: int = 0
