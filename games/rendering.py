@@ -81,21 +81,9 @@ def load_table(game_id: int, user: AbstractBaseUser | AnonymousUser) -> Table:
     return table_for(snap, user)
 
 
-def refusal(game_id: int, user: AbstractBaseUser | AnonymousUser) -> int | None:
-    """The WebSocket close code for a socket that may not watch the table, or None."""
-    if not user.is_authenticated:
-        return 4401
-    try:
-        load_table(game_id, user)
-    except Http404:
-        return 4404
-    except PermissionDenied:
-        return 4403
-    return None
-
-
 def refusal_code(snap: Snapshot | None, user: AbstractBaseUser | AnonymousUser) -> int | None:
-    """The same, for a snapshot in hand (no query)."""
+    """The WebSocket close code for a socket that may not watch the table (None: it may),
+    from a snapshot in hand: no query."""
     if not user.is_authenticated:
         return 4401
     if snap is None:

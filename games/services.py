@@ -294,12 +294,6 @@ def _changed(game: Game) -> None:
 # --- Moves --------------------------------------------------------------------------------
 
 
-def seat_of(game: Game, user: AbstractBaseUser | AnonymousUser) -> Seat | None:
-    if not user.is_authenticated:
-        return None
-    return game.seats.filter(user=user).first()
-
-
 def submit_move(
     game_id: int,
     user: AbstractBaseUser | AnonymousUser,

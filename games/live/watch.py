@@ -49,10 +49,6 @@ def forget(socket: Watcher) -> None:
         del _sockets[socket.game_id]
 
 
-def watched() -> int:
-    return sum(len(sockets) for sockets in _sockets.values())
-
-
 async def _check_forever() -> None:
     while _sockets:
         await asyncio.sleep(CHECK_SECONDS)
