@@ -183,6 +183,9 @@ def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
     ctx: dict[str, Any] = {
         "game_id": game.pk,
         "public": game.public,
+        # "Private" means invite only: said of a table with a place for other people,
+        # not of one against bots (Quick play), where nobody else can sit anyway.
+        "invite_only": not game.public and any(not s.is_bot for s in table.seats if s != mine),
         "seq": game.seq,
         "me": mine.index if mine else None,
         "spectator": mine is None,

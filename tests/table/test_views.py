@@ -312,3 +312,21 @@ def test_an_aborted_game_says_so_and_reveals_its_seed(client, alice, bob, carol,
     assert "This game was called off: nobody wins or pays." in html
     assert three_people.seed in html
     assert 'name="action"' not in html
+
+
+def test_a_quick_play_table_is_not_marked_private(client, alice):
+    game = services.quick_play(alice)
+    client.force_login(alice)
+
+    html = client.get(reverse("table", args=[game.pk])).content.decode()
+
+    assert 'class="badge">private<' not in html
+
+
+def test_a_private_table_for_people_is_marked_private(client, alice):
+    game = services.create_table(alice, public=False, others=("open", "greedy"))
+    client.force_login(alice)
+
+    html = client.get(reverse("table", args=[game.pk])).content.decode()
+
+    assert 'class="badge">private<' in html
