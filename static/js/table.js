@@ -95,6 +95,27 @@
     true
   );
 
+  // The invite link in full (a board sent over the socket knows only its path), and a
+  // button that copies it.
+  function fullInviteLinks() {
+    document.querySelectorAll("a.invite-link").forEach(function (link) {
+      if (link.textContent !== link.href) link.textContent = link.href;
+    });
+  }
+  fullInviteLinks();
+  document.addEventListener("htmx:wsAfterMessage", fullInviteLinks);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".copy-link");
+    if (!button) return;
+    var url = new URL(button.getAttribute("data-copy"), window.location.href).href;
+    var done = function () { button.textContent = "Copied"; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(url).then(done, function () { button.textContent = url; });
+    } else {
+      button.textContent = url;  // no clipboard here (plain http): show it to copy by hand
+    }
+  });
+
   // The "sort by rank" toggle is pure CSS; this only remembers it per browser.
   var sort = document.getElementById("sort-by-rank");
   if (sort) {

@@ -330,3 +330,14 @@ def test_a_private_table_for_people_is_marked_private(client, alice):
     html = client.get(reverse("table", args=[game.pk])).content.decode()
 
     assert 'class="badge">private<' in html
+
+
+def test_a_private_tables_waiting_page_offers_its_invite_link_to_copy(client, alice):
+    game = services.create_table(alice, public=False, others=("open", "greedy"))
+    client.force_login(alice)
+
+    html = client.get(reverse("table", args=[game.pk])).content.decode()
+
+    path = reverse("invite", args=[game.invite_token])
+    assert f"http://testserver{path}" in html
+    assert f'class="button button-secondary copy-link" data-copy="{path}">Copy link<' in html
