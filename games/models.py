@@ -107,7 +107,28 @@ class Game(models.Model):
         return hashlib.sha256(seed.encode()).hexdigest()
 
 
-class Seat(models.Model):
+class SeatKind:
+    """Who sits in a seat, for a Seat row and for a live snapshot's copy of it alike."""
+
+    bot_kind: str
+    user_id: int | None
+    away: bool
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_kind)
+
+    @property
+    def is_open(self) -> bool:
+        return not self.bot_kind and self.user_id is None
+
+    @property
+    def plays_itself(self) -> bool:
+        """The server moves for this seat: a bot, or a person who is away."""
+        return self.is_bot or self.away
+
+
+class Seat(SeatKind, models.Model):
     BOT_CHOICES = [("random", "Random bot"), ("greedy", "Greedy bot")]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -145,19 +166,6 @@ class Seat(models.Model):
         if self.user_id is None:
             return "Open seat"
         return display_name_for(self.user)
-
-    @property
-    def is_bot(self) -> bool:
-        return bool(self.bot_kind)
-
-    @property
-    def is_open(self) -> bool:
-        return not self.bot_kind and self.user_id is None
-
-    @property
-    def plays_itself(self) -> bool:
-        """The server moves for this seat: a bot, or a person who is away."""
-        return self.is_bot or self.away
 
 
 class Move(models.Model):

@@ -28,7 +28,7 @@ from typing import Any
 from games.engine import GameState, Move, apply, load_record, replay
 from games.engine.record import FORMAT
 from games.live.db import in_db_thread
-from games.models import Game, Seat
+from games.models import Game, Seat, SeatKind
 from games.models import Move as MoveRow
 
 POSITIONS = 1000  # games whose position a worker keeps
@@ -111,24 +111,14 @@ def remember_position(key: tuple[int, str], found: Position) -> None:
 
 
 @dataclass(frozen=True)
-class SeatRow:
+class SeatRow(SeatKind):
+    """A seat as a snapshot holds it: what the table shows of it, its name included."""
+
     index: int
     user_id: int | None
     bot_kind: str
     away: bool
     name: str
-
-    @property
-    def is_bot(self) -> bool:
-        return bool(self.bot_kind)
-
-    @property
-    def is_open(self) -> bool:
-        return not self.bot_kind and self.user_id is None
-
-    @property
-    def plays_itself(self) -> bool:
-        return self.is_bot or self.away
 
     @classmethod
     def of(cls, seat: Seat) -> SeatRow:
