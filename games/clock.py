@@ -44,16 +44,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
-from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games import services
+from games.live.db import in_db_thread, thread_pool
 from games.models import ClockBeat, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -213,25 +212,17 @@ def tick(now: datetime | None = None) -> int:
 
 # --- The loop -----------------------------------------------------------------------------
 
-_thread: ThreadPoolExecutor | None = None
 _task: asyncio.Task | None = None
-
-
-def _clock_thread() -> ThreadPoolExecutor:
-    global _thread
-    if _thread is None:
-        _thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tongits-clock")
-    return _thread
 
 
 async def clock_loop(*, interval: float = TICK_SECONDS, ticks: int | None = None) -> None:
     """Tick every ``interval`` seconds, forever (or ``ticks`` times, for tests)."""
     log.info("The server clock is running.")
     loop = asyncio.get_running_loop()
-    # Its own thread (see the module's docstring); DatabaseSyncToAsync closes the thread's
+    # Its own thread (see the module's docstring); in_db_thread closes the thread's
     # database connection after each tick, and the moves' notifications still reach this
     # event loop's channel layer.
-    run_tick = DatabaseSyncToAsync(tick, thread_sensitive=False, executor=_clock_thread())
+    run_tick = in_db_thread(tick, executor=thread_pool("clock", 1))
     count = 0
     while ticks is None or count < ticks:
         started, pause = loop.time(), interval

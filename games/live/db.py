@@ -17,18 +17,21 @@ from typing import Any
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 
-_executor: ThreadPoolExecutor | None = None
+_pools: dict[str, ThreadPoolExecutor] = {}
 
 
-def _pool() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(
-            max_workers=settings.TONGITS_DB_THREADS, thread_name_prefix="tongits-db"
-        )
-    return _executor
+def thread_pool(name: str, size: int) -> ThreadPoolExecutor:
+    """A named pool of threads for this process, made on first use."""
+    if name not in _pools:
+        _pools[name] = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"tongits-{name}")
+    return _pools[name]
 
 
-def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``func`` as a coroutine function run on one of the pool's threads."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_pool())
+def in_db_thread(
+    func: Callable[..., Any], executor: ThreadPoolExecutor | None = None
+) -> Callable[..., Any]:
+    """``func`` as a coroutine function run on one of the sockets' database threads (or
+    on ``executor``), closing or handing back the thread's connection after each call."""
+    if executor is None:
+        executor = thread_pool("db", settings.TONGITS_DB_THREADS)
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor)

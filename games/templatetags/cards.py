@@ -10,7 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.cards import label, parse_card, short
-from games.rendering import Face
+from games.rendering import Face, panel_html
 
 register = template.Library()
 
@@ -66,6 +66,4 @@ def _example_card(code: str) -> SafeString:
 @register.simple_tag
 def seat_panel(panel, now: str) -> SafeString:
     """An opponent's panel (the "seat-panel" partial), made once per distinct panel."""
-    from games.rendering import panel_html
-
     return panel_html(panel, now)
