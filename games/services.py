@@ -33,10 +33,9 @@ from games import bots, ratelimit
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
-from games.live import snapshots
+from games.live import rows, snapshots
 from games.live.snapshots import SeatRow
 from games.models import Game, Seat
-from games.models import Move as MoveRow
 from games.text import encodable
 
 log = logging.getLogger(__name__)
@@ -383,10 +382,9 @@ def _locked_game_and_seats(game_id: int) -> tuple[Game, list[SeatRow]]:
     """The game row, locked, as much of it as a move reads, and its seats: from this
     process's snapshot of the same rev (every change to a seat moves the rev on), else
     one more query."""
-    try:
-        game = Game.objects.select_for_update().only(*MOVE_FIELDS).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotAllowed("There is no such game.") from None
+    game = rows.locked_game(game_id, MOVE_FIELDS)
+    if game is None:
+        raise NotAllowed("There is no such game.")
     snap = snapshots.cached(game_id)
     if snap is not None and snap.rev == game.rev:
         return game, list(snap.seats)
@@ -445,11 +443,9 @@ def _apply_and_log(
         raise BadMove(_sentence(str(e))) from None
     seq = game.seq + 1
     payload = move.to_dict()
-    MoveRow.objects.create(
-        game=game, seq=seq, seat=move.seat, payload=payload,
-        client_move_id=client_move_id or None, by_server=by_server,
-    )  # fmt: skip
-    _update_summary(game, seats, state, new)
+    now = timezone.now()
+    rows.insert_move(game.pk, seq, move.seat, payload, client_move_id or None, by_server, now)
+    _update_summary(game, seats, state, new, now)
     found = snapshots.Position(seq, new, (move.seat, payload))
     snap = snapshots.build_snapshot(game.pk, snapshots.snapshot_row(game), list(seats), found)
 
@@ -471,8 +467,9 @@ SUMMARY_FIELDS = ["seq", "rev", "last_move_at", "turn_started_at", "turn_seat", 
 RESULT_FIELDS = ["status", "finished_at", "winner_seat", "end", "points", "chips", "burned"]
 
 
-def _update_summary(game: Game, seats: list[SeatRow], before: GameState, after: GameState) -> None:
-    now = timezone.now()
+def _update_summary(
+    game: Game, seats: list[SeatRow], before: GameState, after: GameState, now: datetime
+) -> None:
     game.seq += 1
     game.rev += 1
     game.last_move_at = now
@@ -486,7 +483,7 @@ def _update_summary(game: Game, seats: list[SeatRow], before: GameState, after: 
             game.turn_started_at = now  # a new turn, or a Draw call to answer: a new clock
         game.turn_seat = after.turn
         game.due_at = _due_at(game, seats[after.turn], now)
-    game.save(update_fields=fields)
+    rows.save_fields(game, fields)
 
 
 def _store_result(game: Game, state: GameState, now: datetime) -> None:
