@@ -17,6 +17,7 @@ from tests.browser.support import (
     PASSWORD,
     PageErrors,
     log_in,
+    phone,
     play_turns_until_the_end,
 )
 
@@ -57,6 +58,9 @@ def test_a_guest_plays_a_game_from_the_home_page_and_claims_the_account(browser,
     assert page.get_by_text(re.compile(r"You play as Guest \d+")).is_visible()
 
     assert play_turns_until_the_end(page) >= 1
+    with phone(browser, context, f"{server}/accounts/claim/") as small:
+        assert_no_sideways_scroll(small)
+        small.screenshot(path=ARTIFACTS / "claim-360x740.png")
 
     page.get_by_role("link", name="Claim account").click()
     page.wait_for_url(f"{server}/accounts/claim/")
