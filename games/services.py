@@ -29,6 +29,7 @@ from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from accounts.models import is_guest
 from games import bots, ratelimit
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
@@ -155,7 +156,8 @@ def quick_play(user: AbstractBaseUser) -> Game:
 def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Game:
     """Sit ``user`` in the first open seat; the deal happens when the last one fills.
 
-    A private table takes only people who bring its invite token."""
+    A private table takes only people who bring its invite token, and so does a rated
+    one take guests."""
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = list(game.seats.all())
@@ -163,6 +165,11 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
             return game
         if not game.public and not _may_join_private(game, user, invite_token):
             raise NotAllowed("This table is private: you need its invite link to join.")
+        if _rated(game) and is_guest(user) and not _may_join_private(game, user, invite_token):
+            raise NotAllowed(
+                "Rated tables are for players with an account: claim yours (choose a "
+                "username and a password) to join, or ask for the table's invite link."
+            )
         if game.status != Game.Status.WAITING:
             raise NotAllowed("This table is full: its game has already started.")
         free = [s for s in seats if s.is_open]
@@ -190,6 +197,11 @@ def _notify_previous_table(game: Game) -> None:
     before.update(rev=F("rev") + 1)
     for pk, rev in before.values_list("pk", "rev"):
         transaction.on_commit(lambda b=pk, r=rev: notify_game(b, r), robust=True)
+
+
+def _rated(game: Game) -> bool:
+    # Rated tables come with ratings (issue 9); until Game has the flag, none is rated.
+    return bool(getattr(game, "rated", False))
 
 
 def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | None) -> bool:
