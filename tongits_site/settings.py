@@ -259,6 +259,9 @@ TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
 # Threads per worker for the sockets' database work (moves, loads): round trips of many
 # tables overlap instead of queueing on one thread.
 TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
+# Processes per worker in which Hard bots think (games.live.thinking): never the worker's
+# own threads, which serve the sockets.
+TONGITS_THINKERS = int(os.environ.get("TONGITS_THINKERS", "2"))
 
 # Rate limits. A table socket may send this many frames a second, in bursts of up to
 # _BURST; frames beyond are dropped (with one message), and a socket that keeps on past
