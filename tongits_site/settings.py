@@ -71,7 +71,12 @@ INSTALLED_APPS = [
     "template_partials.apps.SimpleAppConfig",
     "axes",
     "games",
+    # Before django_tasks_db: its db_worker command (which also requeues analyses whose
+    # worker died) stands in for the library's own.
+    "games.analysis",
     "accounts",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -244,6 +249,12 @@ LOGGING = {
         "django.db.backends": {"level": "INFO"},
     },
 }
+
+# Background work (the coach's analyses) is queued in the database itself and run by
+# ``manage.py db_worker``: no other service to run.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Fields of games.analysis.coach.Budget to change (tests make the coach quick).
+TONGITS_COACH_BUDGET: dict = {}
 
 # --- Tongits ---
 # Seconds a person has for a turn before the server plays a safe move for them.
