@@ -34,8 +34,11 @@ from games.engine.rules import apply
 from games.engine.state import GameState, Phase
 from games.engine.view import SeatView, seat_view
 
-# (name, chips lost at least), worst first. See the module's docstring and docs/coach.md.
-MARKS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))
+# (name, chips lost at least), worst first. See the module's docstring and docs/coach.md:
+# with the default budget a move that was in fact best seems to lose 0.84 chips or more by
+# chance in one judgement in ten, 1.21 in one in twenty, 1.43 in one in a hundred; an
+# Inaccuracy starts above all that, a Mistake at twice it, a Blunder at four times.
+MARKS = (("blunder", 6.0), ("mistake", 3.0), ("inaccuracy", 1.5))
 MARK_NAMES = {"blunder": "Blunder", "mistake": "Mistake", "inaccuracy": "Inaccuracy"}
 
 
@@ -45,9 +48,9 @@ class Budget:
     under 30 s on one core (``python -m bench.analysis``)."""
 
     first_worlds: int = 10  # deals every legal move is played in
-    worlds: int = 32  # deals the finalists and the move played are played in, in all
+    worlds: int = 48  # deals the finalists and the move played are played in, in all
     finalists: int = 3  # the best moves of the first round that get the extra deals
-    max_plies: int = 20000  # moves simulated at most for one move (about 0.03 ms each)
+    max_plies: int = 30000  # moves simulated at most for one move (about 0.03 ms each)
     shape: int = 6  # see games.bots.search.sample_world
     tries: int = 20
 
@@ -90,13 +93,16 @@ def move_seed(seq: int, seat: int, salt: str = "coach/1") -> int:
     return int.from_bytes(digest[:16], "big")
 
 
-def evaluate(view: SeatView, played: Move, seq: int, budget: Budget = DEFAULT_BUDGET) -> Evaluation:
-    """Judge ``played`` against every legal move of ``view``, from ``view`` alone."""
+def evaluate(
+    view: SeatView, played: Move, seq: int, budget: Budget = DEFAULT_BUDGET, salt: str = "coach/1"
+) -> Evaluation:
+    """Judge ``played`` against every legal move of ``view``, from ``view`` alone. (Another
+    ``salt`` samples other deals: ``bench.analysis --calibrate`` measures the noise so.)"""
     legal = list(view.legal)
     if played not in legal:
         raise ValueError(f"move {seq} is not one the seat could make")
     me = view.seat
-    rng = random.Random(move_seed(seq, me))
+    rng = random.Random(move_seed(seq, me, salt))
     deals = [sample_world(view, rng, budget.shape, budget.tries) for _ in range(budget.worlds)]
     scores: dict[Move, list[float]] = {m: [] for m in legal}
     plies = 0
