@@ -1,4 +1,5 @@
-# Tongits Online. `make run` serves the site at http://127.0.0.1:8000; `make test` tests it.
+# Tongits Online. `make run` serves the site at http://127.0.0.1:8000 (and runs its background
+# worker); `make test` tests it.
 
 PY ?= $(shell command -v python3.11 >/dev/null 2>&1 && echo python3.11 || echo python3)
 VENV := .venv
@@ -19,8 +20,11 @@ $(VENV)/.installed: requirements.txt
 
 # runserver, not daphne: with daphne in INSTALLED_APPS it serves ASGI (WebSockets too)
 # and adds autoreload and static files in DEBUG.
+# The background worker (the coach's analyses) runs beside the server and stops with it.
 run: install
 	$(PYTHON) manage.py migrate
+	$(PYTHON) manage.py db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 
 test: install

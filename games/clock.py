@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -52,6 +53,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games import services
+from games.live import thinking
 from games.live.db import in_db_thread, thread_pool
 from games.models import ClockBeat, Game, Seat
 
@@ -78,9 +80,17 @@ _failed: dict[int, tuple[int, datetime]] = {}
 _own_beat: datetime | None = None
 
 
-def run_due(now: datetime | None = None, *, limit: int = MOVES_PER_RUN) -> int:
+def run_due(
+    now: datetime | None = None,
+    *,
+    limit: int = MOVES_PER_RUN,
+    think: Callable[[services.Thinking], None] | None = None,
+) -> int:
     """Make every move the server owes at ``now`` (bots whose pause has passed, people
-    whose turn clock ran out), at most ``limit``; return how many were made."""
+    whose turn clock ran out), at most ``limit``; return how many were made.
+
+    With ``think``, a Hard bot's move is handed to it to think out elsewhere (the clock
+    loop's ``start_thinking``) rather than waited for here."""
     now = now or timezone.now()
     made = 0
     done: set[int] = set()  # games with nothing more to do in this run
@@ -91,7 +101,7 @@ def run_due(now: datetime | None = None, *, limit: int = MOVES_PER_RUN) -> int:
         for game_id, seq in due:
             if made >= limit:
                 break
-            if _play(game_id, seq, now):
+            if _play(game_id, seq, now, think):
                 made += 1
             else:
                 done.add(game_id)
@@ -106,17 +116,25 @@ def _due_games(now: datetime, limit: int, exclude: set[int]) -> list[tuple[int, 
     return list(games.order_by("due_at").values_list("pk", "seq")[:limit])
 
 
-def _play(game_id: int, seq: int, now: datetime) -> bool:
+def _play(
+    game_id: int, seq: int, now: datetime, think: Callable[[services.Thinking], None] | None
+) -> bool:
     failed = _failed.get(game_id)
     if failed is not None and failed[0] == seq and now < failed[1]:
         return False
     try:
-        result = services.play_due(game_id, now)
+        if think is None:
+            result = services.play_due(game_id, now)
+        else:
+            result = services.play_due(game_id, now, defer_thinking=True)
     except Exception:
         log.exception("The server clock could not move for game %s at move %s.", game_id, seq)
         _failed[game_id] = (seq, now + FAILURE_BACKOFF)
         return False
     _failed.pop(game_id, None)
+    if isinstance(result, services.Thinking):
+        think(result)  # the move comes later; the game is not due meanwhile
+        return False
     return result is not None
 
 
@@ -189,7 +207,9 @@ def _move_deadline(
     return changed
 
 
-def tick(now: datetime | None = None) -> int:
+def tick(
+    now: datetime | None = None, think: Callable[[services.Thinking], None] | None = None
+) -> int:
     """One beat of the clock: after downtime give people back their turn clocks, then make
     the moves that are due. Returns how many moves were made."""
     global _own_beat
@@ -204,7 +224,7 @@ def tick(now: datetime | None = None) -> int:
                 if kept:
                     log.info("No clock ran since %s: kept %s turn clocks.", previous, kept)
         _own_beat = now
-        return run_due(now)
+        return run_due(now, think=think)
     except Exception:
         _own_beat = None  # the database may be out of reach: nobody can move meanwhile
         raise
@@ -223,16 +243,52 @@ async def clock_loop(*, interval: float = TICK_SECONDS, ticks: int | None = None
     # database connection after each tick, and the moves' notifications still reach this
     # event loop's channel layer.
     run_tick = in_db_thread(tick, executor=thread_pool("clock", 1))
+
+    def think(job: services.Thinking) -> None:  # called on the clock's thread
+        loop.call_soon_threadsafe(start_thinking, job)
+
     count = 0
     while ticks is None or count < ticks:
         started, pause = loop.time(), interval
         try:
-            await run_tick()
+            await run_tick(think=think)
         except Exception:  # the clock must outlive any one bad tick (a database restart)
             log.exception("A server clock tick failed.")
             pause = max(interval, RETRY_SECONDS)  # a database that is down, logged once a second
         count += 1
         await asyncio.sleep(max(0.0, pause - (loop.time() - started)))
+
+
+# --- Hard bots: thinking away from the sockets ---------------------------------------------
+
+# (game id, seq) of each thought under way in this process, and its task (the event loop
+# holds tasks only weakly).
+_thinking: dict[tuple[int, int], asyncio.Task] = {}
+
+
+def start_thinking(job: services.Thinking) -> None:
+    """On the event loop: think out ``job``'s move in the thinkers' processes, then make it
+    on the clock's thread. Neither the loop nor the sockets' threads do any of the work."""
+    key = (job.game_id, job.seq)
+    if key not in _thinking:
+        _thinking[key] = asyncio.get_running_loop().create_task(_think_and_play(job, key))
+
+
+async def _think_and_play(job: services.Thinking, key: tuple[int, int]) -> None:
+    try:
+        try:
+            future = thinking.submit(job.kind, job.view, job.seed)
+            move = await asyncio.wait_for(asyncio.wrap_future(future), thinking.THINK_TIMEOUT)
+        except Exception as e:  # too slow, or a broken pool: the game must not wait on it
+            log.warning("Game %s: the bot's thought failed (%r); greedy moves.", job.game_id, e)
+            move = thinking.fallback(job.view)
+        play = in_db_thread(services.play_thought, executor=thread_pool("clock", 1))
+        await play(job, move)
+    except Exception:
+        # The game falls due again when its lease ends, and another thought is started.
+        log.exception("Game %s: could not make the bot's move %s.", job.game_id, job.seq + 1)
+    finally:
+        _thinking.pop(key, None)
 
 
 def start_clock() -> asyncio.Task | None:

@@ -9,7 +9,11 @@ from django import forms
 from games.engine.state import HELD_MELDS_FREE
 from games.models import Seat
 
-SEAT_CHOICES = [("open", "Open for people"), *Seat.BOT_CHOICES]
+SEAT_CHOICES = [("open", "Open for people"), *Seat.LEVEL_CHOICES]
+
+
+class QuickPlayForm(forms.Form):
+    level = forms.ChoiceField(label="Bots", choices=Seat.LEVEL_CHOICES, initial="normal")
 
 
 class NewTableForm(forms.Form):

@@ -129,7 +129,10 @@ class SeatKind:
 
 
 class Seat(SeatKind, models.Model):
-    BOT_CHOICES = [("random", "Random bot"), ("greedy", "Greedy bot")]
+    # Levels, named for how they play (games.bots); then the kinds of the tables made
+    # before levels, which still play and show as they did.
+    LEVEL_CHOICES = [("easy", "Easy bot"), ("normal", "Normal bot"), ("hard", "Hard bot")]
+    BOT_CHOICES = [*LEVEL_CHOICES, ("random", "Random bot"), ("greedy", "Greedy bot")]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()

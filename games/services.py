@@ -34,7 +34,8 @@ from games import bots, ratelimit
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
-from games.live import rows, snapshots
+from games.engine.view import SeatView
+from games.live import rows, snapshots, thinking
 from games.live.snapshots import SeatRow
 from games.models import Game, Seat
 from games.text import encodable
@@ -44,7 +45,9 @@ log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 # The channel layer (Redis) went away, or did not answer in time.
 LAYER_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
-SEAT_CHOICES = ("open", "random", "greedy")
+# What a new table's other seats may hold: people, or a bot of a level (games.bots); the
+# older kinds still work for a table made again from one of before (``play_again``).
+SEAT_CHOICES = ("open", *bots.LEVELS, "random", "greedy")
 
 
 class ServiceError(Exception):
@@ -148,9 +151,11 @@ def _check_can_make_table(user: AbstractBaseUser) -> None:
         raise ServiceError(refusal)
 
 
-def quick_play(user: AbstractBaseUser) -> Game:
-    """A private table with ``user`` and two greedy bots, dealt at once."""
-    return create_table(user, public=False, others=("greedy", "greedy"))
+def quick_play(user: AbstractBaseUser, level: str = "normal") -> Game:
+    """A private table with ``user`` and two bots of ``level``, dealt at once."""
+    if level not in bots.LEVELS:
+        raise ServiceError(f"There is no bot level {level!r}: choose Easy, Normal or Hard.")
+    return create_table(user, public=False, others=(level, level))
 
 
 def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Game:
@@ -520,11 +525,33 @@ def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:
 # --- Moves the server makes: bots, and seats whose clock ran out --------------------------
 
 
-def play_due(game_id: int, now: datetime | None = None) -> MoveResult | None:
+# How long a game whose Hard bot is thinking is left to the clock that started the thought.
+THINKING_LEASE = timedelta(seconds=15)
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """A Hard bot's move still to work out: its seat's view, and the seed of its search."""
+
+    game_id: int
+    seq: int
+    kind: str
+    view: SeatView  # of the seat to move
+    seed: int
+
+
+def play_due(
+    game_id: int, now: datetime | None = None, *, defer_thinking: bool = False
+) -> MoveResult | Thinking | None:
     """If the server owes this game a move now, make it (one move).
 
     A bot plays its own kind; a person whose clock ran out is marked away and the greedy
     bot plays a safe move for them. Bots see only their seat's view (never the state).
+
+    A Hard bot's move is thought out in another process, with the game's row lock let go
+    meanwhile. With ``defer_thinking`` (the server clock) the thought is handed back as a
+    ``Thinking`` for the caller to run and finish with ``play_thought``; without it, this
+    waits for it.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -536,9 +563,31 @@ def play_due(game_id: int, now: datetime | None = None) -> MoveResult | None:
             seat = _set_away(game, seats, seat.index, True)
             log.info("Game %s: seat %s ran out of time and is away.", game.pk, seat.index)
         state = game_state(game)
-        rng = random.Random(secrets.randbits(64))  # not guessable from the game's id
-        move = bots.choose(seat.bot_kind or "greedy", seat_view(state, seat.index), rng)
-        return _apply_and_log(game, seats, state, move, by_server=True)
+        view = seat_view(state, seat.index)
+        kind = seat.bot_kind or "greedy"
+        # From the secret seed (never from the game's id alone): the same game, the same moves.
+        seed = bots.bot_seed(game.seed, game.seq, seat.index) if game.seed else secrets.randbits(64)
+        if kind not in bots.SEARCHING:
+            move = bots.choose(kind, view, random.Random(seed))
+            return _apply_and_log(game, seats, state, move, by_server=True)
+        # A Hard bot thinks outside the lock and in another process (games.live.thinking).
+        # Meanwhile the game is not due, so no clock starts the same thought again; if this
+        # one is lost (a worker stopped), the game falls due once more after the lease.
+        game.due_at = now + THINKING_LEASE
+        game.save(update_fields=["due_at"])
+        job = Thinking(game.pk, game.seq, kind, view, seed)
+    if defer_thinking:
+        return job
+    return play_thought(job, thinking.choose(job.kind, job.view, job.seed))
+
+
+def play_thought(job: Thinking, move: Move) -> MoveResult | None:
+    """Make the move a bot thought of for ``job``, unless the game moved on meanwhile."""
+    with transaction.atomic():
+        game, seats = _locked_game_and_seats(job.game_id)
+        if game.status != Game.Status.PLAYING or game.seq != job.seq:
+            return None
+        return _apply_and_log(game, seats, game_state(game), move, by_server=True)
 
 
 def mark_back(game_id: int, user: AbstractBaseUser) -> bool:

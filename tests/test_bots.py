@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bots import BOT_KINDS, choose, greedy, search, uniform
+from games.bots import BOT_KINDS, SEARCHING, choose, greedy, search, uniform
 from games.bots.arena import play_game
 from games.engine import GameState, Move, apply, new_game, seat_view
 from games.engine.cards import cards_of, code, mask_of_codes, parse_card
@@ -28,7 +28,7 @@ FULL_STATE_NAMES = {
 }  # fmt: skip
 # The search bot's rollouts take a few hundred ms a move: whole-game tests of every kind
 # leave it out, and tests/test_search.py plays it with a small budget instead.
-QUICK_KINDS = tuple(k for k in BOT_KINDS if k != "search")
+QUICK_KINDS = tuple(k for k in BOT_KINDS if k not in SEARCHING)
 
 
 def cards(text: str) -> int:

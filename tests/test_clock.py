@@ -418,7 +418,7 @@ def test_the_clock_command_can_tick_once(make_game, capsys):
 async def test_the_clock_loop_outlives_a_failed_tick(monkeypatch, caplog):
     ticks = []
 
-    def tick():
+    def tick(think=None):
         ticks.append(1)
         if len(ticks) == 1:
             raise RuntimeError("the database went away")

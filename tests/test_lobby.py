@@ -114,7 +114,7 @@ def test_quick_play_deals_a_game_with_two_bots_and_goes_to_the_table(client, ali
     assert response.url == reverse("table", args=[game.pk])
     assert game.status == Game.Status.PLAYING
     assert game.deal is not None
-    assert [s.bot_kind for s in game.seats.all()] == ["", "greedy", "greedy"]
+    assert [s.bot_kind for s in game.seats.all()] == ["", "normal", "normal"]
     assert game.seats.get(index=0).user == alice
 
 
@@ -132,15 +132,17 @@ def test_it_shows_the_new_table_form_with_labelled_controls(client, alice):
     assert "<legend>Who can join:</legend>" in html
     for name in ["id_seat_2", "id_seat_3", "id_held_melds_free"]:
         assert f'<label for="{name}">' in html
-    for label in ["Open for people", "Random bot", "Greedy bot"]:
+    for label in ["Open for people", "Easy bot", "Normal bot", "Hard bot"]:
         assert label in html
+    # Levels are named for players: the algorithms' old names are not offered any more.
+    assert "Random bot" not in html and "Greedy bot" not in html
 
 
 def test_a_new_public_table_with_open_seats_waits_in_the_lobby(client, alice):
     client.force_login(alice)
 
     response = client.post(
-        reverse("new_table"), {"visibility": "public", "seat_2": "open", "seat_3": "greedy"}
+        reverse("new_table"), {"visibility": "public", "seat_2": "open", "seat_3": "hard"}
     )
 
     game = Game.objects.get()
@@ -149,7 +151,7 @@ def test_a_new_public_table_with_open_seats_waits_in_the_lobby(client, alice):
     assert [(s.user, s.bot_kind) for s in game.seats.all()] == [
         (alice, ""),
         (None, ""),
-        (None, "greedy"),
+        (None, "hard"),
     ]
     assert game.variants == []
 
@@ -175,13 +177,64 @@ def test_a_new_private_table_shows_its_invite_link(client, alice):
 def test_a_new_table_of_two_bots_is_dealt_at_once(client, alice):
     client.force_login(alice)
 
-    client.post(
-        reverse("new_table"), {"visibility": "public", "seat_2": "random", "seat_3": "greedy"}
-    )
+    client.post(reverse("new_table"), {"visibility": "public", "seat_2": "easy", "seat_3": "hard"})
 
     game = Game.objects.get()
     assert game.status == Game.Status.PLAYING
-    assert [s.bot_kind for s in game.seats.all()] == ["", "random", "greedy"]
+    assert [s.bot_kind for s in game.seats.all()] == ["", "easy", "hard"]
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_quick_play_deals_against_two_bots_of_the_level_chosen(client, alice, level):
+    client.force_login(alice)
+
+    response = client.post(reverse("quick_play"), {"level": level})
+
+    game = Game.objects.get()
+    assert response.url == reverse("table", args=[game.pk])
+    assert [s.bot_kind for s in game.seats.all()] == ["", level, level]
+    title = {"easy": "Easy bot", "normal": "Normal bot", "hard": "Hard bot"}[level]
+    table = client.get(response.url).content.decode()
+    assert f"{title} 2" in table and f"{title} 3" in table
+
+
+def test_quick_play_offers_the_levels_with_normal_first_chosen(client, alice):
+    client.force_login(alice)
+
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert '<label for="quick-level">Bots</label>' in html
+    assert '<option value="easy">Easy</option>' in html
+    assert '<option value="normal" selected>Normal</option>' in html
+    assert '<option value="hard">Hard</option>' in html
+
+
+def test_quick_play_refuses_an_unknown_level_and_makes_no_table(client, alice):
+    client.force_login(alice)
+
+    response = client.post(reverse("quick_play"), {"level": "grandmaster"}, follow=True)
+
+    assert "Choose the bots" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_lobby_shows_each_bot_by_its_level(client, alice, bob):
+    game = open_table(bob, others=("hard", "open"))
+    client.force_login(alice)
+
+    html = client.get(reverse("lobby")).content.decode()
+
+    seats = html.split(f'aria-label="Seats of Table {game.pk}"')[1].split("</ul>")[0]
+    assert "Hard bot" in seats
+
+
+def test_a_table_made_before_levels_still_shows_and_plays_its_old_bots(make_game, client, alice):
+    game = make_game([alice, "greedy", "random"], seed=3)
+    client.force_login(alice)
+
+    html = client.get(reverse("table", args=[game.pk])).content.decode()
+
+    assert "Greedy bot 2" in html and "Random bot 3" in html
 
 
 def test_the_new_table_form_rejects_an_unknown_seat_choice(client, alice):

@@ -466,14 +466,14 @@ def test_a_private_table_takes_only_people_with_its_invite_token(alice, bob, car
     assert game.seats.get(index=1).user == carol
 
 
-def test_quick_play_deals_a_private_game_against_two_greedy_bots(alice):
+def test_quick_play_deals_a_private_game_against_two_normal_bots(alice):
     game = services.quick_play(alice)
 
     assert not game.public and game.status == Game.Status.PLAYING
     assert [(s.user, s.bot_kind) for s in game.seats.all()] == [
         (alice, ""),
-        (None, "greedy"),
-        (None, "greedy"),
+        (None, "normal"),
+        (None, "normal"),
     ]
 
 

@@ -71,7 +71,12 @@ INSTALLED_APPS = [
     "template_partials.apps.SimpleAppConfig",
     "axes",
     "games",
+    # Before django_tasks_db: its db_worker command (which also requeues analyses whose
+    # worker died) stands in for the library's own.
+    "games.analysis",
     "accounts",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -245,6 +250,12 @@ LOGGING = {
     },
 }
 
+# Background work (the coach's analyses) is queued in the database itself and run by
+# ``manage.py db_worker``: no other service to run.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Fields of games.analysis.coach.Budget to change (tests make the coach quick).
+TONGITS_COACH_BUDGET: dict = {}
+
 # --- Tongits ---
 # Seconds a person has for a turn before the server plays a safe move for them.
 TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
@@ -259,6 +270,9 @@ TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
 # Threads per worker for the sockets' database work (moves, loads): round trips of many
 # tables overlap instead of queueing on one thread.
 TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
+# Processes per worker in which Hard bots think (games.live.thinking): never the worker's
+# own threads, which serve the sockets.
+TONGITS_THINKERS = int(os.environ.get("TONGITS_THINKERS", "2"))
 
 # Rate limits. A table socket may send this many frames a second, in bursts of up to
 # _BURST; frames beyond are dropped (with one message), and a socket that keeps on past

@@ -3,24 +3,35 @@
 A bot never sees a ``GameState``: it knows its own hand and what is on the table, like
 the person whose seat it fills. The caller passes the ``random.Random`` so that a server
 or the arena can seed it; no bot touches global randomness.
+
+People choose bots by level, named for how they play rather than how they work:
+``easy`` (greedy that sometimes misses), ``normal`` (greedy) and ``hard`` (search). The
+older kinds ``random`` and ``greedy`` stay, for tables and records made before levels.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable
 
 from games.engine.moves import Move
 from games.engine.view import SeatView
 
-from . import greedy, search, uniform
+from . import easy, greedy, search, uniform
 
-BOT_KINDS = ("random", "greedy", "search")
+LEVELS = ("easy", "normal", "hard")
+BOT_KINDS = ("random", "greedy", "search", *LEVELS)
+# Kinds whose thinking is heavy enough to run in another process (games.bots.pool).
+SEARCHING = frozenset({"search", "hard"})
 
 _POLICIES: dict[str, Callable[[SeatView, random.Random], Move]] = {
     "random": uniform.choose,
     "greedy": greedy.choose,
     "search": search.choose,
+    "easy": easy.choose,
+    "normal": greedy.choose,
+    "hard": search.choose,
 }
 
 
@@ -33,3 +44,11 @@ def choose(kind: str, view: SeatView, rng: random.Random) -> Move:
     if not view.legal:
         raise ValueError("this seat has no move to make now")
     return _POLICIES[kind](view, rng)
+
+
+def bot_seed(seed: str, seq: int, seat: int) -> int:
+    """The seed of a bot's randomness for its move after ``seq`` moves, in seat ``seat``
+    of the game dealt from ``seed``: the same game gives the same moves, and a hash of the
+    secret seed tells nobody anything about the deal."""
+    digest = hashlib.sha256(f"tongits-bot/{seed}/{seq}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:16], "big")

@@ -51,6 +51,18 @@ TERMS = {
         "bots", "A bot that plays to win: it opens early, keeps its points low and calls "
         "Draw when its hand looks lowest.",
     ),
+    "easy bot": Term(
+        "bots", "A bot for learning the game: it plays like the Normal bot but now and then "
+        "misses a meld or throws the wrong card.",
+    ),
+    "normal bot": Term(
+        "bots", "A bot that plays to win: it opens early, keeps its points low and calls "
+        "Draw when its hand looks lowest.",
+    ),
+    "hard bot": Term(
+        "bots", "A bot that thinks ahead: it imagines where the cards it cannot see might be "
+        "and plays out each choice to pick the one that wins most chips.",
+    ),
     "random bot": Term("bots", "A bot that makes any legal move, each as likely as the next."),
     "dealer": Term("R2", "Was dealt 13 cards and plays first, without drawing."),
     "away": Term(

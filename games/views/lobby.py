@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.models import display_name_for
 from games import services
 from games.engine.state import HELD_MELDS_FREE
-from games.forms import NewTableForm
+from games.forms import NewTableForm, QuickPlayForm
 from games.models import Game, Seat
 from games.views import HtmxHttpRequest, home
 
@@ -100,6 +100,7 @@ def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> d
     )
     return {
         "origin": origin,
+        "quick_form": QuickPlayForm(),
         "your_games": [table_line(g, user) for g in _with_seats(current.order_by("-created_at"))],
         "open_tables": [
             table_line(g, user)
@@ -119,8 +120,13 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_play(request: HtmxHttpRequest) -> HttpResponse:
+    # No level posted (an older page, a bare POST): Normal, as Quick play always was.
+    form = QuickPlayForm(request.POST or {"level": "normal"})
+    if not form.is_valid():
+        messages.error(request, "Choose the bots' level: Easy, Normal or Hard.")
+        return redirect("lobby")
     try:
-        game = services.quick_play(request.user)
+        game = services.quick_play(request.user, form.cleaned_data["level"])
     except services.ServiceError as e:
         messages.error(request, e.message)
         return redirect("lobby")

@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from games.analysis.context import coach_context
 from games.engine.cards import cards_of
 from games.engine.melds import is_set
 from games.engine.record import Record, Replay, replay
@@ -251,6 +252,7 @@ def replay_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         "narration": narration,
         "current": narration.lines[step.number - 1].text if step.number else "",
         "replay_url": reverse("replay", args=[game.pk]),
+        **coach_context(request.user, game, names, len(moves)),
     }
     if not wants_partial(request):  # the deal check sits outside the step partial
         context["fair"], context["fair_message"] = verify_deal(game)

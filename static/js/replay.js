@@ -35,12 +35,21 @@
     }
   }
 
+  // The coach's analysis has just come in: fetch the step again, now with its marks.
+  document.body.addEventListener("coach-done", function () {
+    if (document.getElementById("replay-step") && window.htmx) {
+      window.htmx.ajax("GET", window.location.href, { target: "#replay-step", swap: "outerHTML" });
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     var step = document.getElementById("replay-step");
     if (step) showCurrentMove(step);
   });
 
-  document.addEventListener("htmx:afterSwap", function () {
+  document.addEventListener("htmx:afterSwap", function (event) {
+    // The coach's block refreshing itself moves nobody's focus.
+    if (event.detail && event.detail.target && event.detail.target.id === "coach") return;
     var step = document.getElementById("replay-step");
     if (!step) return;
     showCurrentMove(step);

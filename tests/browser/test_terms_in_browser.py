@@ -92,7 +92,7 @@ def test_the_table_and_the_lobby_explain_their_badges_on_a_phone(browser, server
     page.screenshot(path=ARTIFACTS / "term-table-360.png")
 
     page.goto(f"{server}/")
-    button, tip = tip_of(page, "Greedy bot")
+    button, tip = tip_of(page, "Normal bot")
     button.tap()
     assert tip.is_visible() and tip.evaluate(SHOWN_INSIDE)
     page.screenshot(path=ARTIFACTS / "term-lobby-360.png")

@@ -1,0 +1,6 @@
+"""The coach: post-game analysis of every move each person made, from what they knew then.
+
+``coach`` judges one move from a seat's view (pure, no Django); ``analysis`` runs it over
+a finished game in a background task (django-tasks with its database backend) and stores
+the verdicts; ``views`` show them on the replay page.
+"""

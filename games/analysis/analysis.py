@@ -1,0 +1,224 @@
+"""Running the coach over a finished game, in the background, and keeping its verdicts.
+
+Queued with Django's tasks framework (the ``django-tasks`` backport) on the database
+backend (``django-tasks-db``), so the queue lives in the site's own database and
+``manage.py db_worker`` runs it; a request only queues.
+
+- At most one analysis of a game at a time: a partial unique constraint on the game among
+  queued and running analyses (``Analysis.Meta``), so two people asking at once get one.
+- A worker that dies mid-game loses nothing judged so far: each move's verdict is stored as
+  it is made, the analysis beats (``beat_at``) with each, and a running analysis whose beat
+  is older than ``STALE_AFTER`` is queued again (``recover_stale``, which every db_worker
+  runs now and then, and the replay page's progress checks for its game). The next worker
+  judges only the moves left; each move's seed comes from its place in the game, so the
+  result is the same as if nothing had happened.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django_tasks import task
+from django_tasks_db.models import DBTaskResult
+
+from games.engine import Move, apply, seat_view
+from games.engine.record import Record
+from games.engine.view import SeatView
+from games.models import Game
+from games.narration import distinct_names
+from games.records import seat_names
+
+from .coach import DEFAULT_BUDGET, Budget, Evaluation, better_text, evaluate
+from .models import Analysis, MoveEvaluation
+
+log = logging.getLogger(__name__)
+
+# A running analysis that has not judged a move for this long lost its worker (a move
+# takes well under a second; see bench.analysis).
+STALE_AFTER = timedelta(seconds=60)
+
+
+class AnalysisRefused(Exception):
+    """Asked for an analysis that cannot be made; the message says why."""
+
+
+# --- Asking -------------------------------------------------------------------------------
+
+
+def check_can_analyse(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
+    """Whoever may see the replay may have it analysed (a player of the game, or anyone
+    once it is public history), and only a game played to its end."""
+    from games.views.replays import check_can_replay
+
+    check_can_replay(user, game)  # raises PermissionDenied or Http404 with its reason
+    if game.status != Game.Status.FINISHED:
+        raise PermissionDenied("Only a game played to its end can be analysed.")
+
+
+def current(game: Game) -> Analysis | None:
+    """The analysis to show: one under way, else the latest finished, else the latest."""
+    analyses = list(game.analyses.order_by("-created_at")[:5])
+    for wanted in (Analysis.ACTIVE, (Analysis.Status.DONE,)):
+        found = next((a for a in analyses if a.status in wanted), None)
+        if found is not None:
+            return found
+    return analyses[0] if analyses else None
+
+
+def request_analysis(game: Game, user: AbstractBaseUser) -> Analysis:
+    """Queue an analysis of ``game`` unless one is done or under way; return it."""
+    check_can_analyse(user, game)
+    existing = current(game)
+    if existing is not None and existing.status != Analysis.Status.FAILED:
+        return existing
+    total = len(judged_moves(game))
+    try:
+        with transaction.atomic():
+            analysis = Analysis.objects.create(
+                game=game, requested_by=user, total=total, beat_at=timezone.now()
+            )
+            # In the same transaction: the analysis and its task are stored together.
+            analysis.task_id = str(analyse_game.enqueue(analysis.pk).id)
+            analysis.save(update_fields=["task_id"])
+    except IntegrityError:
+        # Someone else asked at the same moment: theirs is the one.
+        return Analysis.objects.get(game=game, status__in=Analysis.ACTIVE)
+    log.info("Analysis %s of game %s queued (%s moves).", analysis.pk, game.pk, total)
+    return analysis
+
+
+def judged_moves(game: Game) -> list[int]:
+    """The numbers of the moves the coach judges: every move of each person (bots' moves
+    are not judged; a person's move the clock made for them is)."""
+    people = {s.index for s in game.seats.all() if not s.is_bot}
+    seats = game.moves.order_by("seq").values_list("seq", "seat")
+    return [seq for seq, seat in seats if seat in people]
+
+
+# --- Running ------------------------------------------------------------------------------
+
+
+@task()
+def analyse_game(analysis_id: int) -> int:
+    """The background task: judge every move left of the analysis; return how many."""
+    return run(analysis_id)
+
+
+def site_budget() -> Budget:
+    """The coach's budget, with any of its fields set by ``TONGITS_COACH_BUDGET``."""
+    return replace(DEFAULT_BUDGET, **getattr(settings, "TONGITS_COACH_BUDGET", {}))
+
+
+def run(analysis_id: int, *, budget: Budget | None = None, stop_after: int | None = None) -> int:
+    """Judge the moves of the analysis not judged yet, storing each verdict as it is made.
+    ``stop_after`` stops after that many moves, as a worker that dies would (tests)."""
+    budget = budget or site_budget()
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().select_related("game").get(pk=analysis_id)
+        if analysis.status not in Analysis.ACTIVE:
+            return 0
+        analysis.status = Analysis.Status.RUNNING
+        analysis.started_at = analysis.started_at or timezone.now()
+        analysis.beat_at = timezone.now()
+        analysis.save(update_fields=["status", "started_at", "beat_at"])
+    game = analysis.game
+    try:
+        judged = _judge_rest(analysis, game, budget, stop_after)
+    except Exception as e:
+        Analysis.objects.filter(pk=analysis.pk).update(
+            status=Analysis.Status.FAILED, error=f"{type(e).__name__}: {e}"[:500],
+            finished_at=timezone.now(),
+        )  # fmt: skip
+        log.exception("Analysis %s of game %s failed.", analysis.pk, game.pk)
+        raise
+    if stop_after is None or judged < stop_after:
+        Analysis.objects.filter(pk=analysis.pk, status=Analysis.Status.RUNNING).update(
+            status=Analysis.Status.DONE, finished_at=timezone.now(), beat_at=timezone.now()
+        )
+        log.info("Analysis %s of game %s done.", analysis.pk, game.pk)
+    return judged
+
+
+def _judge_rest(analysis: Analysis, game: Game, budget: Budget, stop_after: int | None) -> int:
+    names = distinct_names(seat_names(game))
+    people = {s.index for s in game.seats.all() if not s.is_bot}
+    done = set(analysis.evaluations.values_list("seq", flat=True))
+    judged = 0
+    for seq, view, move in moments(game.record(), people):
+        if seq in done:
+            continue
+        found = evaluate(view, move, seq, budget)
+        _store(analysis, found, better_text(view, found.best, seq, names) if found.mark else "")
+        judged += 1
+        Analysis.objects.filter(pk=analysis.pk).update(
+            done=len(done) + judged, beat_at=timezone.now()
+        )
+        if stop_after is not None and judged >= stop_after:
+            break
+    return judged
+
+
+def moments(record: Record, seats: set[int]) -> Iterator[tuple[int, SeatView, Move]]:
+    """(move number, the view of the seat that made it just before, the move) for each
+    move of ``seats``: the view is all the coach gets of that moment."""
+    state = record.initial_state()
+    for seq, raw in enumerate(record.moves, start=1):
+        move = raw if isinstance(raw, Move) else Move.from_dict(raw)
+        if move.seat in seats:
+            yield seq, seat_view(state, move.seat), move
+        state = apply(state, move)
+
+
+def _store(analysis: Analysis, e: Evaluation, better: str) -> None:
+    try:
+        with transaction.atomic():
+            MoveEvaluation.objects.create(
+                analysis=analysis, seq=e.seq, seat=e.seat, played=e.played.to_dict(),
+                best=e.best.to_dict(), played_chips=e.played_chips, best_chips=e.best_chips,
+                choices=e.choices, worlds=e.worlds, mark=e.mark, better=better,
+            )  # fmt: skip
+    except IntegrityError:
+        pass  # a worker taken for dead was only slow: it judged this move the same way
+
+
+# --- Workers that died --------------------------------------------------------------------
+
+
+def recover_stale(now: datetime | None = None, game: Game | None = None) -> int:
+    """Queue again every running analysis whose worker stopped beating (of ``game`` only,
+    if given); return how many. Safe to run from several places at once."""
+    now = now or timezone.now()
+    stale = Analysis.objects.filter(status=Analysis.Status.RUNNING, beat_at__lt=now - STALE_AFTER)
+    if game is not None:
+        stale = stale.filter(game=game)
+    recovered = 0
+    for pk in stale.values_list("pk", flat=True):
+        with transaction.atomic():
+            analysis = (
+                Analysis.objects.select_for_update(skip_locked=True)
+                .filter(pk=pk, status=Analysis.Status.RUNNING, beat_at__lt=now - STALE_AFTER)
+                .first()
+            )
+            if analysis is None:
+                continue
+            # Its old task stays marked running in the queue forever otherwise.
+            if analysis.task_id:
+                DBTaskResult.objects.filter(pk=analysis.task_id, status="RUNNING").update(
+                    status="FAILED", finished_at=now
+                )
+            analysis.status = Analysis.Status.QUEUED
+            analysis.beat_at = now
+            analysis.task_id = str(analyse_game.enqueue(analysis.pk).id)
+            analysis.save(update_fields=["status", "beat_at", "task_id"])
+        log.warning("Analysis %s of game %s lost its worker: queued again.", pk, analysis.game_id)
+        recovered += 1
+    return recovered

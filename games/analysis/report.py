@@ -1,0 +1,152 @@
+"""An analysis as the replay page shows it: marks per move, a summary per person, and the
+graph of each person's expected result move by move (inline SVG, drawn here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .coach import MARK_NAMES, MARKS
+from .models import Analysis, MoveEvaluation
+
+WIDTH, HEIGHT, PAD_X, PAD_Y = 640, 200, 36, 14
+
+
+@dataclass(frozen=True)
+class Verdict:
+    seq: int
+    seat: int
+    name: str
+    mark: str  # "", inaccuracy, mistake, blunder
+    mark_name: str
+    loss: float
+    played_chips: float
+    best_chips: float
+    better: str
+
+
+@dataclass(frozen=True)
+class PersonSummary:
+    seat: int
+    name: str
+    moves: int  # judged moves with a choice to make
+    accuracy: int  # percent of those with no mark
+    counts: dict[str, int]  # mark -> how many
+    mean_loss: float  # expected chips lost per move, on average
+
+
+@dataclass(frozen=True)
+class Point:
+    x: float
+    y: float
+    seq: int
+    mark: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Line:
+    seat: int
+    name: str
+    path: str
+    points: list[Point]
+
+
+@dataclass(frozen=True)
+class Graph:
+    width: int
+    height: int
+    lines: list[Line]
+    zero_y: float
+    top_label: str
+    bottom_label: str
+    top_y: float
+    bottom_y: float
+    summary: str
+
+
+@dataclass(frozen=True)
+class Report:
+    verdicts: dict[int, Verdict]  # by move number
+    marked: list[Verdict]
+    people: list[PersonSummary]
+    graph: Graph | None
+    mark_names: list[tuple[str, str, float]] = field(default_factory=list)
+
+
+def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
+    rows = list(analysis.evaluations.order_by("seq"))
+    verdicts = {r.seq: _verdict(r, names) for r in rows}
+    seats = sorted({r.seat for r in rows})
+    people = [_summary(seat, names[seat], [r for r in rows if r.seat == seat]) for seat in seats]
+    thresholds = [(m, MARK_NAMES[m], t) for m, t in MARKS]
+    marked = [v for v in verdicts.values() if v.mark]
+    graph = _graph(rows, names, total_moves) if rows else None
+    return Report(verdicts, marked, people, graph, thresholds)
+
+
+def _verdict(r: MoveEvaluation, names: Sequence[str]) -> Verdict:
+    return Verdict(
+        r.seq, r.seat, names[r.seat], r.mark, MARK_NAMES.get(r.mark, ""), round(r.loss, 1),
+        r.played_chips, r.best_chips, r.better,
+    )  # fmt: skip
+
+
+def _summary(seat: int, name: str, rows: list[MoveEvaluation]) -> PersonSummary:
+    choices = [r for r in rows if r.choices > 1]
+    counts = {m: sum(r.mark == m for r in rows) for m, _ in reversed(MARKS)}
+    clean = sum(not r.mark for r in choices)
+    accuracy = round(100 * clean / len(choices)) if choices else 100
+    mean_loss = round(sum(r.loss for r in choices) / len(choices), 2) if choices else 0.0
+    return PersonSummary(seat, name, len(choices), accuracy, counts, mean_loss)
+
+
+def _graph(rows: list[MoveEvaluation], names: Sequence[str], total: int) -> Graph:
+    values = [r.played_chips for r in rows]
+    low, high = min(0.0, *values), max(0.0, *values)
+    span = (high - low) or 1.0
+    total = max(total, max(r.seq for r in rows), 1)
+
+    def x(seq: int) -> float:
+        return round(PAD_X + (seq - 1) * (WIDTH - PAD_X - 8) / max(total - 1, 1), 1)
+
+    def y(value: float) -> float:
+        return round(PAD_Y + (high - value) * (HEIGHT - 2 * PAD_Y) / span, 1)
+
+    lines = []
+    for seat in sorted({r.seat for r in rows}):
+        mine = [r for r in rows if r.seat == seat]
+        points = [
+            Point(
+                x(r.seq),
+                y(r.played_chips),
+                r.seq,
+                r.mark,
+                f"{names[seat]}, move {r.seq}: {_signed(r.played_chips)} expected"
+                + (f", {MARK_NAMES[r.mark]}" if r.mark else ""),
+            )  # fmt: skip
+            for r in mine
+        ]
+        path = "M" + " L".join(f"{p.x},{p.y}" for p in points)
+        lines.append(Line(seat, names[seat], path, points))
+    words = "; ".join(
+        f"{line.name} from {_signed(_first(rows, line.seat))} to {_signed(_last(rows, line.seat))}"
+        for line in lines
+    )
+    summary = f"Expected chips at the end, after each move, as the coach saw it: {words}."
+    return Graph(
+        WIDTH, HEIGHT, lines, y(0.0), _signed(high), _signed(low), y(high), y(low), summary
+    )
+
+
+def _first(rows: list[MoveEvaluation], seat: int) -> float:
+    return next(r.played_chips for r in rows if r.seat == seat)
+
+
+def _last(rows: list[MoveEvaluation], seat: int) -> float:
+    return [r.played_chips for r in rows if r.seat == seat][-1]
+
+
+def _signed(value: float) -> str:
+    text = f"{abs(value):.1f}"
+    return f"+{text}" if value > 0 else (f"−{text}" if value < 0 else "0")

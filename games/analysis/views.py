@@ -1,0 +1,40 @@
+"""The coach on the replay page: a button to ask, a progress bar that fills while the
+worker judges the moves (htmx polls this view), then the result, all without a reload."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from games.narration import distinct_names
+from games.records import seat_names
+from games.views import HtmxHttpRequest
+from games.views.replays import refusals_explained, replayable_game
+
+from . import analysis
+from .context import coach_context
+from .models import Analysis
+
+
+@login_required
+@refusals_explained
+@require_http_methods(["GET", "POST"])
+def coach(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """GET: the coach's part of the replay page, as it is now. POST: ask for an analysis."""
+    game = replayable_game(request.user, game_id)
+    if request.method == "POST":
+        analysis.request_analysis(game, request.user)  # refusals are explained
+        if not request.htmx:
+            return redirect("replay", game.pk)
+    else:
+        analysis.recover_stale(game=game)
+    names = distinct_names(seat_names(game))
+    context = {"game": game, **coach_context(request.user, game, names, game.seq)}
+    response = render(request, "games/analysis/coach.html", context)
+    current = context["coach"]["analysis"]
+    if request.htmx and current is not None and current.status == Analysis.Status.DONE:
+        # The replay's own step (its move list and the move shown) gets the marks too.
+        response["HX-Trigger"] = "coach-done"
+    return response

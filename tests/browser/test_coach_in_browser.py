@@ -1,0 +1,108 @@
+"""The coach in a real browser (issue 10): a person uploads a game in which one player
+played carelessly, asks for its analysis on the replay page, and watches the progress bar
+fill and the marks and the graph appear, without the page reloading, while a real
+``manage.py db_worker`` works on the server's database. Screenshots go to artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from games.bots import choose
+from games.engine import apply, new_game, seat_view
+from games.engine.cards import CODES
+from tests.browser.conftest import REPO
+from tests.browser.support import ARTIFACTS, PageErrors, sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def careless_record(seed: int) -> dict:
+    """A whole game: seat 0 plays any legal move, the others play like the Normal bot."""
+    state = initial = new_game(seed)
+    kinds = ("random", "normal", "normal")
+    moves = []
+    while state.outcome is None:
+        move = choose(kinds[state.turn], seat_view(state, state.turn), random.Random(state.ply))
+        moves.append(move.to_dict())
+        state = apply(state, move)
+    return {
+        "format": "tongits-record/1",
+        "dealer": initial.dealer,
+        "hands": [[CODES[c] for c in range(52) if h >> c & 1] for h in initial.hands],
+        "stock": [CODES[c] for c in initial.stock],
+        "moves": moves,
+        "players": ["Careless", "Bea", "Carl"],
+    }
+
+
+@pytest.fixture(scope="module")
+def worker(server, server_env):
+    """The background worker, as ``make run`` starts it beside the server."""
+    proc = subprocess.Popen(
+        [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.2"],
+        cwd=REPO, env=server_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_a_person_asks_for_an_analysis_and_sees_it_appear(browser, server, worker, tmp_path):
+    ARTIFACTS.mkdir(exist_ok=True)
+    upload = tmp_path / "careless.json"
+    upload.write_text(json.dumps(careless_record(5)))
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_up(page, server)
+
+    page.goto(f"{server}/games/upload/")
+    page.locator("#id_record").set_input_files(upload)
+    page.get_by_role("button", name="Replay it").click()
+    page.wait_for_url("**/replay/?move=*")
+    page.evaluate("window.notReloaded = true")
+
+    page.get_by_role("button", name="Analyse this game").click()
+    page.locator("#coach-progress").wait_for()
+    # A guard against hanging, not a speed target: the worker analyses it in seconds.
+    page.locator("#coach-graph").wait_for(timeout=120_000)
+
+    assert page.evaluate("window.notReloaded === true")
+    assert page.locator("#coach-graph .coach-line").count() == 3
+    marks = page.locator(".coach-marks li")
+    assert marks.count() >= 1
+    assert "Better: " in marks.first.inner_text()
+    assert page.get_by_role("table", name="Each person's play, as the coach judged it").is_visible()
+    # The replay's move list gets its marks too, still without a reload.
+    page.locator(".move-list .coach-mark").first.wait_for()
+    assert page.evaluate("window.notReloaded === true")
+    page.screenshot(path=ARTIFACTS / "coach-replay.png", full_page=True)
+
+    # A marked move opens the step at that move, with its verdict.
+    marks.first.get_by_role("link").click()
+    page.locator(".coach-step").wait_for()
+    assert "Better: " in page.locator(".coach-step").inner_text()
+
+    phone = browser.new_context(
+        viewport={"width": 360, "height": 740}, storage_state=context.storage_state()
+    )
+    small = phone.new_page()
+    small.goto(page.url)
+    small.locator("#coach-graph").wait_for()
+    width = small.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the replay with the coach is {width}px wide on a 360px screen"
+    small.screenshot(path=ARTIFACTS / "coach-replay-360.png", full_page=True)
+    phone.close()
+    errors.assert_none()
+    context.close()

@@ -1,0 +1,254 @@
+"""The coach (issue 10): each person's moves judged from their own view at the time, in a
+background task run by the database backend's worker, one analysis of a game at a time,
+surviving a worker that dies, and shown on the replay page."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from games import services
+from games.analysis import analysis
+from games.analysis.coach import MARKS, Budget, better_text, evaluate, mark_for
+from games.analysis.models import Analysis, MoveEvaluation
+from games.bots import choose
+from games.engine import Move, apply, new_game, seat_view
+from games.engine.record import load_record
+from games.models import Game
+from tests.history_support import finish, scripted_record
+
+pytestmark = pytest.mark.django_db
+
+QUICK = Budget(first_worlds=2, worlds=4, finalists=2, max_plies=3000)
+
+
+@pytest.fixture(autouse=True)
+def a_quick_coach(settings):
+    # The real budget judges a game in seconds; tests need only its behaviour.
+    settings.TONGITS_COACH_BUDGET = {"first_worlds": 2, "worlds": 4, "finalists": 2}
+
+
+def played(seed: int, kinds=("easy", "normal", "easy")) -> dict:
+    """A whole game played by bots, as a record."""
+    state = new_game(seed)
+    initial = state
+    moves = []
+    while state.outcome is None:
+        move = choose(kinds[state.turn], seat_view(state, state.turn), random.Random(state.ply))
+        moves.append(move.to_dict())
+        state = apply(state, move)
+    data = initial_record(initial)
+    data["moves"] = moves
+    return data
+
+
+def initial_record(state) -> dict:
+    from games.engine.cards import CODES
+
+    return {
+        "format": "tongits-record/1",
+        "dealer": state.dealer,
+        "hands": [[CODES[c] for c in range(52) if h >> c & 1] for h in state.hands],
+        "stock": [CODES[c] for c in state.stock],
+        "moves": [],
+    }
+
+
+def judged(data: dict, seats: set[int], upto: int) -> list[tuple]:
+    record = load_record(data)
+    out = []
+    for seq, view, move in analysis.moments(record, seats):
+        if seq > upto:
+            break
+        e = evaluate(view, move, seq, QUICK)
+        out.append((e.seq, e.best, e.played_chips, e.best_chips, e.mark))
+    return out
+
+
+def test_the_coach_judges_a_move_from_the_seats_view_only():
+    data = played(41)
+    cut = 12
+    # Draws happen one a turn: by move `cut` at most cut / 2 cards left the stock. Swap two
+    # cards far below that, and two cards of the other seats' hands that none of the first
+    # `cut` moves touches: seat 0 has seen none of them by then.
+    changed = json.loads(json.dumps(data))
+    stock = changed["stock"]
+    stock[-1], stock[-2] = stock[-2], stock[-1]
+    early = json.dumps(data["moves"][:cut])
+    one = next(c for c in changed["hands"][1] if c not in early)
+    two = next(c for c in changed["hands"][2] if c not in early)
+    changed["hands"][1][changed["hands"][1].index(one)] = two
+    changed["hands"][2][changed["hands"][2].index(two)] = one
+    assert load_record(changed).initial_state().hands != load_record(data).initial_state().hands
+
+    before, after = judged(data, {0}, cut), judged(changed, {0}, cut)
+
+    assert before and before == after
+
+
+def test_the_same_game_gets_the_same_verdicts():
+    data = played(42)
+
+    assert judged(data, {0, 1, 2}, 15) == judged(data, {0, 1, 2}, 15)
+
+
+def test_marks_follow_the_documented_thresholds():
+    (blunder, b), (mistake, m), (inaccuracy, i) = MARKS
+    assert (blunder, mistake, inaccuracy) == ("blunder", "mistake", "inaccuracy")
+    assert mark_for(b) == "blunder" and mark_for(m) == "mistake" and mark_for(i) == "inaccuracy"
+    assert mark_for(i - 0.01) == "" and mark_for(0) == ""
+
+
+def test_the_better_move_is_said_in_words_with_the_rest_of_the_turn():
+    record = load_record(scripted_record())
+    state = record.initial_state()
+    view = seat_view(state, 0)  # Alice, the dealer, to meld 5♠ 6♠ 7♠ (her first move)
+    meld = Move.from_dict(record.moves[0])
+
+    text = better_text(view, meld, 1, ["Alice", "Bea", "Carl"])
+
+    assert text.startswith("Better: meld 5♠ 6♠ 7♠")
+    assert " and discard " in text
+
+
+# --- In the background, through the database backend ------------------------------------
+
+
+def finished_game(make_game, *people, seed: int = 7) -> Game:
+    occupants = [people[0], "normal", people[1] if len(people) > 1 else "normal"]
+    return finish(make_game(occupants, seed=seed))
+
+
+def run_worker() -> None:
+    call_command(
+        "db_worker", "--batch", "--no-startup-delay", "--no-reload", "--interval", "0",
+        stdout=io.StringIO(), stderr=io.StringIO(),
+    )  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_asks_and_the_database_worker_analyses_the_game(make_game, client, alice, bob):
+    game = finished_game(make_game, alice, bob)
+    client.force_login(alice)
+
+    response = client.post(reverse("analysis", args=[game.pk]), headers={"HX-Request": "true"})
+
+    a = Analysis.objects.get(game=game)
+    task = DBTaskResult.objects.get(pk=a.task_id)
+    assert a.status == "queued" and task.status == "READY"
+    assert task.task_path == "games.analysis.analysis.analyse_game"
+    assert 'id="coach-progress"' in response.content.decode()
+    assert "every 1s" in response.content.decode()  # the page keeps asking
+
+    run_worker()
+
+    a.refresh_from_db()
+    task.refresh_from_db()
+    assert a.status == "done" and task.status == "SUCCESSFUL"
+    people = {s.index for s in game.seats.all() if s.user_id}
+    seqs = list(game.moves.filter(seat__in=people).order_by("seq").values_list("seq", flat=True))
+    assert list(a.evaluations.values_list("seq", flat=True)) == seqs
+    assert a.done == a.total == len(seqs)
+    page = client.get(reverse("replay", args=[game.pk])).content.decode()
+    assert 'id="coach-graph"' in page and "Accuracy" in page
+    polled = client.get(reverse("analysis", args=[game.pk]), headers={"HX-Request": "true"})
+    assert polled["HX-Trigger"] == "coach-done"
+    assert "hx-trigger" not in polled.content.decode()  # done: the asking stops
+
+
+def test_a_game_is_analysed_at_most_once_at_a_time(make_game, client, alice, bob):
+    game = finished_game(make_game, alice, bob)
+    client.force_login(alice)
+    client.post(reverse("analysis", args=[game.pk]))
+    client.force_login(bob)
+    client.post(reverse("analysis", args=[game.pk]))
+
+    assert Analysis.objects.filter(game=game).count() == 1
+    assert DBTaskResult.objects.count() == 1
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Analysis.objects.create(game=game, status="running")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_analysis_survives_its_worker_dying(make_game, alice, bob):
+    game = finished_game(make_game, alice, bob)
+    a = analysis.request_analysis(game, alice)
+    # A worker takes the task, judges two moves and is killed.
+    DBTaskResult.objects.filter(pk=a.task_id).update(status="RUNNING", worker_ids=["gone"])
+    analysis.run(a.pk, stop_after=2)
+    first_two = list(MoveEvaluation.objects.filter(analysis=a).values_list("pk", "seq"))
+    assert len(first_two) == 2
+    Analysis.objects.filter(pk=a.pk).update(beat_at=timezone.now() - timedelta(minutes=5))
+
+    run_worker()  # the next worker queues it again, then runs it
+
+    a.refresh_from_db()
+    assert a.status == "done" and a.done == a.total
+    stored = list(a.evaluations.values_list("pk", "seq"))
+    assert stored[:2] == first_two and len(stored) == a.total  # none judged twice
+    assert DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 1
+
+
+def test_a_running_analysis_with_a_live_worker_is_left_alone(make_game, alice, bob):
+    game = finished_game(make_game, alice, bob)
+    a = analysis.request_analysis(game, alice)
+    Analysis.objects.filter(pk=a.pk).update(status="running", beat_at=timezone.now())
+
+    assert analysis.recover_stale() == 0
+    assert Analysis.objects.get(pk=a.pk).task_id == a.task_id
+
+
+def test_a_private_game_is_analysed_only_for_its_players(make_game, client, alice, bob, carol):
+    game = finish(make_game([alice, "normal", bob], seed=7, public=False))
+    client.force_login(carol)
+
+    response = client.post(reverse("analysis", args=[game.pk]))
+
+    assert response.status_code == 403
+    assert not Analysis.objects.exists()
+
+
+def test_a_game_in_play_cannot_be_analysed(make_game, client, alice, bob):
+    game = make_game([alice, "normal", bob], seed=7)
+    client.force_login(alice)
+
+    response = client.post(reverse("analysis", args=[game.pk]))
+
+    assert response.status_code == 403
+    assert "still being played" in response.content.decode()
+    assert not Analysis.objects.exists()
+
+
+def test_an_aborted_game_cannot_be_analysed(make_game, client, alice, bob, admin_user):
+    game = make_game([alice, "normal", bob], seed=7)
+    services.abort_game(game.pk, admin_user, "a test")
+    client.force_login(alice)
+
+    response = client.post(reverse("analysis", args=[game.pk]))
+
+    assert response.status_code == 403
+    assert not Analysis.objects.exists()
+
+
+def test_the_analyse_command_prints_the_verdicts_as_json(make_game, alice, bob):
+    game = finished_game(make_game, alice, bob)
+    out = io.StringIO()
+
+    call_command("analyse", str(game.pk), "--json", stdout=out)
+
+    data = json.loads(out.getvalue())
+    assert data["game"] == game.pk
+    assert {p["player"] for p in data["players"]} == {"alice", "bob"}
+    assert all(
+        {"seq", "mark", "played_chips", "best_chips", "better"} <= set(m) for m in data["moves"]
+    )
+    assert Analysis.objects.get(game=game).status == "done"

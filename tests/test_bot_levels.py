@@ -1,0 +1,163 @@
+"""Bot levels on the server (issue 10): Easy, Normal and Hard seats, each deterministic from
+the game's seed, and Hard bots thinking in processes of their own, not on the server's."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+
+import pytest
+from django.utils import timezone
+
+from games import bots, clock, services
+from games.bots import easy, greedy, search
+from games.engine import apply, new_game, seat_view
+from games.live import thinking
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+SEED = "271828182845904523536028747135266249775"
+
+
+def seeded(game: Game, seed: str = SEED) -> Game:
+    """Give a test game the secret seed its bots' randomness comes from."""
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    game.refresh_from_db()
+    return game
+
+
+def fresh(game: Game) -> Game:
+    game.refresh_from_db()
+    return game
+
+
+def logged_moves(game: Game) -> list[tuple[int, dict]]:
+    return list(game.moves.order_by("seq").values_list("seat", "payload"))
+
+
+def test_the_easy_bot_is_greedy_that_sometimes_misses():
+    views = []
+    state = new_game(11)
+    while state.outcome is None:
+        view = seat_view(state, state.turn)
+        views.append(view)
+        state = apply(state, greedy.choose(view, random.Random(0)))
+    choices = [
+        (easy.choose(v, random.Random(i)), greedy.choose(v, random.Random(0)))
+        for i, v in enumerate(views)
+    ]
+
+    missed = sum(mine != theirs for mine, theirs in choices)
+    assert all(mine in v.legal for v, (mine, _) in zip(views, choices, strict=True))
+    # Not every move (it is still greedy most of the time), but some.
+    assert 0 < missed < len(views) * 0.6
+
+
+def test_the_same_game_seed_gives_an_easy_bot_the_same_moves(make_game):
+    games = [seeded(make_game(["easy", "easy", "easy"], seed=5)) for _ in range(2)]
+
+    for game in games:
+        for _ in range(30):
+            services.play_due(game.pk, timezone.now())
+
+    first, second = (logged_moves(fresh(g)) for g in games)
+    assert len(first) == 30 and first == second
+
+
+def test_another_seed_gives_an_easy_bot_other_misses():
+    a = [bots.bot_seed(SEED, seq, 1) for seq in range(5)]
+    b = [bots.bot_seed(SEED + "1", seq, 1) for seq in range(5)]
+    assert len(set(a)) == 5 and not set(a) & set(b)
+
+
+def test_thinkers_run_in_another_process():
+    pid = thinking.pool().submit(os.getpid).result(timeout=60)
+
+    assert pid != os.getpid()
+
+
+def test_a_hard_bot_makes_the_search_move_of_its_seed(make_game):
+    game = seeded(make_game(["hard", "normal", "normal"], seed=2))
+    hard = next(s.index for s in game.seats.all() if s.bot_kind == "hard")
+    state = services.game_state(game)
+    while state.turn != hard:
+        services.play_due(game.pk, timezone.now())
+        game = fresh(game)
+        state = services.game_state(game)
+    view = seat_view(state, hard)
+    expected = search.choose(view, random.Random(bots.bot_seed(SEED, game.seq, hard)))
+
+    result = services.play_due(game.pk, timezone.now())
+
+    assert result is not None and result.payload == expected.to_dict()
+
+
+def test_the_clock_hands_a_hard_bots_thought_on_and_the_game_waits_for_it(make_game):
+    game = seeded(make_game(["hard", "hard", "hard"], seed=3))
+    thoughts: list[services.Thinking] = []
+    now = timezone.now()
+
+    made = clock.run_due(now, think=thoughts.append)
+
+    game = fresh(game)
+    assert made == 0 and game.seq == 0 and len(thoughts) == 1
+    # Not due again while the bot thinks: another clock does not start the same thought.
+    assert game.due_at >= now + services.THINKING_LEASE
+    assert clock.run_due(now, think=thoughts.append) == 0 and len(thoughts) == 1
+
+    job = thoughts[0]
+    move = thinking.choose(job.kind, job.view, job.seed)
+    assert services.play_thought(job, move) is not None
+    # The same thought again (a second clock's, after the lease) changes nothing.
+    assert services.play_thought(job, move) is None
+    assert fresh(game).seq == 1
+
+
+def test_a_lost_thought_is_started_again_after_its_lease(make_game):
+    seeded(make_game(["hard", "hard", "hard"], seed=3))
+    thoughts: list[services.Thinking] = []
+    now = timezone.now()
+    clock.run_due(now, think=thoughts.append)  # and the worker that took it stops
+
+    clock.run_due(now + services.THINKING_LEASE, think=thoughts.append)
+
+    assert len(thoughts) == 2 and thoughts[0].view == thoughts[1].view
+    assert thoughts[0].seed == thoughts[1].seed  # the same move will be made
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_clock_loop_plays_hard_bots_through_the_thinkers(make_game):
+    from channels.db import database_sync_to_async
+
+    game = await database_sync_to_async(
+        lambda: seeded(make_game(["hard", "hard", "hard"], seed=3))
+    )()
+    seq = database_sync_to_async(lambda: Game.objects.get(pk=game.pk).seq)
+
+    loop = asyncio.ensure_future(clock.clock_loop(interval=0.05))
+    try:
+        # A guard against hanging, not a speed target.
+        async with asyncio.timeout(120):
+            while await seq() < 2:
+                await asyncio.sleep(0.1)
+    finally:
+        loop.cancel()
+        await asyncio.gather(loop, return_exceptions=True)
+        for task in list(clock._thinking.values()):
+            await asyncio.gather(task, return_exceptions=True)
+
+    # Each move is the search's own from the seat's view and the game's seed.
+    moves = await database_sync_to_async(lambda: logged_moves(fresh(game)))()
+    state = await database_sync_to_async(
+        lambda: services.game_state(Game.objects.get(pk=game.pk))
+    )()
+    assert len(moves) >= 2
+    replayed = new_game(3)
+    for seq_before, (seat, payload) in enumerate(moves[:2]):
+        view = seat_view(replayed, seat)
+        move = search.choose(view, random.Random(bots.bot_seed(SEED, seq_before, seat)))
+        assert move.to_dict() == payload
+        replayed = apply(replayed, move)
+    assert state.ply == len(moves)
