@@ -60,6 +60,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, help="Daphne workers (2; 1 without Redis)")
     p.add_argument("--think", type=float, default=1.0, help="a person's pause, s (1)")
     p.add_argument("--bots", action="store_true", help="one person and two unpaused bots")
+    p.add_argument(
+        "--bot-level", choices=("easy", "normal", "hard"), default="normal",
+        help="the bots' level with --bots (normal)",
+    )  # fmt: skip
     p.add_argument("--seconds", type=float, help="measured time (30; 1800 with --games)")
     p.add_argument("--moves", type=int, default=0, help="stop after the people made N moves")
     p.add_argument("--games", type=int, default=0, help="memory mode: play N games")
@@ -166,7 +170,7 @@ class LiveRun(Bench):
         if self.stopping or (opts.games and self.stats.games_finished >= opts.games):
             return None
         try:
-            game_id = await self.orm(make_game, table.users, opts.bots)
+            game_id = await self.orm(make_game, table.users, opts.bots and opts.bot_level)
         except Exception as e:  # a refusal (a limit, say) ends the table, counted, not a hang
             self.stats.tables_not_made += 1
             self.stats.note(f"new table refused: {e}")
@@ -248,7 +252,8 @@ class LiveRun(Bench):
         for index in range(self.opts.tables):
             mine = people[index * per_table : (index + 1) * per_table]
             table = Table(self, index, [u for u, _ in mine], [c for _, c in mine])
-            table.game_id = await self.orm(make_game, table.users, self.opts.bots)
+            bots = self.opts.bots and self.opts.bot_level
+            table.game_id = await self.orm(make_game, table.users, bots)
             self.game_ids.append(table.game_id)
             self.tables.append(table)
         say(f"{len(self.tables)} tables, {len(people)} sockets, think {self.think} s")
@@ -377,7 +382,7 @@ class LiveRun(Bench):
         worker_ms = (end.worker_cpu_s - start.worker_cpu_s) * 1000
         client_pct = 100 * (end.own_cpu_s - start.own_cpu_s) / seconds
         return {
-            "mode": "bots" if opts.bots else "people",
+            "mode": f"{opts.bot_level} bots" if opts.bots else "people",
             "database": "postgresql" if opts.postgres else "sqlite",
             "channel_layer": "redis" if opts.redis else "memory",
             "workers": opts.workers,
@@ -459,9 +464,9 @@ def make_people(count: int) -> list[tuple[int, str]]:
     return people
 
 
-def make_game(user_ids: list[int], bots: bool) -> int:
+def make_game(user_ids: list[int], bots: str | bool) -> int:
     """A dealt table for these people (the first makes it, the others join), or for one
-    person and two greedy bots."""
+    person and two bots of the level ``bots``."""
     from django.contrib.auth import get_user_model
 
     from games import services
@@ -469,7 +474,7 @@ def make_game(user_ids: list[int], bots: bool) -> int:
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=user_ids)}
     people = [users[pk] for pk in user_ids]
     if bots:
-        return services.create_table(people[0], others=("greedy", "greedy")).pk
+        return services.create_table(people[0], others=(bots, bots)).pk
     game = services.create_table(people[0], others=("open", "open"))
     for person in people[1:]:
         services.join_table(game.pk, person)

@@ -277,6 +277,8 @@ def start_thinking(job: services.Thinking) -> None:
 async def _think_and_play(job: services.Thinking, key: tuple[int, int]) -> None:
     try:
         try:
+            if not thinking.started():  # starting the pool spawns processes: not on the loop
+                await asyncio.to_thread(thinking.pool)
             future = thinking.submit(job.kind, job.view, job.seed)
             move = await asyncio.wait_for(asyncio.wrap_future(future), thinking.THINK_TIMEOUT)
         except Exception as e:  # too slow, or a broken pool: the game must not wait on it

@@ -78,6 +78,13 @@ def test_thinkers_run_in_another_process():
     assert pid != os.getpid()
 
 
+def test_thinkers_yield_the_cores_to_the_web_workers():
+    # When the cores are busy the sockets are served first; a bot's thought may wait.
+    niceness = thinking.pool().submit(os.nice, 0).result(timeout=60)
+
+    assert niceness >= os.nice(0) + thinking.THINKER_NICE or niceness == 19
+
+
 def test_a_hard_bot_makes_the_search_move_of_its_seed(make_game):
     game = seeded(make_game(["hard", "normal", "normal"], seed=2))
     hard = next(s.index for s in game.seats.all() if s.bot_kind == "hard")

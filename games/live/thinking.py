@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import random
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -47,6 +48,19 @@ def think(kind: str, view: SeatView, seed: int) -> Move:
     return bots.choose(kind, view, random.Random(seed))
 
 
+# Thinkers run at a lower priority than the web workers: when the cores are busy, the
+# operating system serves the sockets first and a bot's thought waits (a bot is expected
+# to take a moment; a person's move is not).
+THINKER_NICE = 10
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(THINKER_NICE)
+    except OSError:  # not allowed here: think at the same priority
+        pass
+
+
 def pool() -> ProcessPoolExecutor:
     """This process's pool of thinkers, started on first use."""
     global _pool
@@ -54,8 +68,16 @@ def pool() -> ProcessPoolExecutor:
         if _pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["games.bots"])
-            _pool = ProcessPoolExecutor(max_workers=settings.TONGITS_THINKERS, mp_context=context)
+            _pool = ProcessPoolExecutor(
+                max_workers=settings.TONGITS_THINKERS,
+                mp_context=context,
+                initializer=_lower_priority,
+            )
         return _pool
+
+
+def started() -> bool:
+    return _pool is not None
 
 
 def submit(kind: str, view: SeatView, seed: int) -> Future:
