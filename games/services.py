@@ -37,6 +37,7 @@ from games.live import snapshots
 from games.live.snapshots import SeatRow
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.ratings import core as ratings
 from games.text import encodable
 
 log = logging.getLogger(__name__)
@@ -111,9 +112,11 @@ def create_table(
     others: tuple[str, str] = ("open", "open"),
     variants: list[str] | None = None,
     turn_seconds: int | None = None,
+    rated: bool = False,
 ) -> Game:
     """A new table with ``user`` in seat 0; ``others`` says what fills seats 1 and 2
-    ("open" for people, or a bot kind). Dealt at once when no seat is left open."""
+    ("open" for people, or a bot kind). Dealt at once when no seat is left open. A rated
+    table's result moves its players' ratings (``games.ratings``)."""
     for choice in others:
         if choice not in SEAT_CHOICES:
             raise ServiceError(f"unknown seat choice {choice!r}")
@@ -128,7 +131,7 @@ def create_table(
         seed = str(secrets.randbits(128))
         game = Game.objects.create(
             created_by=user, public=public, variants=list(variants or []),
-            turn_seconds=seconds, seed=seed, commitment=Game.commit_to(seed),
+            turn_seconds=seconds, seed=seed, commitment=Game.commit_to(seed), rated=rated,
         )  # fmt: skip
         Seat.objects.create(game=game, index=0, user=user)
         for index, choice in enumerate(others, start=1):
@@ -149,8 +152,8 @@ def _check_can_make_table(user: AbstractBaseUser) -> None:
 
 
 def quick_play(user: AbstractBaseUser) -> Game:
-    """A private table with ``user`` and two greedy bots, dealt at once."""
-    return create_table(user, public=False, others=("greedy", "greedy"))
+    """A private, rated table with ``user`` and two greedy bots, dealt at once."""
+    return create_table(user, public=False, others=("greedy", "greedy"), rated=True)
 
 
 def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Game:
@@ -233,7 +236,7 @@ def _next_table(game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUse
     others = tuple(s.bot_kind or "open" for s in around)
     return create_table(
         user, public=game.public, others=others, variants=list(game.variants),
-        turn_seconds=game.turn_seconds,
+        turn_seconds=game.turn_seconds, rated=game.rated,
     )  # fmt: skip
 
 
@@ -479,6 +482,7 @@ def _update_summary(game: Game, seats: list[SeatRow], before: GameState, after: 
     fields = SUMMARY_FIELDS
     if after.outcome is not None:
         _store_result(game, after, now)
+        _after_finish(game, seats, after, now)
         _notify_lobby_on_commit()
         fields = SUMMARY_FIELDS + RESULT_FIELDS
     else:
@@ -497,6 +501,13 @@ def _store_result(game: Game, state: GameState, now: datetime) -> None:
     game.points, game.chips, game.burned = list(o.points), list(o.chips), list(o.burned)
     game.turn_seat = game.due_at = None
     log.info("Game %s ended (%s) at move %s; seat %s won.", game.pk, o.end, game.seq, o.winner)
+
+
+def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datetime) -> None:
+    """What a game's end changes beyond the game, in the same transaction: ratings
+    (a game rates once)."""
+    o = state.outcome
+    ratings.rate_finished(game.pk, seats, o.winner, o.chips, now)
 
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:

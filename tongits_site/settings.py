@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "template_partials.apps.SimpleAppConfig",
     "axes",
     "games",
+    "games.ratings",
     "accounts",
 ]
 

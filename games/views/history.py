@@ -22,6 +22,7 @@ from django.utils.cache import patch_vary_headers
 
 from games import charts, stats
 from games.models import Game, Move, Seat
+from games.ratings import pages as rating_pages
 from games.records import record_dict
 from games.views import HtmxHttpRequest
 
@@ -110,6 +111,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "stats": stats.player_stats(person),
         "chart": charts.cumulative_chips(stats.recent_gains(person)),
         "rows": [stats.history_row(seat) for seat in seats[:RECENT_GAMES]],
+        **rating_pages.profile_ratings(person.pk),
     }
     return render(request, "games/history/player.html", context)
 
@@ -120,5 +122,6 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "by_rate": stats.by_win_rate(),
         "bots": stats.bots(),
         "min_games": stats.MIN_GAMES_FOR_RATE,
+        **rating_pages.leaderboard(),
     }
     return render(request, "games/history/leaderboard.html", context)
