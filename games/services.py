@@ -38,6 +38,7 @@ from games.live.snapshots import SeatRow
 from games.models import Game, Seat
 from games.models import Move as MoveRow
 from games.ratings import core as ratings
+from games.series import hooks as series
 from games.text import encodable
 
 log = logging.getLogger(__name__)
@@ -254,12 +255,14 @@ def _start_if_full(game: Game) -> None:
     start_game(game)
 
 
-def start_game(game: Game, seed: int | None = None) -> None:
+def start_game(game: Game, seed: int | None = None, dealer: int | None = None) -> None:
     """Deal (R2) from the seed committed to when the table was made (or ``seed``, or a
-    fresh one); the table shows only the seed's commitment until the game ends."""
+    fresh one); the table shows only the seed's commitment until the game ends.
+    ``dealer``: the seat the rules outside this game name (a series' winner deals next);
+    by default the seed draws it."""
     if seed is None:
         seed = int(game.seed) if game.seed else secrets.randbits(128)
-    dealer, hands, stock = deal_from_seed(seed)
+    dealer, hands, stock = deal_from_seed(seed, dealer)
     now = timezone.now()
     game.seed = str(seed)
     game.commitment = Game.commit_to(game.seed)
@@ -505,9 +508,10 @@ def _store_result(game: Game, state: GameState, now: datetime) -> None:
 
 def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datetime) -> None:
     """What a game's end changes beyond the game, in the same transaction: ratings
-    (a game rates once)."""
+    (a game rates once), and a series' pause before its next hand."""
     o = state.outcome
     ratings.rate_finished(game.pk, seats, o.winner, o.chips, now)
+    series.hand_finished(game.pk, now)
 
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:

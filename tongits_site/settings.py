@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "games.ratings",
+    "games.series",
     "accounts",
 ]
 
@@ -249,6 +250,8 @@ LOGGING = {
 # --- Tongits ---
 # Seconds a person has for a turn before the server plays a safe move for them.
 TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
+# A series' pause between hands: the result screen's countdown before the next deal.
+TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS", "20"))
 # A bot waits this long (a range, in seconds) before it moves, so play feels human.
 TONGITS_BOT_PAUSE = (
     float(os.environ.get("TONGITS_BOT_PAUSE_MIN", "0.7")),
