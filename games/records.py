@@ -105,7 +105,20 @@ def _dealer_named_by_series(game: Game) -> bool:
 
 
 def import_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game:
-    """Store an uploaded record as an imported game, after the engine replays it whole."""
+    """Store an uploaded record (a game's, or a series' with its hands) after the engine
+    replays it whole; returns the game (a series' first hand)."""
+    # Imported here: series records are built on this module's game records.
+    from games.series import record as series_record
+    from games.series import records as series_records
+
+    series = series_record.parse(data)
+    if series is not None:
+        return series_records.import_series(series, user)
+    return import_game_record(data, user)
+
+
+def import_game_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game:
+    """Store an uploaded game record as an imported game, after the engine replays it."""
     try:
         record = load_record(data)
     except RecordError as e:

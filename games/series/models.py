@@ -24,6 +24,10 @@ class Series(models.Model):
     next_at = models.DateTimeField(null=True, blank=True)  # the pause between hands ends
     ended_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=80, blank=True)
+    # Seats held by people when it ended: they share a pot nobody won.
+    people_at_end = models.JSONField(default=list, blank=True)
+    # An uploaded series record: shown and replayed, never played on.
+    imported = models.BooleanField(default=False)
 
     class Meta:
         verbose_name_plural = "series"

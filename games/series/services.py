@@ -21,7 +21,7 @@ from games.series.ledger import HandResult, Ledger, ledger, next_dealer
 from games.series.models import Hand, Series
 from games.services import NotAllowed, ServiceError
 
-GAME_FIELDS = ("status", "winner_seat", "chips", "dealer", "started_at")
+GAME_FIELDS = ("status", "winner_seat", "chips", "dealer")
 
 
 def create_series(
@@ -56,7 +56,7 @@ def result_of(number: int, row: dict) -> HandResult:
     finished = row["status"] == Game.Status.FINISHED
     return HandResult(
         number=number,
-        dealt=row["started_at"] is not None,
+        dealt=row["dealer"] is not None,
         over=over,
         winner=row["winner_seat"] if finished else None,
         chips=tuple(row["chips"]) if finished and row["chips"] else None,
@@ -85,7 +85,7 @@ class State:
     @property
     def between(self) -> bool:
         """The newest hand is over and the series goes on: the pause between hands."""
-        return self.latest.is_over and not self.series.ended
+        return self.latest.is_over and not self.series.ended and not self.series.imported
 
     def people(self) -> list[int]:
         """Seats still held by people (not left)."""
@@ -102,8 +102,7 @@ def state(series: Series) -> State:
     hand = series.hands.select_related("game").order_by("-number").first()
     seats = list(hand.game.seats.select_related("user__profile").order_by("index"))
     hands = hand_results(series.pk)
-    people = [s.index for s in seats if s.user_id and s.index not in series.left]
-    book = ledger(series.ante, hands, series.ended, people)
+    book = ledger(series.ante, hands, series.ended, series.people_at_end)
     return State(series, hand.game, seats, hands, book)
 
 
@@ -122,7 +121,7 @@ def _between(st: State, user: AbstractBaseUser) -> Seat:
     seat = st.seat_of(user)
     if seat is None or seat.index in st.series.left:
         raise NotAllowed("You are not playing in this series.")
-    if st.series.ended:
+    if st.series.ended or st.series.imported:
         raise NotAllowed("This series has ended.")
     if not st.latest.is_over:
         raise NotAllowed("Finish this hand first.")
@@ -160,7 +159,7 @@ def end(series_id: int, user: AbstractBaseUser) -> State:
         if st.series.created_by_id != user.pk:
             raise NotAllowed("Only the person who made this series can end it.")
         _between(st, user)
-        _end(st.series, "Ended by its creator.")
+        _end(st, "Ended by its creator.")
         return state(st.series)
 
 
@@ -176,7 +175,7 @@ def go_on_if_due(series_id: int, now: datetime | None = None) -> State:
 def _go_on(st: State, now: datetime) -> State:
     people = st.people()
     if not people:
-        _end(st.series, "No person is left at the table.")
+        _end(st, "No person is left at the table.")
         return state(st.series)
     due = st.series.next_at is not None and now >= st.series.next_at
     if due or set(people) <= set(st.series.ready):
@@ -185,10 +184,11 @@ def _go_on(st: State, now: datetime) -> State:
     return st
 
 
-def _end(series: Series, reason: str) -> None:
+def _end(st: State, reason: str) -> None:
+    series = st.series
     series.ended_at, series.end_reason = timezone.now(), reason
-    series.ready, series.next_at = [], None
-    series.save(update_fields=["ended_at", "end_reason", "ready", "next_at"])
+    series.ready, series.next_at, series.people_at_end = [], None, st.people()
+    series.save(update_fields=["ended_at", "end_reason", "ready", "next_at", "people_at_end"])
 
 
 def _deal_next(st: State) -> Game:

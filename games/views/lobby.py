@@ -25,6 +25,7 @@ from games.engine.state import HELD_MELDS_FREE
 from games.forms import NewTableForm
 from games.models import Game, Seat
 from games.ratings import core as ratings
+from games.series import services as series_services
 from games.views import HtmxHttpRequest
 
 OPEN_TABLES_SHOWN = 30
@@ -149,6 +150,12 @@ def new_table(request: HtmxHttpRequest) -> HttpResponse:
     form = NewTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
+            ante = form.series_ante()
+            if ante is not None:
+                made = series_services.create_series(
+                    request.user, ante=ante, **form.table_options()
+                )
+                return redirect("series", made.pk)
             game = services.create_table(request.user, **form.table_options())
         except services.ServiceError as e:
             messages.error(request, e.message)

@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import actions, rendering, services
 from games.ratings import pages as rating_pages
+from games.series import pages as series_pages
 from games.services import ServiceError
 from games.views import HtmxHttpRequest
 
@@ -27,6 +28,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     tbl = rendering.load_table(game_id, request.user)
     context = rendering.board_context(tbl)
     context.update(rating_pages.table_ratings(game_id, tbl.seats))
+    context.update(series_pages.context_for_game(game_id, request.user))
     if context.get("invite_path"):
         context["invite_url"] = request.build_absolute_uri(context["invite_path"])
     return render(request, "games/table.html", context)
