@@ -171,3 +171,40 @@ def _write(data) -> str:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(data, f)
     return f.name
+
+
+def test_history_groups_a_series_hands_and_replays_link_hand_to_hand(client, alice):
+    made = series.create_series(alice, ante=1, others=("greedy", "greedy"))
+    hands = []
+    for _ in range(3):
+        hands.append(finish(series.state(Series.objects.get(pk=made.pk)).latest.pk))
+        series.ready(made.pk, alice)
+    client.force_login(alice)
+
+    mine = client.get("/games/mine/").content.decode()
+    assert mine.count(f'<a href="/series/{made.pk}/">Series {made.pk}</a>') == 1
+    assert "hand 1" in mine and "hand 3" in mine
+
+    middle = client.get(f"/games/{hands[1].pk}/replay/").content.decode()
+    assert f'href="/games/{hands[0].pk}/replay/" rel="prev"' in middle
+    assert f'href="/games/{hands[2].pk}/replay/" rel="next"' in middle
+    first = client.get(f"/games/{hands[0].pk}/replay/").content.decode()
+    assert 'rel="prev"' not in first and "Hand 1 of" in first
+
+
+def test_profiles_count_the_pots_a_person_took(client, alice):
+    made = series.create_series(alice, ante=2, others=("greedy", "greedy"))
+    for _ in range(40):
+        game = finish(series.state(Series.objects.get(pk=made.pk)).latest.pk)
+        book = series.state(Series.objects.get(pk=made.pk)).book
+        if book.last_taken is not None and book.last_taken.seat == 0:
+            break
+        series.ready(made.pk, alice)
+    else:
+        pytest.skip("alice took no pot in 40 hands")
+    client.force_login(alice)
+    taken = [e for e in book.events if e.kind == "pot" and e.seat == 0]
+    page = client.get("/players/alice/").content.decode()
+    assert f"<dt>Series pots won</dt><dd>{len(taken)}" in page
+    assert f"({sum(e.amount for e in taken)} chips)" in page
+    assert game.is_over

@@ -262,11 +262,12 @@ def skill_of_seat(skills: dict[Key, Skill], seat) -> Skill | None:
     return None
 
 
-def history(user_id: int, last: int = 100) -> list[tuple[datetime, float]]:
-    """The person's rating after each of their last ``last`` rated games, oldest first."""
+def history(user_id: int, last: int = 100) -> list[tuple[datetime, float, float, int]]:
+    """The person's rating (at, mu, sigma, games) after each of their last ``last`` rated
+    games, oldest first."""
     rows = (
         RatingChange.objects.filter(rating__user_id=user_id)
         .order_by("-at", "-game_id")
-        .values_list("at", "mu")[:last]
+        .values_list("at", "mu", "sigma", "games")[:last]
     )
     return list(reversed(rows))

@@ -46,9 +46,11 @@ class RatingChart:
 
 
 def profile_ratings(user_id: int) -> dict[str, Any]:
-    """The profile's rating and its chart over the player's last rated games: two queries."""
-    skill = core.skills_of([user_id])[("user", user_id)]
-    points = [round(mu * core.SCALE) for _, mu in core.history(user_id)]
+    """The profile's rating and its chart over the player's last rated games: one query
+    (the newest change holds the rating as it is now)."""
+    changes = core.history(user_id)
+    skill = core.Skill(changes[-1][1], changes[-1][2], changes[-1][3]) if changes else core.NEW
+    points = [round(mu * core.SCALE) for _, mu, _, _ in changes]
     return {"rating": skill, "rating_chart": rating_chart(points)}
 
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.charts import signed
+from games.models import Seat
 from games.series import services
 from games.series.models import Hand, Series
 
@@ -111,3 +112,81 @@ def may_watch(st: services.State, user: AbstractBaseUser) -> bool:
 
 def series_of(series_id: int) -> Series | None:
     return Series.objects.filter(pk=series_id).first()
+
+
+# --- History: a series' hands grouped, prev/next hand links, pots won ------------------------
+
+
+@dataclass(frozen=True)
+class HandInfo:
+    series_id: int
+    number: int
+    url: str
+
+
+def mark_hands(rows: list) -> list:
+    """Tell each history row's game which series hand it is (``game.series_info``), in one
+    query, so a list of games groups a series' hands under it."""
+    ids = [row.game.pk for row in rows]
+    found = {
+        game_id: HandInfo(series_id, number, reverse("series", args=[series_id]))
+        for game_id, series_id, number in Hand.objects.filter(game_id__in=ids).values_list(
+            "game_id", "series_id", "number"
+        )
+    }
+    for row in rows:
+        row.game.series_info = found.get(row.game.pk)
+    return rows
+
+
+def hand_links(game_id: int) -> dict[str, Any]:
+    """A hand's replay links to its series and to the hands before and after it."""
+    hand = Hand.objects.filter(game_id=game_id).first()
+    if hand is None:
+        return {}
+    near = dict(
+        Hand.objects.filter(
+            series_id=hand.series_id, number__in=(hand.number - 1, hand.number + 1)
+        ).values_list("number", "game_id")
+    )
+    prev_id, next_id = near.get(hand.number - 1), near.get(hand.number + 1)
+    return {
+        "series_hand": {
+            "number": hand.number,
+            "url": reverse("series", args=[hand.series_id]),
+            "prev": reverse("replay", args=[prev_id]) if prev_id else "",
+            "next": reverse("replay", args=[next_id]) if next_id else "",
+        }
+    }
+
+
+def pots_won(user_id: int) -> dict[str, int]:
+    """How many pots the person took, and the chips in them: three queries, whatever the
+    number of series (each series' ledger is derived from its hands, as always)."""
+    held = {
+        (s, n): index
+        for s, n, index in Seat.objects.filter(
+            user_id=user_id, game__series_hand__isnull=False
+        ).values_list("game__series_hand__series_id", "game__series_hand__number", "index")
+    }
+    ids = {s for s, _ in held}
+    if not ids:
+        return {"pots_won": 0, "pot_chips_won": 0}
+    rows = (
+        Hand.objects.filter(series_id__in=ids)
+        .order_by("series_id", "number")
+        .values("series_id", "number", *(f"game__{f}" for f in services.GAME_FIELDS))
+    )
+    hands: dict[int, list] = {}
+    for r in rows:
+        result = services.result_of(r["number"], {f: r[f"game__{f}"] for f in services.GAME_FIELDS})
+        hands.setdefault(r["series_id"], []).append(result)
+    pots = chips = 0
+    for series in Series.objects.filter(pk__in=ids).only("ante", "ended_at", "people_at_end"):
+        book = services.ledger(
+            series.ante, hands.get(series.pk, []), series.ended, series.people_at_end
+        )
+        for e in book.events:
+            if e.kind == "pot" and held.get((series.pk, e.hand)) == e.seat:
+                pots, chips = pots + 1, chips + e.amount
+    return {"pots_won": pots, "pot_chips_won": chips}
