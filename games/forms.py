@@ -28,6 +28,29 @@ class NewTableForm(forms.Form):
     )
     seat_2 = forms.ChoiceField(label="Seat 2", choices=SEAT_CHOICES, initial="open")
     seat_3 = forms.ChoiceField(label="Seat 3", choices=SEAT_CHOICES, initial="open")
+    rated = forms.ChoiceField(
+        label="Rating",
+        choices=[
+            ("rated", "Rated: the result moves the players' ratings"),
+            ("casual", "Casual: ratings stay as they are"),
+        ],
+        initial="rated",
+        required=False,  # a form sent without it makes a rated table, as the page offers
+        widget=forms.RadioSelect,
+    )
+    series = forms.BooleanField(
+        label="Series",
+        required=False,
+        help_text="Play hand after hand at this table with a pot: two wins in a row take it.",
+    )
+    ante = forms.TypedChoiceField(
+        label="Ante per hand (series)",
+        choices=[(1, "1 chip"), (2, "2 chips"), (5, "5 chips")],
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=1,
+    )
     held_melds_free = forms.BooleanField(
         label="Held melds are free",
         required=False,
@@ -41,4 +64,9 @@ class NewTableForm(forms.Form):
             "public": data["visibility"] == "public",
             "others": (data["seat_2"], data["seat_3"]),
             "variants": [HELD_MELDS_FREE] if data["held_melds_free"] else [],
+            "rated": data["rated"] != "casual",
         }
+
+    def series_ante(self) -> int | None:
+        """The ante of a series table, or None for a table of single hands."""
+        return self.cleaned_data["ante"] if self.cleaned_data["series"] else None

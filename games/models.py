@@ -40,6 +40,9 @@ class Game(models.Model):
     turn_seconds = models.PositiveIntegerField(default=45)
     # An uploaded record, shown as a replay: never counted in anyone's history or stats.
     imported = models.BooleanField(default=False)
+    # A rated table's finished games move its players' ratings (games.ratings); a casual
+    # one's do not. Chosen when the table is made; Quick play is rated.
+    rated = models.BooleanField(default=False)
 
     # Secret until the game ends: the seed, and the deal made from it. Never render these
     # while status is waiting or playing (views, admin and sockets all go through

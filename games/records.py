@@ -17,6 +17,7 @@ from games.engine.deal import deal_from_seed
 from games.engine.record import RecordError, load_record, replay
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.series.models import Hand
 from games.text import encodable
 
 
@@ -85,7 +86,10 @@ def verify_deal(game: Game) -> tuple[bool, str]:
         return False, "This game has no seed (an uploaded record)."
     if Game.commit_to(game.seed) != game.commitment:
         return False, "The seed does not match the commitment shown during the game."
-    dealer, hands, stock = deal_from_seed(int(game.seed))
+    # A series' later hand is dealt by the last hand's winner: the rule, not the seed,
+    # names that dealer, and the seed shuffles the same deck either way.
+    named = game.dealer if _dealer_named_by_series(game) else None
+    dealer, hands, stock = deal_from_seed(int(game.seed), named)
     dealt = {
         "dealer": dealer,
         "hands": [[CODES[c] for c in hand] for hand in hands],
@@ -96,8 +100,25 @@ def verify_deal(game: Game) -> tuple[bool, str]:
     return True, "The seed matches its commitment and gives exactly this deal."
 
 
+def _dealer_named_by_series(game: Game) -> bool:
+    return Hand.objects.filter(game_id=game.pk, number__gt=1).exists()
+
+
 def import_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game:
-    """Store an uploaded record as an imported game, after the engine replays it whole."""
+    """Store an uploaded record (a game's, or a series' with its hands) after the engine
+    replays it whole; returns the game (a series' first hand)."""
+    # Imported here: series records are built on this module's game records.
+    from games.series import record as series_record
+    from games.series import records as series_records
+
+    series = series_record.parse(data)
+    if series is not None:
+        return series_records.import_series(series, user)
+    return import_game_record(data, user)
+
+
+def import_game_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game:
+    """Store an uploaded game record as an imported game, after the engine replays it."""
     try:
         record = load_record(data)
     except RecordError as e:

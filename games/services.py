@@ -38,6 +38,8 @@ from games.engine.view import SeatView
 from games.live import rows, snapshots, thinking
 from games.live.snapshots import SeatRow
 from games.models import Game, Seat
+from games.ratings import core as ratings
+from games.series import hooks as series
 from games.text import encodable
 
 log = logging.getLogger(__name__)
@@ -114,9 +116,11 @@ def create_table(
     others: tuple[str, str] = ("open", "open"),
     variants: list[str] | None = None,
     turn_seconds: int | None = None,
+    rated: bool = False,
 ) -> Game:
     """A new table with ``user`` in seat 0; ``others`` says what fills seats 1 and 2
-    ("open" for people, or a bot kind). Dealt at once when no seat is left open."""
+    ("open" for people, or a bot kind). Dealt at once when no seat is left open. A rated
+    table's result moves its players' ratings (``games.ratings``)."""
     for choice in others:
         if choice not in SEAT_CHOICES:
             raise ServiceError(f"unknown seat choice {choice!r}")
@@ -131,7 +135,7 @@ def create_table(
         seed = str(secrets.randbits(128))
         game = Game.objects.create(
             created_by=user, public=public, variants=list(variants or []),
-            turn_seconds=seconds, seed=seed, commitment=Game.commit_to(seed),
+            turn_seconds=seconds, seed=seed, commitment=Game.commit_to(seed), rated=rated,
         )  # fmt: skip
         Seat.objects.create(game=game, index=0, user=user)
         for index, choice in enumerate(others, start=1):
@@ -152,10 +156,10 @@ def _check_can_make_table(user: AbstractBaseUser) -> None:
 
 
 def quick_play(user: AbstractBaseUser, level: str = "normal") -> Game:
-    """A private table with ``user`` and two bots of ``level``, dealt at once."""
+    """A private, rated table with ``user`` and two bots of ``level``, dealt at once."""
     if level not in bots.LEVELS:
         raise ServiceError(f"There is no bot level {level!r}: choose Easy, Normal or Hard.")
-    return create_table(user, public=False, others=(level, level))
+    return create_table(user, public=False, others=(level, level), rated=True)
 
 
 def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Game:
@@ -249,7 +253,7 @@ def _next_table(game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUse
     others = tuple(s.bot_kind or "open" for s in around)
     return create_table(
         user, public=game.public, others=others, variants=list(game.variants),
-        turn_seconds=game.turn_seconds,
+        turn_seconds=game.turn_seconds, rated=game.rated,
     )  # fmt: skip
 
 
@@ -267,12 +271,14 @@ def _start_if_full(game: Game) -> None:
     start_game(game)
 
 
-def start_game(game: Game, seed: int | None = None) -> None:
+def start_game(game: Game, seed: int | None = None, dealer: int | None = None) -> None:
     """Deal (R2) from the seed committed to when the table was made (or ``seed``, or a
-    fresh one); the table shows only the seed's commitment until the game ends."""
+    fresh one); the table shows only the seed's commitment until the game ends.
+    ``dealer``: the seat the rules outside this game name (a series' winner deals next);
+    by default the seed draws it."""
     if seed is None:
         seed = int(game.seed) if game.seed else secrets.randbits(128)
-    dealer, hands, stock = deal_from_seed(seed)
+    dealer, hands, stock = deal_from_seed(seed, dealer)
     now = timezone.now()
     game.seed = str(seed)
     game.commitment = Game.commit_to(game.seed)
@@ -493,6 +499,7 @@ def _update_summary(
     fields = SUMMARY_FIELDS
     if after.outcome is not None:
         _store_result(game, after, now)
+        _after_finish(game, seats, after, now)
         _notify_lobby_on_commit()
         fields = SUMMARY_FIELDS + RESULT_FIELDS
     else:
@@ -511,6 +518,14 @@ def _store_result(game: Game, state: GameState, now: datetime) -> None:
     game.points, game.chips, game.burned = list(o.points), list(o.chips), list(o.burned)
     game.turn_seat = game.due_at = None
     log.info("Game %s ended (%s) at move %s; seat %s won.", game.pk, o.end, game.seq, o.winner)
+
+
+def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datetime) -> None:
+    """What a game's end changes beyond the game, in the same transaction: ratings
+    (a game rates once), and a series' pause before its next hand."""
+    o = state.outcome
+    ratings.rate_finished(game.pk, seats, o.winner, o.chips, now)
+    series.hand_finished(game.pk, now)
 
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:

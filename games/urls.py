@@ -17,4 +17,5 @@ urlpatterns = [
     path("games/<int:game_id>/act/", table.act, name="act"),
     path("games/<int:game_id>/again/", table.play_again, name="play_again"),
     path("", include("games.history_urls")),
+    path("", include("games.series.urls")),
 ]

@@ -347,6 +347,7 @@ def test_each_page_runs_a_bounded_number_of_queries(
 
     seed_games("alice", 22, seed=3)
     seed_games("bob", 10, seed=4)
-    with django_assert_max_num_queries(12):
+    # The profile's rating and series pots add a fixed three (issue 9): still flat.
+    with django_assert_max_num_queries(14):
         client.get(pages(alice)[page])
     assert queries_for(client, pages(alice)[page]) == few

@@ -49,7 +49,9 @@ def test_it_shows_each_seat_of_an_open_table(client, alice, bob):
     html = client.get(reverse("lobby")).content.decode()
 
     assert f'aria-label="Seats of Table {game.pk}"' in html
-    assert ">bob</li>" in html.replace("\n", "")
+    # Each seated player with their rating (a new player's, provisional: issue 9).
+    assert '>bob <span class="rating"' in html.replace("\n", "")
+    assert "1000?</span></li>" in html.replace("\n", "")
     assert "Greedy bot" in html
     assert "Open seat" in html
 

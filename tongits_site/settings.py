@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     # Before django_tasks_db: its db_worker command (which also requeues analyses whose
     # worker died) stands in for the library's own.
     "games.analysis",
+    "games.ratings",
+    "games.series",
     "accounts",
     "django_tasks",
     "django_tasks_db",
@@ -259,6 +261,8 @@ TONGITS_COACH_BUDGET: dict = {}
 # --- Tongits ---
 # Seconds a person has for a turn before the server plays a safe move for them.
 TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
+# A series' pause between hands: the result screen's countdown before the next deal.
+TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS", "20"))
 # A bot waits this long (a range, in seconds) before it moves, so play feels human.
 TONGITS_BOT_PAUSE = (
     float(os.environ.get("TONGITS_BOT_PAUSE_MIN", "0.7")),

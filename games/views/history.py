@@ -22,7 +22,9 @@ from django.utils.cache import patch_vary_headers
 
 from games import charts, stats
 from games.models import Game, Move, Seat
+from games.ratings import pages as rating_pages
 from games.records import record_dict
+from games.series import pages as series_pages
 from games.views import HtmxHttpRequest
 
 PAGE_SIZE = 25
@@ -51,7 +53,7 @@ def my_games(request: HtmxHttpRequest) -> HttpResponse:
     page = Paginator(seats, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "page": page,
-        "rows": [stats.history_row(seat) for seat in page],
+        "rows": series_pages.mark_hands([stats.history_row(seat) for seat in page]),
         "result": result if result in stats.RESULTS else "",
         "end": end if end in stats.ENDS else "",
         "results": stats.RESULTS,
@@ -109,7 +111,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "person": person,
         "stats": stats.player_stats(person),
         "chart": charts.cumulative_chips(stats.recent_gains(person)),
-        "rows": [stats.history_row(seat) for seat in seats[:RECENT_GAMES]],
+        "rows": series_pages.mark_hands([stats.history_row(seat) for seat in seats[:RECENT_GAMES]]),
+        **rating_pages.profile_ratings(person.pk),
+        **series_pages.pots_won(person.pk),
     }
     return render(request, "games/history/player.html", context)
 
@@ -120,5 +124,6 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "by_rate": stats.by_win_rate(),
         "bots": stats.bots(),
         "min_games": stats.MIN_GAMES_FOR_RATE,
+        **rating_pages.leaderboard(),
     }
     return render(request, "games/history/leaderboard.html", context)

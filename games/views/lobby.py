@@ -24,6 +24,8 @@ from games import services
 from games.engine.state import HELD_MELDS_FREE
 from games.forms import NewTableForm, QuickPlayForm
 from games.models import Game, Seat
+from games.ratings import core as ratings
+from games.series import services as series_services
 from games.views import HtmxHttpRequest, home
 
 OPEN_TABLES_SHOWN = 30
@@ -36,6 +38,7 @@ class SeatLine:
     label: str  # a person's name, "Greedy bot", or "Open seat"
     kind: str  # "person", "bot" or "open"
     is_you: bool
+    rating: str = ""  # "1012", or "987?" while provisional; empty for an open seat
 
 
 @dataclass(frozen=True)
@@ -50,22 +53,37 @@ class TableLine:
     open_seats: int
     variants: list[str]
     invite_path: str  # for a private table still waiting, shown to its players only
+    rated: bool = False
 
     @property
     def title(self) -> str:
         return f"Table {self.game.pk}"
 
 
-def _seat_line(seat: Seat, user: AbstractBaseUser | AnonymousUser) -> SeatLine:
+def _seat_line(
+    seat: Seat, user: AbstractBaseUser | AnonymousUser, skills: dict | None = None
+) -> SeatLine:
+    skill = ratings.skill_of_seat(skills, seat) if skills is not None else None
+    rating = skill.shown if skill else ""
     if seat.is_bot:
-        return SeatLine(seat.get_bot_kind_display(), "bot", False)
+        return SeatLine(seat.get_bot_kind_display(), "bot", False, rating)
     if seat.user is None:
         return SeatLine("Open seat", "open", False)
     is_you = seat.user_id == user.pk
-    return SeatLine(display_name_for(seat.user), "person", is_you)
+    return SeatLine(display_name_for(seat.user), "person", is_you, rating)
 
 
-def table_line(game: Game, user: AbstractBaseUser | AnonymousUser) -> TableLine:
+def _skills(games: list[Game]) -> dict:
+    """The ratings of everyone seated at these tables, in one query."""
+    seats = [s for g in games for s in g.seats.all()]
+    return ratings.skills_of([s.user_id for s in seats], [s.bot_kind for s in seats])
+
+
+def table_line(
+    game: Game, user: AbstractBaseUser | AnonymousUser, skills: dict | None = None
+) -> TableLine:
+    if skills is None:
+        skills = _skills([game])
     seats = list(game.seats.all())
     yours = user.is_authenticated and any(s.user_id == user.pk for s in seats)
     open_seats = sum(s.is_open for s in seats)
@@ -74,13 +92,14 @@ def table_line(game: Game, user: AbstractBaseUser | AnonymousUser) -> TableLine:
     show_invite = yours and waiting and not game.public
     return TableLine(
         game=game,
-        seats=[_seat_line(s, user) for s in seats],
+        seats=[_seat_line(s, user, skills) for s in seats],
         yours=yours,
         joinable=joinable,
         can_join=joinable and user.is_authenticated and not yours,
         open_seats=open_seats,
         variants=[VARIANT_NAMES.get(v, v) for v in game.variants],
         invite_path=reverse("invite", args=[game.invite_token]) if show_invite else "",
+        rated=game.rated,
     )
 
 
@@ -98,14 +117,14 @@ def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> d
     current = Game.objects.filter(
         seats__user=user, status__in=[Game.Status.WAITING, Game.Status.PLAYING]
     )
+    mine = list(_with_seats(current.order_by("-created_at")))
+    listed = list(_with_seats(open_tables.order_by("-created_at"))[:OPEN_TABLES_SHOWN])
+    skills = _skills(mine + listed)
     return {
         "origin": origin,
         "quick_form": QuickPlayForm(),
-        "your_games": [table_line(g, user) for g in _with_seats(current.order_by("-created_at"))],
-        "open_tables": [
-            table_line(g, user)
-            for g in _with_seats(open_tables.order_by("-created_at"))[:OPEN_TABLES_SHOWN]
-        ],
+        "your_games": [table_line(g, user, skills) for g in mine],
+        "open_tables": [table_line(g, user, skills) for g in listed],
     }
 
 
@@ -139,6 +158,12 @@ def new_table(request: HtmxHttpRequest) -> HttpResponse:
     form = NewTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
+            ante = form.series_ante()
+            if ante is not None:
+                made = series_services.create_series(
+                    request.user, ante=ante, **form.table_options()
+                )
+                return redirect("series", made.pk)
             game = services.create_table(request.user, **form.table_options())
         except services.ServiceError as e:
             messages.error(request, e.message)

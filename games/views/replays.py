@@ -32,6 +32,7 @@ from games.models import Game, Seat
 from games.narration import describe_end, distinct_names, narrate
 from games.records import BadRecord, import_record, record_dict, seat_names, verify_deal
 from games.rendering import Face, face, faces
+from games.series import pages as series_pages
 from games.views import HtmxHttpRequest
 from games.views.history import render_page, wants_partial
 
@@ -253,6 +254,7 @@ def replay_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         "current": narration.lines[step.number - 1].text if step.number else "",
         "replay_url": reverse("replay", args=[game.pk]),
         **coach_context(request.user, game, names, len(moves)),
+        **series_pages.hand_links(game.pk),
     }
     if not wants_partial(request):  # the deal check sits outside the step partial
         context["fair"], context["fair_message"] = verify_deal(game)

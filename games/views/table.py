@@ -16,6 +16,8 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import actions, rendering, services
+from games.ratings import pages as rating_pages
+from games.series import pages as series_pages
 from games.services import ServiceError
 from games.views import HtmxHttpRequest
 
@@ -25,6 +27,8 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The whole table as this person sees it: their seat's view, or a spectator's."""
     tbl = rendering.load_table(game_id, request.user)
     context = rendering.board_context(tbl)
+    context.update(rating_pages.table_ratings(game_id, tbl.seats))
+    context.update(series_pages.context_for_game(game_id, request.user))
     if context.get("invite_path"):
         context["invite_url"] = request.build_absolute_uri(context["invite_path"])
     return render(request, "games/table.html", context)

@@ -125,7 +125,10 @@ def test_a_person_replays_a_game_downloads_its_record_and_sees_their_profile(
     page.get_by_role("link", name=name, exact=True).first.click()
     page.wait_for_url(f"{server}/players/{name}/")
     assert page.locator(".stat-grid").inner_text().startswith("Games\n5")
-    assert page.locator("figure.history-chart svg.chart-svg path.chart-line").count() == 1
+    charts = page.locator("figure.history-chart")
+    assert charts.filter(has_text="Net chips").locator("svg.chart-svg path.chart-line").count() == 1
+    # Quick play is rated (issue 9): the profile also draws the rating over those games.
+    assert charts.filter(has_text="Rating over").locator("path.chart-line").count() == 1
     errors.assert_none()
     context.close()
 

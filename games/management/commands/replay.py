@@ -1,4 +1,5 @@
-"""``manage.py replay FILE…``: replay game records and print what the engine makes of them.
+"""``manage.py replay FILE…``: replay game records and print what the engine makes of them;
+a series record (``tongits-series/1``) prints each hand's result and the pot's ledger.
 
 Output and exit statuses are those of docs/record.md. ``--stored [--game ID]`` instead
 replays games from the database's move logs and reports any whose stored result differs
@@ -15,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.engine.record import replay_text
 from games.models import Game
 from games.records import stored_difference
+from games.series import record as series_record
 
 
 class Command(BaseCommand):
@@ -71,6 +73,8 @@ def _replay_file(path: str) -> tuple[dict, int]:
         text = sys.stdin.buffer.read() if path == "-" else _read(path)
     except OSError as e:
         return {"ok": False, "move": None, "error": f"cannot read {path}: {e.strerror}"}, 2
+    if series_record.parse(text) is not None:
+        return series_record.replay_series_text(text)
     return replay_text(text)
 
 

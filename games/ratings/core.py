@@ -1,0 +1,273 @@
+"""Rating finished games with openskill's Plackett-Luce model.
+
+One pure step (``rate``: the priors and a game's result in, the new ratings out) is used
+both live, in the transaction that stores a game's last move (``rate_finished``), and by
+``manage.py recompute_ratings`` (``recompute``), which replays every rated game in the
+order they finished: so the two give the same numbers.
+
+Who is rated: a registered person, or a bot level (every bot of one kind is one player).
+Guests, an uploaded record's seats and open seats are not; a game is rated only if its
+table was rated, it was not uploaded, and at least one rated seat is a person's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q
+from openskill.models import PlackettLuce
+
+from accounts.models import Profile
+from games.models import Game, Seat
+from games.ratings.models import Rating, RatingChange
+
+MODEL = PlackettLuce()
+SCALE = 40  # the shown number is mu × 40: a new player shows 1000
+PROVISIONAL_GAMES = 10  # shown with a "?" until this many rated games
+
+Key = tuple[str, int | str]  # ("user", id) or ("bot", kind)
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def shown(self) -> str:
+        return shown(self.mu, self.games)
+
+    @property
+    def value(self) -> int:
+        return round(self.mu * SCALE)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+NEW = Skill(MODEL.mu, MODEL.sigma, 0)
+
+
+def shown(mu: float, games: int) -> str:
+    """The rating as people read it: "1012", or "1012?" while provisional."""
+    return f"{round(mu * SCALE)}{'?' if games < PROVISIONAL_GAMES else ''}"
+
+
+def ranks(winner: int, chips: Sequence[int]) -> list[int]:
+    """Each seat's place (1 best): the winner first, the others by net chips, equal chips
+    an equal place."""
+
+    def better(a: int, b: int) -> bool:  # seat a finished ahead of seat b
+        if a == winner or b == winner:
+            return a == winner and b != winner
+        return chips[a] > chips[b]
+
+    return [1 + sum(better(other, s) for other in range(3)) for s in range(3)]
+
+
+def rate(
+    priors: dict[Key, Skill], keys: Sequence[Key | None], winner: int, chips: Sequence[int]
+) -> dict[Key, Skill]:
+    """The new skill of each rated player of one game. ``keys[s]`` is seat s's player (None:
+    not rated). A player in two seats (two bots of one level) gets both seats' changes."""
+    seats = [s for s in range(3) if keys[s] is not None]
+    if len(seats) < 2:
+        return {}
+    place = ranks(winner, chips)
+    teams = [[MODEL.rating(priors[keys[s]].mu, priors[keys[s]].sigma)] for s in seats]
+    after = MODEL.rate(teams, ranks=[place[s] for s in seats])
+    new: dict[Key, Skill] = {}
+    for s, (rated,) in zip(seats, after, strict=True):
+        key = keys[s]
+        prior = priors[key]
+        had = new.get(key, Skill(prior.mu, prior.sigma, prior.games + 1))
+        new[key] = Skill(
+            had.mu + (rated.mu - prior.mu), had.sigma * (rated.sigma / prior.sigma), had.games
+        )
+    return new
+
+
+# --- Who is rated ---------------------------------------------------------------------------
+
+
+def _guest_ids(user_ids: Iterable[int]) -> set[int]:
+    """People who play as guests are not rated. The guest flag lives on the profile
+    (issue 8's guests); until it exists, nobody is a guest."""
+    if not any(f.name == "is_guest" for f in Profile._meta.get_fields()):
+        return set()
+    ids = set(user_ids)
+    if not ids:
+        return set()
+    return set(
+        Profile.objects.filter(user_id__in=ids, is_guest=True).values_list("user_id", flat=True)
+    )
+
+
+def seat_keys(seats: Sequence, guests: set[int]) -> list[Key | None]:
+    """Each seat's rated player, or None. ``seats`` have index, user_id and bot_kind."""
+    keys: list[Key | None] = [None, None, None]
+    for seat in seats:
+        if seat.bot_kind:
+            keys[seat.index] = ("bot", seat.bot_kind)
+        elif seat.user_id is not None and seat.user_id not in guests:
+            keys[seat.index] = ("user", seat.user_id)
+    return keys
+
+
+def _counts(keys: Sequence[Key | None]) -> bool:
+    """A game is rated only with a rated person in it and someone to be ranked against."""
+    return any(k and k[0] == "user" for k in keys) and sum(k is not None for k in keys) >= 2
+
+
+# --- Live: the game's last move ---------------------------------------------------------------
+
+
+def rate_finished(
+    game_id: int, seats: Sequence, winner: int, chips: Sequence[int], at: datetime
+) -> bool:
+    """Rate the game that just finished, in the caller's transaction (which holds the
+    game's row lock). Idempotent: a game already rated is left alone. True if rated."""
+    flags = Game.objects.filter(pk=game_id).values_list("rated", "imported").first()
+    if flags is None or not flags[0] or flags[1]:
+        return False
+    keys = seat_keys(seats, _guest_ids(s.user_id for s in seats if s.user_id))
+    if not _counts(keys):
+        return False
+    with transaction.atomic():
+        if RatingChange.objects.filter(game_id=game_id).exists():
+            return False
+        rows = _locked_rows({k for k in keys if k is not None})
+        priors = {k: Skill(r.mu, r.sigma, r.games) for k, r in rows.items()}
+        new = rate(priors, keys, winner, chips)
+        for key, skill in new.items():
+            row = rows[key]
+            row.mu, row.sigma, row.games = skill.mu, skill.sigma, skill.games
+            row.save(update_fields=["mu", "sigma", "games"])
+        RatingChange.objects.bulk_create(
+            _change(game_id, s, rows[keys[s]], priors[keys[s]], new[keys[s]], at)
+            for s in range(3)
+            if keys[s] is not None
+        )
+    return True
+
+
+def _change(game_id: int, seat: int, row: Rating, prior: Skill, new: Skill, at) -> RatingChange:
+    return RatingChange(
+        game_id=game_id, seat=seat, rating=row, mu_before=prior.mu, sigma_before=prior.sigma,
+        mu=new.mu, sigma=new.sigma, games=new.games, at=at,
+    )  # fmt: skip
+
+
+def _where(keys: Iterable[Key]) -> Q:
+    users = [k[1] for k in keys if k[0] == "user"]
+    bots = [k[1] for k in keys if k[0] == "bot"]
+    return Q(user_id__in=users) | Q(bot_kind__in=bots)
+
+
+def _key(row: Rating) -> Key:
+    return ("bot", row.bot_kind) if row.bot_kind else ("user", row.user_id)
+
+
+def _locked_rows(keys: set[Key]) -> dict[Key, Rating]:
+    """The players' rating rows, made if new, locked until the transaction ends (bot
+    levels are shared by many tables)."""
+    Rating.objects.bulk_create(
+        [_new_row(k) for k in keys], ignore_conflicts=True
+    )  # a row another game made meanwhile is kept
+    # Users by their one-to-one: ignore_conflicts covers it as well as the bots' constraint.
+    rows = Rating.objects.select_for_update().filter(_where(keys)).order_by("pk")
+    return {_key(r): r for r in rows}
+
+
+def _new_row(key: Key) -> Rating:
+    if key[0] == "bot":
+        return Rating(bot_kind=key[1], mu=NEW.mu, sigma=NEW.sigma)
+    return Rating(user_id=key[1], mu=NEW.mu, sigma=NEW.sigma)
+
+
+# --- Rebuilding every rating ------------------------------------------------------------------
+
+
+def rated_games():
+    """The games that move ratings, in the order they finished."""
+    return Game.objects.filter(status=Game.Status.FINISHED, rated=True, imported=False).order_by(
+        "finished_at", "pk"
+    )
+
+
+@transaction.atomic
+def recompute() -> int:
+    """Every rating again from the stored games, in order; the number of games rated."""
+    games = list(rated_games().values_list("pk", "winner_seat", "chips", "finished_at"))
+    seats: dict[int, list[Seat]] = {}
+    rows = Seat.objects.filter(game_id__in=[g[0] for g in games]).only(
+        "game_id", "index", "user_id", "bot_kind"
+    )
+    for seat in rows:
+        seats.setdefault(seat.game_id, []).append(seat)
+    guests = _guest_ids({s.user_id for ss in seats.values() for s in ss if s.user_id})
+    skills: dict[Key, Skill] = {}
+    changes: list[tuple[int, int, Key, Skill, Skill, datetime]] = []
+    rated = 0
+    for pk, winner, chips, at in games:
+        keys = seat_keys(seats.get(pk, []), guests)
+        if not _counts(keys):
+            continue
+        priors = {k: skills.get(k, NEW) for k in keys if k is not None}
+        new = rate(priors, keys, winner, chips)
+        skills.update(new)
+        changes += [
+            (pk, s, keys[s], priors[keys[s]], new[keys[s]], at) for s in range(3) if keys[s]
+        ]
+        rated += 1
+    RatingChange.objects.all().delete()
+    Rating.objects.all().delete()
+    made = {k: _new_row(k) for k in skills}
+    for key, row in made.items():
+        row.mu, row.sigma, row.games = skills[key].mu, skills[key].sigma, skills[key].games
+    Rating.objects.bulk_create(made.values())
+    RatingChange.objects.bulk_create(
+        _change(pk, s, made[key], prior, new, at) for pk, s, key, prior, new, at in changes
+    )
+    return rated
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+
+def skills_of(user_ids: Iterable[int] = (), bot_kinds: Iterable[str] = ()) -> dict[Key, Skill]:
+    """The ratings of these people and bot levels, in one query; a player never rated
+    shows as new."""
+    keys = {("user", u) for u in user_ids if u} | {("bot", b) for b in bot_kinds if b}
+    found = {k: NEW for k in keys}
+    if keys:
+        for row in Rating.objects.filter(_where(keys)).only(
+            "user_id", "bot_kind", "mu", "sigma", "games"
+        ):
+            found[_key(row)] = Skill(row.mu, row.sigma, row.games)
+    return found
+
+
+def skill_of_seat(skills: dict[Key, Skill], seat) -> Skill | None:
+    """A seat's skill from ``skills_of``; None for a seat nobody rated holds."""
+    if seat.bot_kind:
+        return skills.get(("bot", seat.bot_kind))
+    if seat.user_id is not None:
+        return skills.get(("user", seat.user_id))
+    return None
+
+
+def history(user_id: int, last: int = 100) -> list[tuple[datetime, float, float, int]]:
+    """The person's rating (at, mu, sigma, games) after each of their last ``last`` rated
+    games, oldest first."""
+    rows = (
+        RatingChange.objects.filter(rating__user_id=user_id)
+        .order_by("-at", "-game_id")
+        .values_list("at", "mu", "sigma", "games")[:last]
+    )
+    return list(reversed(rows))

@@ -1,0 +1,59 @@
+"""A rating per rated player (a person, or a bot level) and one change row per rated
+seat of a game. The change rows are the rating's history (the profile's chart) and what
+makes a game rate once: (game, seat) is unique. ``recompute_ratings`` rebuilds both from
+the stored games."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.models import Game
+
+
+class Rating(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="rating",
+    )  # fmt: skip
+    bot_kind = models.CharField(max_length=10, blank=True)  # a bot level is one player
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)  # rated games played
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bot_kind"], condition=~Q(bot_kind=""), name="one_rating_per_bot_kind"
+            ),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot_kind=""))
+                | (Q(user__isnull=True) & ~Q(bot_kind="")),
+                name="rating_of_a_person_or_a_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"rating of {self.bot_kind or self.user_id}"
+
+
+class RatingChange(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    seat = models.PositiveSmallIntegerField()
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()  # the player's rated games, this one included
+    at = models.DateTimeField()  # when the game finished
+
+    class Meta:
+        ordering = ["at", "game_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_rating_change_per_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"rating change of seat {self.seat} in game {self.game_id}"

@@ -1,0 +1,113 @@
+"""What the site's pages show of ratings: a table's seats, a profile's chart, the
+leaderboard's lists. Each is a fixed number of queries, however many games."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import F
+
+from accounts.models import display_name_for
+from games import charts
+from games.models import Game, Seat
+from games.ratings import core
+from games.ratings.models import Rating
+
+MIN_GAMES = 5  # games to be listed on the leaderboard by rating
+LISTED = 20
+
+
+@dataclass(frozen=True)
+class SeatRating:
+    name: str
+    shown: str
+    provisional: bool
+
+
+def table_ratings(game_id: int, seats: Sequence) -> dict[str, Any]:
+    """The table page's line of ratings: each seated player's, and whether the table is
+    rated. Two queries."""
+    rated = Game.objects.filter(pk=game_id).values_list("rated", flat=True).first()
+    skills = core.skills_of([s.user_id for s in seats], [s.bot_kind for s in seats])
+    lines = []
+    for seat in seats:
+        skill = core.skill_of_seat(skills, seat)
+        if skill is not None:
+            lines.append(SeatRating(seat.name, skill.shown, skill.provisional))
+    return {"table_rated": bool(rated), "seat_ratings": lines}
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    chart: charts.LineChart
+    current: str
+
+
+def profile_ratings(user_id: int) -> dict[str, Any]:
+    """The profile's rating and its chart over the player's last rated games: one query
+    (the newest change holds the rating as it is now)."""
+    changes = core.history(user_id)
+    skill = core.Skill(changes[-1][1], changes[-1][2], changes[-1][3]) if changes else core.NEW
+    points = [round(mu * core.SCALE) for _, mu, _, _ in changes]
+    return {"rating": skill, "rating_chart": rating_chart(points)}
+
+
+def rating_chart(values: Sequence[int]) -> charts.LineChart | None:
+    """The rating after each game, from the new player's rating before the first."""
+    if not values:
+        return None
+    start = round(core.NEW.mu * core.SCALE)
+    series = [start, *values]
+    low, high = min(series), max(series)
+    span = (high - low) or 1
+    w, h, pad = charts.WIDTH, charts.HEIGHT, charts.PAD
+    step = (w - 2 * pad) / len(values)
+
+    def y(value: int) -> float:
+        return round(pad + (high - value) * (h - 2 * pad) / span, 1)
+
+    points = [(round(pad + i * step, 1), y(v)) for i, v in enumerate(series)]
+    path = "M" + " L".join(f"{x},{yy}" for x, yy in points)
+    games = "game" if len(values) == 1 else f"{len(values)} games"
+    summary = (
+        f"Rating over the last {games}: now {series[-1]}, lowest {low}, highest {high} "
+        f"(a new player starts at {start})."
+    )
+    return charts.LineChart(w, h, path, y(start), points[-1][0], points[-1][1], summary)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    name: str
+    username: str
+    shown: str
+    games: int
+
+
+def leaderboard() -> dict[str, Any]:
+    """People by rating (at least ``MIN_GAMES`` rated games), and the bot levels apart:
+    two queries."""
+    people = (
+        Rating.objects.filter(user__isnull=False, games__gte=MIN_GAMES)
+        .select_related("user__profile")
+        .order_by(F("mu").desc(), "pk")[:LISTED]
+    )
+    bots = Rating.objects.filter(user__isnull=True).order_by(F("mu").desc(), "pk")
+    return {
+        "by_rating": [
+            Ranked(
+                display_name_for(r.user), r.user.get_username(), core.shown(r.mu, r.games), r.games
+            )
+            for r in people
+        ],
+        "bot_ratings": [
+            Ranked(_bot_name(r.bot_kind), "", core.shown(r.mu, r.games), r.games) for r in bots
+        ],
+        "rating_min_games": MIN_GAMES,
+    }
+
+
+def _bot_name(kind: str) -> str:
+    return dict(Seat.BOT_CHOICES).get(kind, f"{kind.title()} bot")

@@ -1,0 +1,5 @@
+"""Series tables (issue 9): the same three seats play hand after hand with a pot.
+
+Every hand is a game of its own (record, replay, seed commitment); a ``Hand`` row links it
+to its ``Series``. The pot and the standings are never stored: ``ledger`` derives them
+from the hands' results, which are the games' move logs replayed."""

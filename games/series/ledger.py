@@ -1,0 +1,118 @@
+"""The pot and the standings of a series, derived from its hands' results: nothing here
+is stored, so nothing can drift from the games' move logs. Pure: no database.
+
+Before each hand is dealt every seat puts the ante in the pot. A seat that wins two hands
+in a row takes the whole pot (and must then win two more for the next one); an aborted
+hand breaks every streak. When the series ends with chips left in the pot, they go back in
+equal shares to the people still seated, and what does not divide stays with the house
+(all of it, if no person is left: the leavers' antes stay in the pot, as the bots' do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+HOUSE = "house"
+
+
+@dataclass(frozen=True)
+class HandResult:
+    number: int
+    dealt: bool
+    over: bool  # finished or aborted
+    winner: int | None  # None: aborted, or not over yet
+    chips: tuple[int, ...] | None  # the hand's own payments (R10), when it finished
+    dealer: int | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    hand: int | None  # None: the series' end
+    kind: str  # "ante", "pot" (taken), "return" (a share back), "house" (the remainder)
+    seat: int | None  # None for the house
+    amount: int  # what the seat (or the house) gains: an ante is negative
+
+
+@dataclass
+class Standing:
+    seat: int
+    wins: int = 0
+    hand_chips: int = 0  # from the hands' payments
+    pot_chips: int = 0  # antes paid, pots taken, shares returned
+    pots_won: int = 0
+
+    @property
+    def net(self) -> int:
+        return self.hand_chips + self.pot_chips
+
+
+@dataclass
+class Ledger:
+    ante: int
+    events: list[Event] = field(default_factory=list)
+    pot: int = 0
+    house: int = 0
+    streak_seat: int | None = None
+    streak: int = 0  # hands in a row the streak seat has won towards the pot
+    standings: list[Standing] = field(default_factory=lambda: [Standing(s) for s in range(3)])
+    last_taken: Event | None = None  # the pot taken by the last finished hand, if it was
+
+    def total(self) -> int:
+        """Every chip's whereabouts: the seats' pot flows, the pot and the house. Zero."""
+        return sum(s.pot_chips for s in self.standings) + self.pot + self.house
+
+
+def ledger(
+    ante: int, hands: Sequence[HandResult], ended: bool = False, people: Sequence[int] = ()
+) -> Ledger:
+    """The series so far from its hands in order; ``ended`` with ``people`` (the seats
+    still held by people at the end) returns what is left in the pot."""
+    book = Ledger(ante)
+    for hand in hands:
+        if not hand.dealt:
+            continue
+        for seat in range(3):
+            _post(book, Event(hand.number, "ante", seat, -ante))
+        book.pot += 3 * ante
+        book.last_taken = None
+        if not hand.over:  # being played
+            continue
+        if hand.winner is None or hand.chips is None:  # aborted: every streak broken
+            book.streak_seat, book.streak = None, 0
+            continue
+        for seat, chips in enumerate(hand.chips):
+            book.standings[seat].hand_chips += chips
+        book.standings[hand.winner].wins += 1
+        if book.streak_seat == hand.winner:
+            book.streak += 1
+        else:
+            book.streak_seat, book.streak = hand.winner, 1
+        if book.streak == 2:
+            taken = Event(hand.number, "pot", hand.winner, book.pot)
+            _post(book, taken)
+            book.standings[hand.winner].pots_won += 1
+            book.pot, book.streak, book.last_taken = 0, 0, taken
+    if ended and book.pot:
+        share = book.pot // len(people) if people else 0
+        for seat in sorted(people):
+            _post(book, Event(None, "return", seat, share))
+        book.house = book.pot - share * len(people)
+        if book.house:
+            book.events.append(Event(None, "house", None, book.house))
+        book.pot = 0
+    return book
+
+
+def _post(book: Ledger, event: Event) -> None:
+    book.events.append(event)
+    book.standings[event.seat].pot_chips += event.amount
+
+
+def next_dealer(hands: Sequence[HandResult]) -> int | None:
+    """Who deals the next hand: the winner of the last one (an aborted hand's dealer deals
+    again); None before the first, whose dealer the table's seed draws."""
+    for hand in reversed(hands):
+        if hand.dealt and hand.over:
+            return hand.winner if hand.winner is not None else hand.dealer
+    return None

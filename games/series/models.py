@@ -1,0 +1,55 @@
+"""A series and its hands. What a series stores is only what no game holds: its ante, the
+level of the bot that takes a leaver's seat, who left, who is ready for the next hand, when
+the pause between hands ends, and whether (and why) it ended. The pot is not stored."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Game
+
+
+class Series(models.Model):
+    ANTES = (1, 2, 5)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    ante = models.PositiveSmallIntegerField(default=1)
+    bot_kind = models.CharField(max_length=10, default="normal")  # takes a leaver's seat
+    left = models.JSONField(default=list, blank=True)  # seats whose person left the series
+    ready = models.JSONField(default=list, blank=True)  # seats ready for the next hand
+    next_at = models.DateTimeField(null=True, blank=True)  # the pause between hands ends
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=80, blank=True)
+    # Seats held by people when it ended: they share a pot nobody won.
+    people_at_end = models.JSONField(default=list, blank=True)
+    # An uploaded series record: shown and replayed, never played on.
+    imported = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name_plural = "series"
+
+    def __str__(self) -> str:
+        return f"Series {self.pk}"
+
+    @property
+    def ended(self) -> bool:
+        return self.ended_at is not None
+
+
+class Hand(models.Model):
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="hands")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="series_hand")
+    number = models.PositiveSmallIntegerField()  # 1, 2, 3 …
+
+    class Meta:
+        ordering = ["series", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "number"], name="one_hand_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of series {self.series_id}"

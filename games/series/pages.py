@@ -1,0 +1,192 @@
+"""What pages show of a series: the panel beside a hand's table (pot, streak, standings),
+the screen between hands and the series' end. A fixed number of queries each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.urls import reverse
+from django.utils import timezone
+
+from games.charts import signed
+from games.models import Seat
+from games.series import services
+from games.series.models import Hand, Series
+
+
+@dataclass(frozen=True)
+class Row:
+    seat: int
+    name: str
+    wins: int
+    hand_chips: str
+    pot_chips: str
+    net: str
+    pots_won: int
+    is_you: bool
+    left: bool
+    ready: bool
+
+
+def context_for_game(game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
+    """The series panel for a hand's table page; empty for a game of no series."""
+    hand = Hand.objects.filter(game_id=game_id).select_related("series").first()
+    if hand is None:
+        return {}
+    return context(services.state(hand.series), user, shown_hand=hand.number)
+
+
+def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None = None):
+    book, series = st.book, st.series
+    names = [s.name for s in st.seats]
+    mine = st.seat_of(user)
+    rows = [
+        Row(
+            seat=s.seat,
+            name=names[s.seat],
+            wins=s.wins,
+            hand_chips=signed(s.hand_chips),
+            pot_chips=signed(s.pot_chips),
+            net=signed(s.net),
+            pots_won=s.pots_won,
+            is_you=mine is not None and mine.index == s.seat,
+            left=s.seat in series.left,
+            ready=s.seat in series.ready,
+        )  # fmt: skip
+        for s in book.standings
+    ]
+    streak = ""
+    if book.last_taken is not None and st.latest.is_over:
+        taken = book.last_taken
+        streak = f"{names[taken.seat]} won 2 in a row and took the pot of {taken.amount}."
+    elif book.streak_seat is not None and book.streak:
+        streak = f"{names[book.streak_seat]} has won {book.streak} in a row."
+    seconds = 0
+    if series.next_at is not None:
+        seconds = max(0, int((series.next_at - timezone.now()).total_seconds()))
+    last = st.latest
+    result = None
+    if last.is_over and last.chips:
+        result = {
+            "winner": names[last.winner_seat],
+            "chips": [(names[i], signed(c)) for i, c in enumerate(last.chips)],
+            "end": last.end,
+        }
+    playing = mine is not None and mine.index not in series.left
+    return {
+        "series": {
+            "pk": series.pk,
+            "url": reverse("series", args=[series.pk]),
+            "ante": series.ante,
+            "pot": book.pot,
+            "streak": streak,
+            "rows": rows,
+            "hands": len(st.hands),
+            "shown_hand": shown_hand or len(st.hands),
+            "current_game": last.pk,
+            "between": st.between,
+            "ended": series.ended,
+            "end_reason": series.end_reason,
+            "returns": [(names[e.seat], e.amount) for e in book.events if e.kind == "return"],
+            "house": book.house,
+            "seconds_left": seconds,
+            "result": result,
+            "replay_url": reverse("replay", args=[last.pk]) if last.is_over else "",
+            "record_url": reverse("series_record", args=[series.pk]),
+            "playing": playing,
+            "is_ready": playing and mine.index in series.ready,
+            "is_creator": user.is_authenticated and series.created_by_id == user.pk,
+        }
+    }
+
+
+def may_watch(st: services.State, user: AbstractBaseUser) -> bool:
+    """A public series anyone logged in may watch; a private one, the people of its hands
+    (and whoever uploaded it)."""
+    if st.latest.public or st.series.created_by_id == user.pk:
+        return True
+    return Hand.objects.filter(series=st.series, game__seats__user=user).exists()
+
+
+def series_of(series_id: int) -> Series | None:
+    return Series.objects.filter(pk=series_id).first()
+
+
+# --- History: a series' hands grouped, prev/next hand links, pots won ------------------------
+
+
+@dataclass(frozen=True)
+class HandInfo:
+    series_id: int
+    number: int
+    url: str
+
+
+def mark_hands(rows: list) -> list:
+    """Tell each history row's game which series hand it is (``game.series_info``), in one
+    query, so a list of games groups a series' hands under it."""
+    ids = [row.game.pk for row in rows]
+    found = {
+        game_id: HandInfo(series_id, number, reverse("series", args=[series_id]))
+        for game_id, series_id, number in Hand.objects.filter(game_id__in=ids).values_list(
+            "game_id", "series_id", "number"
+        )
+    }
+    for row in rows:
+        row.game.series_info = found.get(row.game.pk)
+    return rows
+
+
+def hand_links(game_id: int) -> dict[str, Any]:
+    """A hand's replay links to its series and to the hands before and after it."""
+    hand = Hand.objects.filter(game_id=game_id).first()
+    if hand is None:
+        return {}
+    near = dict(
+        Hand.objects.filter(
+            series_id=hand.series_id, number__in=(hand.number - 1, hand.number + 1)
+        ).values_list("number", "game_id")
+    )
+    prev_id, next_id = near.get(hand.number - 1), near.get(hand.number + 1)
+    return {
+        "series_hand": {
+            "number": hand.number,
+            "url": reverse("series", args=[hand.series_id]),
+            "prev": reverse("replay", args=[prev_id]) if prev_id else "",
+            "next": reverse("replay", args=[next_id]) if next_id else "",
+        }
+    }
+
+
+def pots_won(user_id: int) -> dict[str, int]:
+    """How many pots the person took, and the chips in them: three queries, whatever the
+    number of series (each series' ledger is derived from its hands, as always)."""
+    held = {
+        (s, n): index
+        for s, n, index in Seat.objects.filter(
+            user_id=user_id, game__series_hand__isnull=False
+        ).values_list("game__series_hand__series_id", "game__series_hand__number", "index")
+    }
+    ids = {s for s, _ in held}
+    if not ids:
+        return {"pots_won": 0, "pot_chips_won": 0}
+    rows = (
+        Hand.objects.filter(series_id__in=ids)
+        .order_by("series_id", "number")
+        .values("series_id", "number", *(f"game__{f}" for f in services.GAME_FIELDS))
+    )
+    hands: dict[int, list] = {}
+    for r in rows:
+        result = services.result_of(r["number"], {f: r[f"game__{f}"] for f in services.GAME_FIELDS})
+        hands.setdefault(r["series_id"], []).append(result)
+    pots = chips = 0
+    for series in Series.objects.filter(pk__in=ids).only("ante", "ended_at", "people_at_end"):
+        book = services.ledger(
+            series.ante, hands.get(series.pk, []), series.ended, series.people_at_end
+        )
+        for e in book.events:
+            if e.kind == "pot" and held.get((series.pk, e.hand)) == e.seat:
+                pots, chips = pots + 1, chips + e.amount
+    return {"pots_won": pots, "pot_chips_won": chips}

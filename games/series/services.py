@@ -1,0 +1,221 @@
+"""The one place that changes series: make one, be ready for the next hand, leave, end.
+
+Each writes under the series row's lock. A hand is dealt through ``games.services`` like
+any game; the dealer comes in as the deal's input (the last hand's winner), never chosen
+inside the engine.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games.models import Game, Seat
+from games.series.ledger import HandResult, Ledger, ledger, next_dealer
+from games.series.models import Hand, Series
+from games.services import NotAllowed, ServiceError
+
+GAME_FIELDS = ("status", "winner_seat", "chips", "dealer")
+
+
+def create_series(
+    user: AbstractBaseUser,
+    *,
+    ante: int,
+    others: tuple[str, str] = ("open", "open"),
+    public: bool = True,
+    rated: bool = False,
+    variants: list[str] | None = None,
+    turn_seconds: int | None = None,
+    bot_kind: str | None = None,
+) -> Series:
+    """A series table: its first hand is a new table like any other (dealt when full).
+    A person who leaves is replaced by a bot of ``bot_kind``: by default the level of the
+    table's bots, or Normal at a table of people only."""
+    if bot_kind is None:
+        bot_kind = next((o for o in others if o != "open"), "normal")
+    if ante not in Series.ANTES:
+        raise ServiceError("Choose an ante of 1, 2 or 5 chips.")
+    with transaction.atomic():
+        game = services.create_table(
+            user, public=public, others=others, variants=variants,
+            turn_seconds=turn_seconds, rated=rated,
+        )  # fmt: skip
+        series = Series.objects.create(created_by=user, ante=ante, bot_kind=bot_kind)
+        Hand.objects.create(series=series, game=game, number=1)
+    return series
+
+
+# --- Reading ------------------------------------------------------------------------------
+
+
+def result_of(number: int, row: dict) -> HandResult:
+    over = row["status"] in (Game.Status.FINISHED, Game.Status.ABORTED)
+    finished = row["status"] == Game.Status.FINISHED
+    return HandResult(
+        number=number,
+        dealt=row["dealer"] is not None,
+        over=over,
+        winner=row["winner_seat"] if finished else None,
+        chips=tuple(row["chips"]) if finished and row["chips"] else None,
+        dealer=row["dealer"],
+    )
+
+
+def hand_results(series_id: int) -> list[HandResult]:
+    """The series' hands in order, from their games' stored results: one query."""
+    rows = (
+        Hand.objects.filter(series_id=series_id)
+        .order_by("number")
+        .values("number", *(f"game__{f}" for f in GAME_FIELDS))
+    )
+    return [result_of(r["number"], {f: r[f"game__{f}"] for f in GAME_FIELDS}) for r in rows]
+
+
+@dataclass(frozen=True)
+class State:
+    series: Series
+    latest: Game  # the newest hand's game
+    seats: list[Seat]  # the newest hand's seats
+    hands: list[HandResult]
+    book: Ledger
+
+    @property
+    def between(self) -> bool:
+        """The newest hand is over and the series goes on: the pause between hands."""
+        return self.latest.is_over and not self.series.ended and not self.series.imported
+
+    def people(self) -> list[int]:
+        """Seats still held by people (not left)."""
+        return [s.index for s in self.seats if s.user_id and s.index not in self.series.left]
+
+    def seat_of(self, user: AbstractBaseUser) -> Seat | None:
+        if not user.is_authenticated:
+            return None
+        return next((s for s in self.seats if s.user_id == user.pk), None)
+
+
+def state(series: Series) -> State:
+    """The series now: its newest hand and its ledger (four queries)."""
+    hand = series.hands.select_related("game").order_by("-number").first()
+    seats = list(hand.game.seats.select_related("user__profile").order_by("index"))
+    hands = hand_results(series.pk)
+    book = ledger(series.ante, hands, series.ended, series.people_at_end)
+    return State(series, hand.game, seats, hands, book)
+
+
+# --- Between hands ------------------------------------------------------------------------
+
+
+def _locked(series_id: int) -> State:
+    try:
+        series = Series.objects.select_for_update().get(pk=series_id)
+    except Series.DoesNotExist:
+        raise NotAllowed("There is no such series.") from None
+    return state(series)
+
+
+def _between(st: State, user: AbstractBaseUser) -> Seat:
+    seat = st.seat_of(user)
+    if seat is None or seat.index in st.series.left:
+        raise NotAllowed("You are not playing in this series.")
+    if st.series.ended or st.series.imported:
+        raise NotAllowed("This series has ended.")
+    if not st.latest.is_over:
+        raise NotAllowed("Finish this hand first.")
+    return seat
+
+
+def ready(series_id: int, user: AbstractBaseUser, now: datetime | None = None) -> State:
+    """The person is ready for the next hand: dealt when every person still seated is, or
+    when the pause is over."""
+    with transaction.atomic():
+        st = _locked(series_id)
+        seat = _between(st, user)
+        if seat.index not in st.series.ready:
+            st.series.ready = sorted([*st.series.ready, seat.index])
+            st.series.save(update_fields=["ready"])
+        return _go_on(st, now or timezone.now())
+
+
+def leave(series_id: int, user: AbstractBaseUser, now: datetime | None = None) -> State:
+    """The person leaves between hands: a bot of the series' level takes the seat for
+    the rest of it, and what they put in the pot stays there."""
+    with transaction.atomic():
+        st = _locked(series_id)
+        seat = _between(st, user)
+        st.series.left = sorted([*st.series.left, seat.index])
+        st.series.ready = [s for s in st.series.ready if s != seat.index]
+        st.series.save(update_fields=["left", "ready"])
+        return _go_on(state(st.series), now or timezone.now())
+
+
+def end(series_id: int, user: AbstractBaseUser) -> State:
+    """Its creator ends the series between hands; the pot left goes back (``ledger``)."""
+    with transaction.atomic():
+        st = _locked(series_id)
+        if st.series.created_by_id != user.pk:
+            raise NotAllowed("Only the person who made this series can end it.")
+        _between(st, user)
+        _end(st, "Ended by its creator.")
+        return state(st.series)
+
+
+def go_on_if_due(series_id: int, now: datetime | None = None) -> State:
+    """The next hand if the pause is over (asked by the series page and its countdown)."""
+    with transaction.atomic():
+        st = _locked(series_id)
+        if not st.between:
+            return st
+        return _go_on(st, now or timezone.now())
+
+
+def _go_on(st: State, now: datetime) -> State:
+    people = st.people()
+    if not people:
+        _end(st, "No person is left at the table.")
+        return state(st.series)
+    due = st.series.next_at is not None and now >= st.series.next_at
+    if due or set(people) <= set(st.series.ready):
+        _deal_next(st)
+        return state(st.series)
+    return st
+
+
+def _end(st: State, reason: str) -> None:
+    series = st.series
+    series.ended_at, series.end_reason = timezone.now(), reason
+    series.ready, series.next_at, series.people_at_end = [], None, st.people()
+    series.save(update_fields=["ended_at", "end_reason", "ready", "next_at", "people_at_end"])
+
+
+def _deal_next(st: State) -> Game:
+    """The next hand: the same seats (a leaver's taken by the bot), the last winner deals."""
+    series, latest = st.series, st.latest
+    seed = str(secrets.randbits(128))
+    game = Game.objects.create(
+        created_by=series.created_by, public=latest.public, variants=list(latest.variants),
+        turn_seconds=latest.turn_seconds, rated=latest.rated, seed=seed,
+        commitment=Game.commit_to(seed),
+    )  # fmt: skip
+    for seat in st.seats:
+        gone = seat.index in series.left
+        Seat.objects.create(
+            game=game, index=seat.index, user=None if gone else seat.user,
+            bot_kind=series.bot_kind if gone else seat.bot_kind,
+        )  # fmt: skip
+    number = st.hands[-1].number + 1
+    Hand.objects.create(series=series, game=game, number=number)
+    services.start_game(game, dealer=next_dealer(st.hands))
+    series.ready, series.next_at = [], None
+    series.save(update_fields=["ready", "next_at"])
+    # The finished hand's table shows the way on (its "next game"), to its watchers too.
+    Game.objects.filter(pk=latest.pk).update(next_game=game)
+    services._changed(latest)
+    return game

@@ -1,0 +1,210 @@
+"""Series pages (issue 9): the series' one URL, the screen between hands, its actions,
+and the series record through download, upload and ``manage.py replay``."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.utils import timezone
+
+from games import services
+from games.models import Game
+from games.series import services as series
+from games.series.models import Hand, Series
+from tests.fast_games import finish
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_new_table_can_be_a_series_with_an_ante(client, alice):
+    client.force_login(alice)
+    form = {"visibility": "private", "seat_2": "greedy", "seat_3": "random", "series": "on",
+            "ante": "2", "rated": "casual"}  # fmt: skip
+    response = client.post("/tables/new/", form)
+    made = Series.objects.get()
+    assert response.url == f"/series/{made.pk}/"
+    assert made.ante == 2
+    game = made.hands.get().game
+    assert game.status == Game.Status.PLAYING and not game.rated and not game.public
+
+    page = client.get(response.url).content.decode()
+    assert 'id="series-panel"' in page and 'Pot: <span id="series-pot">6</span>' in page
+    assert 'id="my-hand"' in page  # the hand's table itself
+
+
+def test_between_hands_the_series_shows_the_result_pot_and_standings_and_goes_on(client, alice):
+    made = series.create_series(alice, ante=1, others=("greedy", "greedy"))
+    client.force_login(alice)
+    first = finish(series.state(made).latest.pk)
+
+    page = client.get(f"/series/{made.pk}/").content.decode()
+    assert "after hand 1" in page and "Next hand" in page and "Leave the series" in page
+    assert "End the series" in page and "series-countdown" in page
+    assert 'Pot: <span id="series-pot">3</span>' in page
+    assert "has won 1 in a row" in page
+
+    # The hand's own table links to the series too.
+    table = client.get(f"/games/{first.pk}/").content.decode()
+    assert 'id="series-panel"' in table and "To the series now" in table
+
+    # Polled: nothing yet; then she is ready, the next hand is dealt and the poll says go.
+    poll = client.get(f"/series/{made.pk}/waiting/?hands=1", HTTP_HX_REQUEST="true")
+    assert poll.status_code == 204
+    client.post(f"/series/{made.pk}/next/")
+    assert Hand.objects.filter(series=made).count() == 2
+    poll = client.get(f"/series/{made.pk}/waiting/?hands=1", HTTP_HX_REQUEST="true")
+    assert poll["HX-Redirect"] == f"/series/{made.pk}/"
+    page = client.get(f"/series/{made.pk}/").content.decode()
+    assert 'id="my-hand"' in page and 'Pot: <span id="series-pot">6</span>' in page
+
+
+def test_the_pause_ending_deals_the_next_hand_when_the_page_asks(client, alice, bob):
+    made = series.create_series(alice, ante=1, others=("open", "greedy"))
+    services.join_table(series.state(made).latest.pk, bob)
+    finish(series.state(made).latest.pk)
+    Series.objects.filter(pk=made.pk).update(next_at=timezone.now() - timedelta(seconds=1))
+    client.force_login(bob)
+    client.get(f"/series/{made.pk}/")
+    assert made.hands.count() == 2
+
+
+def test_leaving_and_ending_from_the_screen_between_hands(client, alice, bob, carol):
+    made = series.create_series(alice, ante=1, others=("open", "open"))
+    game = series.state(made).latest
+    services.join_table(game.pk, bob)
+    services.join_table(game.pk, carol)
+    finish(game.pk)
+
+    client.force_login(carol)
+    assert client.post(f"/series/{made.pk}/leave/").url == "/"
+    client.force_login(bob)
+    client.post(f"/series/{made.pk}/end/")
+    assert not Series.objects.get(pk=made.pk).ended  # only its creator ends it
+    client.force_login(alice)
+    client.post(f"/series/{made.pk}/end/")
+    page = client.get(f"/series/{made.pk}/").content.decode()
+    assert "has ended" in page and "The house keeps 1" in page
+    assert "alice gets 1 back" in page and "bob gets 1 back" in page
+
+
+def test_a_private_series_is_only_for_its_players(client, alice, bob):
+    made = series.create_series(alice, ante=1, others=("greedy", "greedy"), public=False)
+    client.force_login(bob)
+    assert client.get(f"/series/{made.pk}/").status_code == 403
+    assert client.get(f"/series/{made.pk}/record.json").status_code == 403
+
+
+def test_the_series_record_round_trips_through_download_upload_and_replay(client, alice, bob):
+    made = series.create_series(alice, ante=5, others=("open", "random"))
+    services.join_table(series.state(made).latest.pk, bob)
+    for _ in range(3):
+        finish(series.state(Series.objects.get(pk=made.pk)).latest.pk)
+        series.ready(made.pk, alice)
+        series.ready(made.pk, bob)
+    finish(series.state(Series.objects.get(pk=made.pk)).latest.pk)
+    series.leave(made.pk, bob)
+    series.end(made.pk, alice)
+    client.force_login(alice)
+
+    # While a hand is played its record is not in the file; here all four are over.
+    downloaded = json.loads(client.get(f"/series/{made.pk}/record.json").content)
+    assert downloaded["format"] == "tongits-series/1"
+    assert len(downloaded["hands"]) == 4 and downloaded["people_at_end"] == [0]
+    assert all(h["format"] == "tongits-record/1" for h in downloaded["hands"])
+    assert [h["dealer"] for h in downloaded["hands"][1:]] == [
+        Game.objects.get(pk=h["id"]).winner_seat for h in downloaded["hands"][:-1]
+    ]
+
+    out = io.StringIO()
+    path = _write(downloaded)
+    call_command("replay", path, stdout=out)
+    printed = json.loads(out.getvalue())
+    assert printed["ok"] and len(printed["hands"]) == 4
+    assert all(line["finished"] for line in printed["hands"])
+    book = series.state(Series.objects.get(pk=made.pk)).book
+    assert printed["ledger"]["house"] == book.house
+    assert [s["net"] for s in printed["ledger"]["standings"]] == [s.net for s in book.standings]
+    assert sum(e["amount"] for e in printed["ledger"]["events"]) == 0
+
+    upload = SimpleUploadedFile("s.json", json.dumps(downloaded).encode(), "application/json")
+    response = client.post("/games/upload/", {"record": upload})
+    assert response.status_code == 302
+    copy = Series.objects.exclude(pk=made.pk).get()
+    assert copy.imported and copy.hands.count() == 4
+    again = json.loads(client.get(f"/series/{copy.pk}/record.json").content)
+    for key in ("format", "ante", "dealer_rule", "ended", "people_at_end", "pot"):
+        assert again[key] == downloaded[key], key
+    strip = ("id", "players", "started", "seed", "commitment")
+    assert [{k: v for k, v in h.items() if k not in strip} for h in again["hands"]] == [
+        {k: v for k, v in h.items() if k not in strip} for h in downloaded["hands"]
+    ]
+
+
+def test_a_series_record_whose_dealer_breaks_the_rule_is_refused(client, alice):
+    made = series.create_series(alice, ante=1, others=("greedy", "greedy"))
+    for _ in range(10):  # until some hand was not won by its dealer
+        game = finish(series.state(Series.objects.get(pk=made.pk)).latest.pk)
+        series.ready(made.pk, alice)
+        if game.winner_seat != game.dealer:
+            break
+    client.force_login(alice)
+    data = json.loads(client.get(f"/series/{made.pk}/record.json").content)
+    winners = {h["id"]: Game.objects.get(pk=h["id"]).winner_seat for h in data["hands"]}
+    # A hand whose winner did not deal it, played twice: the second is dealt by the wrong seat.
+    odd = next(h for h in data["hands"] if h["dealer"] != winners[h["id"]])
+    data["hands"] = [odd, odd]
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("replay", _write(data), stdout=out)
+    assert exit_.value.code == 2
+    assert "not the winner" in json.loads(out.getvalue())["error"]
+
+
+def _write(data) -> str:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(data, f)
+    return f.name
+
+
+def test_history_groups_a_series_hands_and_replays_link_hand_to_hand(client, alice):
+    made = series.create_series(alice, ante=1, others=("greedy", "greedy"))
+    hands = []
+    for _ in range(3):
+        hands.append(finish(series.state(Series.objects.get(pk=made.pk)).latest.pk))
+        series.ready(made.pk, alice)
+    client.force_login(alice)
+
+    mine = client.get("/games/mine/").content.decode()
+    assert mine.count(f'<a href="/series/{made.pk}/">Series {made.pk}</a>') == 1
+    assert "hand 1" in mine and "hand 3" in mine
+
+    middle = client.get(f"/games/{hands[1].pk}/replay/").content.decode()
+    assert f'href="/games/{hands[0].pk}/replay/" rel="prev"' in middle
+    assert f'href="/games/{hands[2].pk}/replay/" rel="next"' in middle
+    first = client.get(f"/games/{hands[0].pk}/replay/").content.decode()
+    assert 'rel="prev"' not in first and "Hand 1 of" in first
+
+
+def test_profiles_count_the_pots_a_person_took(client, alice):
+    made = series.create_series(alice, ante=2, others=("greedy", "greedy"))
+    for _ in range(40):
+        game = finish(series.state(Series.objects.get(pk=made.pk)).latest.pk)
+        book = series.state(Series.objects.get(pk=made.pk)).book
+        if book.last_taken is not None and book.last_taken.seat == 0:
+            break
+        series.ready(made.pk, alice)
+    else:
+        pytest.skip("alice took no pot in 40 hands")
+    client.force_login(alice)
+    taken = [e for e in book.events if e.kind == "pot" and e.seat == 0]
+    page = client.get("/players/alice/").content.decode()
+    assert f"<dt>Series pots won</dt><dd>{len(taken)}" in page
+    assert f"({sum(e.amount for e in taken)} chips)" in page
+    assert game.is_over
