@@ -174,7 +174,7 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
             return game
         if not game.public and not _may_join_private(game, user, invite_token):
             raise NotAllowed("This table is private: you need its invite link to join.")
-        if _rated(game) and is_guest(user) and not _may_join_private(game, user, invite_token):
+        if game.rated and is_guest(user) and not _may_join_private(game, user, invite_token):
             raise NotAllowed(
                 "Rated tables are for players with an account: claim yours (choose a "
                 "username and a password) to join, or ask for the table's invite link."
@@ -206,11 +206,6 @@ def _notify_previous_table(game: Game) -> None:
     before.update(rev=F("rev") + 1)
     for pk, rev in before.values_list("pk", "rev"):
         transaction.on_commit(lambda b=pk, r=rev: notify_game(b, r), robust=True)
-
-
-def _rated(game: Game) -> bool:
-    # Rated tables come with ratings (issue 9); until Game has the flag, none is rated.
-    return bool(getattr(game, "rated", False))
 
 
 def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | None) -> bool:

@@ -95,7 +95,7 @@ def test_play_now_seats_a_new_guest_at_a_dealt_table_with_two_bots(client):
     assert guest.username.startswith("guest-")
     assert guest.profile.display_name == f"Guest {guest.username.removeprefix('guest-')}"
     assert game.status == Game.Status.PLAYING
-    assert [s.bot_kind for s in game.seats.order_by("index")] == ["", "greedy", "greedy"]
+    assert [s.bot_kind for s in game.seats.order_by("index")] == ["", "normal", "normal"]
     table = client.get(response.url).content.decode()
     assert guest.profile.display_name in table
     assert f'href="{reverse("claim")}"' in table  # the menu offers to claim the account
@@ -172,6 +172,32 @@ def test_a_guest_cannot_join_a_private_table_without_its_invite(client, alice):
     services.join_table(table.pk, guest, invite_token=table.invite_token)
 
     assert table.seats.filter(user=guest).exists()
+
+
+def test_a_guest_cannot_join_a_rated_table_of_others_without_its_invite(client, alice):
+    table = services.create_table(alice, rated=True)
+    play_now(client)
+    guest = current_user(client)
+
+    with pytest.raises(services.NotAllowed):
+        services.join_table(table.pk, guest)
+    services.join_table(table.pk, guest, invite_token=table.invite_token)
+
+    assert table.seats.filter(user=guest).exists()
+
+
+def test_a_guests_games_are_not_rated(client):
+    from games.ratings.models import RatingChange
+    from tests.fast_games import finish
+
+    play_now(client)
+    guest = current_user(client)
+    game = Game.objects.get(seats__user=guest)
+    assert game.rated  # Play now is Quick play: rated for those who may be
+
+    finish(game.pk)
+
+    assert not RatingChange.objects.filter(game=game, seat=0).exists()
 
 
 def test_nobody_signs_up_with_a_guest_name(client):

@@ -29,7 +29,7 @@ def test_a_rated_game_moves_the_winner_up_and_the_losers_down(alice):
     assert game.rated
     game = finish(game.pk)
 
-    skills = core.skills_of([alice.pk], ["greedy"])
+    skills = core.skills_of([alice.pk], ["normal"])
     me = skills[("user", alice.pk)]
     changes = {c.seat: c for c in RatingChange.objects.filter(game=game)}
     assert set(changes) == {0, 1, 2}
@@ -41,7 +41,7 @@ def test_a_rated_game_moves_the_winner_up_and_the_losers_down(alice):
         assert me.mu > core.NEW.mu
     else:
         assert me.mu < core.NEW.mu
-    assert me.games == 1 and skills[("bot", "greedy")].games == 1
+    assert me.games == 1 and skills[("bot", "normal")].games == 1
     assert me.provisional and me.shown.endswith("?")
 
 
@@ -118,12 +118,12 @@ def test_ratings_show_in_the_lobby_the_table_the_profile_and_the_leaderboard(
     monkeypatch.setattr("games.ratings.pages.MIN_GAMES", 1)
     played = finish(services.quick_play(alice).pk)
     me = core.skills_of([alice.pk])[("user", alice.pk)].shown
-    greedy = core.skills_of(bot_kinds=["greedy"])[("bot", "greedy")].shown
-    waiting = services.create_table(alice, others=("open", "greedy"), rated=True)
+    normal = core.skills_of(bot_kinds=["normal"])[("bot", "normal")].shown
+    waiting = services.create_table(alice, others=("open", "normal"), rated=True)
     client.force_login(bob)
 
     lobby = client.get("/").content.decode()
-    assert f"rating </span>{me}" in lobby and f"rating </span>{greedy}" in lobby
+    assert f"rating </span>{me}" in lobby and f"rating </span>{normal}" in lobby
     assert "rated" in lobby
 
     client.force_login(alice)
@@ -141,5 +141,5 @@ def test_ratings_show_in_the_lobby_the_table_the_profile_and_the_leaderboard(
 
     board = client.get("/leaderboard/").content.decode()
     assert "Best rating" in board and "Bot levels by rating" in board
-    assert "Greedy bot" in board.split('id="bot-ratings"')[1]
+    assert "Normal bot" in board.split('id="bot-ratings"')[1]
     assert played.is_over

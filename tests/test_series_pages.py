@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_new_table_can_be_a_series_with_an_ante(client, alice):
     client.force_login(alice)
-    form = {"visibility": "private", "seat_2": "greedy", "seat_3": "random", "series": "on",
+    form = {"visibility": "private", "seat_2": "normal", "seat_3": "easy", "series": "on",
             "ante": "2", "rated": "casual"}  # fmt: skip
     response = client.post("/tables/new/", form)
     made = Series.objects.get()

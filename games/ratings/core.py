@@ -96,10 +96,7 @@ def rate(
 
 
 def _guest_ids(user_ids: Iterable[int]) -> set[int]:
-    """People who play as guests are not rated. The guest flag lives on the profile
-    (issue 8's guests); until it exists, nobody is a guest."""
-    if not any(f.name == "is_guest" for f in Profile._meta.get_fields()):
-        return set()
+    """People who play as guests (``Profile.is_guest``) are not rated."""
     ids = set(user_ids)
     if not ids:
         return set()
