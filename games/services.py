@@ -450,7 +450,9 @@ def _apply_and_log(
         client_move_id=client_move_id or None, by_server=by_server,
     )  # fmt: skip
     _update_summary(game, seats, state, new)
-    found = snapshots.Position(seq, new, (move.seat, payload))
+    # The position just before, cached by game_state(): its journal grows by this move.
+    before = snapshots.position(game.pk, game.commitment, seq - 1, game.variants)
+    found = before.after(move, new, payload)
     snap = snapshots.build_snapshot(game.pk, snapshots.snapshot_row(game), list(seats), found)
 
     def after_commit() -> None:
