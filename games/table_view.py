@@ -109,10 +109,14 @@ def phrase(e: Entry, names: Sequence[str], me: int | None) -> SafeString:
     return mark_safe(e.type)
 
 
-def _joined(parts: list[SafeString]) -> SafeString:
+def _joined(turn: Turn, parts: list[SafeString]) -> SafeString:
+    """Joined as "drew, melded 5♥ 6♥ 7♥ and discarded K♣"; after a take, which says "and",
+    "took 9♠ and melded 7♠ 8♠ 9♠, then discarded K♥"."""
     if len(parts) < 2:
         return parts[0] if parts else mark_safe("")
-    return format_html("{} and {}", mark_safe(", ".join(parts[:-1])), parts[-1])
+    took = any(e.type == "take" for e in turn.entries[:-1])
+    last = ", then " if took else " and "
+    return format_html("{}{}{}", mark_safe(", ".join(parts[:-1])), last, parts[-1])
 
 
 def subject(seat: int, names: Sequence[str], me: int | None) -> str:
@@ -122,7 +126,7 @@ def subject(seat: int, names: Sequence[str], me: int | None) -> str:
 @lru_cache(maxsize=4096)
 def what_they_did(turn: Turn, names: tuple[str, ...], me: int | None) -> SafeString:
     """The turn without its subject, for the seat's own panel: "drew and discarded K♣"."""
-    return _joined([phrase(e, names, me) for e in turn.entries])
+    return _joined(turn, [phrase(e, names, me) for e in turn.entries])
 
 
 @lru_cache(maxsize=4096)
