@@ -8,10 +8,20 @@ from __future__ import annotations
 
 import re
 import time
+import uuid
 
 import pytest
 
-from tests.browser.support import ARTIFACTS, PageErrors, phone, play_turns_until_the_end, sign_up
+from tests.browser.support import (
+    ARTIFACTS,
+    PASSWORD,
+    PageErrors,
+    act,
+    log_in,
+    phone,
+    play_turns_until_the_end,
+    sign_up,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -20,6 +30,32 @@ WIDE = {"width": 1280, "height": 800}
 SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 DID = re.compile(r"drew|took|discarded|melded|laid|called|folded|fight")
 MOVE_LINES = "() => [...document.querySelectorAll('.move-line')].map(li => li.innerText)"
+
+
+# Every card of every meld on the felt shows its whole corner (rank and suit): the next
+# card overlaps it only to the right of the corner.
+HIDDEN_CORNERS = """() => {
+  const hidden = [];
+  document.querySelectorAll("#table-center .meld").forEach(meld => {
+    const cards = [...meld.querySelectorAll(".card[data-card]")];
+    cards.slice(0, -1).forEach((card, i) => {
+      const corner = card.querySelector(".card-face").getBoundingClientRect();
+      if (cards[i + 1].getBoundingClientRect().left < corner.right - 0.5) {
+        hidden.push(card.dataset.card);
+      }
+    });
+  });
+  return hidden;
+}"""
+HINT_SHOWN = """() => [...document.querySelectorAll("#my-hand .hand-card")].filter(
+  card => getComputedStyle(card, "::after").content !== "none").map(card => card.dataset.card)"""
+
+
+def scripted_game(manage, upto: int) -> tuple[list[str], int]:
+    """The scripted game of tests/table/story.py on the server, up to move ``upto``."""
+    names = [f"{who}{uuid.uuid4().hex[:6]}" for who in ("ann", "ben", "cat")]
+    code = f"from tests.table.story import set_up; print(set_up({names!r}, {PASSWORD!r}, {upto}))"
+    return names, int(manage("shell", "-c", code).split()[-1])
 
 
 def check_the_board(page) -> None:
@@ -101,5 +137,49 @@ def test_the_table_tells_the_game_and_shows_the_result_with_every_seats_melds(br
         small.screenshot(path=ARTIFACTS / "table-view-result-360x740.png", full_page=True)
     if seen["board"]:
         assert (ARTIFACTS / "table-view-1280x800.png").stat().st_mtime >= started
+    errors.assert_none()
+    context.close()
+
+
+def test_a_blocked_seat_reads_why_melds_show_every_corner_and_the_hand_keeps_its_options(
+    browser, server, manage
+):
+    # Bob has laid off on Alice's run (R5); Carol took the discard: it is Alice's turn.
+    names, game_id = scripted_game(manage, upto=8)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    page = context.new_page()
+    errors = PageErrors(page)
+    log_in(page, server, names[0], PASSWORD)
+    page.goto(f"{server}/games/{game_id}/")
+    hand = page.locator("#my-hand")
+    hand.locator(".hand-card").first.wait_for()
+
+    said = hand.locator(".block-note").inner_text()
+    assert said == f"{names[1]} laid off on your meld: you may not call Draw this turn."
+    assert page.get_by_role("button", name="Call Draw").count() == 0
+    assert page.evaluate(HIDDEN_CORNERS) == []
+    assert page.evaluate(SIDEWAYS) <= 0
+    page.screenshot(path=ARTIFACTS / "table-story-360x740.png", full_page=True)
+
+    # The hint marks the run A♣ 2♣ 3♣ and the set A♣ A♦ A♠; the choice is remembered.
+    assert page.evaluate(HINT_SHOWN) == []
+    page.get_by_label("Show melds").check()
+    assert sorted(page.evaluate(HINT_SHOWN)) == ["2C", "3C", "AC", "AD", "AS"]
+    page.get_by_label("Sort by rank").check()
+    page.reload()
+    hand.locator(".hand-card").first.wait_for()
+    assert page.get_by_label("Show melds").is_checked()
+    assert page.get_by_label("Sort by rank").is_checked()
+    assert sorted(page.evaluate(HINT_SHOWN)) == ["2C", "3C", "AC", "AD", "AS"]
+
+    # A chosen card stays chosen when a new hand arrives that still holds it.
+    hand.locator('[data-card="AD"]').click()
+    act(page, "Draw")
+    assert hand.locator('input[value="AD"]').is_checked()
+    assert hand.locator(".hand-card.is-new").count() == 1  # the card drawn, marked
+
+    page.set_viewport_size(WIDE)
+    assert page.evaluate(HIDDEN_CORNERS) == []
+    page.screenshot(path=ARTIFACTS / "table-story-1280x800.png")
     errors.assert_none()
     context.close()

@@ -26,34 +26,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games import services
-from games.engine.cards import CODES
-from games.live import snapshots
 from games.models import Game
 from tests.table.leaks import hidden_cards, leaks
+from tests.table.story import BLOCKED, MOVES, deal_as_scripted, play
 from tests.table.support import SEED
 
 pytestmark = pytest.mark.django_db
-
-HANDS = [
-    "7S 8S 9S 5H 5D 5C 5S AC 2C 3C AD AS KC".split(),
-    "TS 6C 2D 3H 4S 9C 9D JH QS KD 8C 7D".split(),
-    "6H 6D 2H 3S 4C 8D 8H JC QC KH TH TC".split(),
-]
-STOCK_TOP = ["QH", "AH"]
-MOVES = [
-    {"seat": 0, "type": "meld", "cards": ["7S", "8S", "9S"]},
-    {"seat": 0, "type": "secret", "cards": ["5C", "5D", "5H", "5S"]},
-    {"seat": 0, "type": "discard", "card": "KC"},
-    {"seat": 1, "type": "draw"},
-    {"seat": 1, "type": "layoff", "meld": 0, "cards": ["TS"]},
-    {"seat": 1, "type": "discard", "card": "6C"},
-    {"seat": 2, "type": "take", "cards": ["6D", "6H"]},
-    {"seat": 2, "type": "discard", "card": "KH"},
-    {"seat": 0, "type": "draw"},
-    {"seat": 0, "type": "meld", "cards": ["AC", "2C", "3C"]},
-    {"seat": 0, "type": "meld", "cards": ["AD", "AH", "AS"]},
-]
-BLOCKED = 8  # after Carol's discard: Alice's turn starts, blocked
 
 
 @pytest.fixture
@@ -69,21 +47,7 @@ def dave(db):
 @pytest.fixture
 def scripted(make_game, people) -> Game:
     """The three people at the deal above (Alice deals)."""
-    game = make_game(people, seed=SEED)  # long: a leaked seed cannot hide among digits
-    dealt = {c for hand in HANDS for c in hand} | set(STOCK_TOP)
-    stock = STOCK_TOP + [c for c in CODES if c not in dealt]
-    deal = {"dealer": 0, "hands": HANDS, "stock": stock}
-    Game.objects.filter(pk=game.pk).update(deal=deal, dealer=0, turn_seat=0)
-    snapshots.forget()
-    game.refresh_from_db()
-    return game
-
-
-def play(game: Game, people, upto: int) -> Game:
-    for payload in MOVES[game.seq : upto]:
-        services.submit_move(game.pk, people[payload["seat"]], payload)
-        game.refresh_from_db()
-    return game
+    return deal_as_scripted(make_game(people, seed=SEED))
 
 
 def page(client, user, game: Game) -> str:
