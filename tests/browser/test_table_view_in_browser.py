@@ -176,7 +176,11 @@ def test_a_blocked_seat_reads_why_melds_show_every_corner_and_the_hand_keeps_its
     hand.locator('[data-card="AD"]').click()
     act(page, "Draw")
     assert hand.locator('input[value="AD"]').is_checked()
-    assert hand.locator(".hand-card.is-new").count() == 1  # the card drawn, marked
+    drawn = hand.locator(".hand-card.is-new")
+    assert drawn.count() == 1  # the card drawn slides in; none with reduced motion
+    assert drawn.evaluate("card => getComputedStyle(card).animationName") == "card-arrive"
+    page.emulate_media(reduced_motion="reduce")
+    assert drawn.evaluate("card => getComputedStyle(card).animationName") == "none"
 
     page.set_viewport_size(WIDE)
     assert page.evaluate(HIDDEN_CORNERS) == []
