@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -312,7 +313,7 @@ def next_game_context(table: Table) -> dict[str, Any] | None:
 
 
 def _panels(
-    table: Table, view: SeatView, names: list[str], fresh: set[int] = frozenset()
+    table: Table, view: SeatView, names: list[str], fresh: Collection[int] = ()
 ) -> list[SeatPanel]:
     game = table.game
     playing = not view.finished and game.status == Game.Status.PLAYING

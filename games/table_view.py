@@ -186,7 +186,6 @@ def block_reason(
         whose = "your own" if seat == me else "their own"
     else:
         whose = "your" if seat == me else f"{names[seat]}'s"
-    when = "this turn" if now else "on the next turn"
     if seat == me:
         when = "this turn" if now else "on your next turn"
         return f"{who} laid off on {whose} meld: you may not call Draw {when}."

@@ -26,6 +26,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games import services
+from games.live import snapshots
 from games.models import Game
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.story import BLOCKED, MOVES, deal_as_scripted, play
@@ -187,3 +188,19 @@ def test_a_socket_frame_after_a_move_sends_the_newest_turns_not_the_whole_list(s
     assert "moves-tail" in changed and "moves-head" not in changed
     assert "bob drew" not in text(after["moves-tail"][0])  # Bob's own board says "You"
     assert "You drew" in text(after["moves-tail"][0])
+
+
+def test_the_journal_grown_move_by_move_equals_one_told_from_a_replay(
+    scripted, people, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # each move keeps its snapshot
+        game = play(scripted, people, len(MOVES))
+    grown = snapshots.cached(game.pk).position.journal
+
+    snapshots.forget()
+    replayed = snapshots.fresh(game.pk).position.journal
+
+    assert grown == replayed and len(grown) == len(MOVES)
+    drawn = [e for e in grown if e.type == "draw"]
+    secret = next(e for e in grown if e.type == "secret")
+    assert [e.cards for e in drawn] == [0, 0] and secret.cards == 0  # never a hidden card
