@@ -10,7 +10,8 @@ from games.admin_lookups import SecretsGuardedAdmin
 
 @admin.register(Profile)
 class ProfileAdmin(SecretsGuardedAdmin):
-    list_display = ("user", "display_name")
+    list_display = ("user", "display_name", "is_guest")
+    list_filter = ("is_guest",)
     search_fields = ("user__username", "display_name")
 
 

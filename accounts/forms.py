@@ -4,8 +4,11 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from accounts.guests import is_guest_username
 from accounts.models import Profile
 from games.text import validate_storable
+
+GUEST_NAME_TAKEN = "Usernames beginning with “guest” are kept for guest accounts: choose another."
 
 
 class SignupForm(UserCreationForm):
@@ -16,6 +19,22 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username and is_guest_username(username):
+            raise forms.ValidationError(GUEST_NAME_TAKEN)
+        return username
+
+
+class ClaimForm(SignupForm):
+    """A guest's own username and password, on the guest's account (``instance``): the
+    same rules as signing up, and the account keeps its games."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The generated guest name is not offered back: the person chooses their own.
+        self.initial["username"] = ""
 
 
 class ProfileForm(forms.ModelForm):

@@ -15,6 +15,13 @@ class Profile(models.Model):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="Shown at the table instead of your username."
     )
+    # A guest account: made by Play now for a visitor, with a generated name and no
+    # password, until its person claims it (a username and password of their own).
+    # Unclaimed guests are removed after a while (manage.py remove_guests).
+    is_guest = models.BooleanField(default=False, db_index=True)
+    # Where the guest was made from, to limit how many one address makes; cleared when
+    # the guest is claimed (an ordinary account keeps no address).
+    guest_address = models.GenericIPAddressField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"
@@ -23,6 +30,14 @@ class Profile(models.Model):
     def for_user(cls, user: AbstractBaseUser) -> Profile:
         profile, _ = cls.objects.get_or_create(user=user)
         return profile
+
+
+def is_guest(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether ``user`` is an unclaimed guest account."""
+    try:
+        return user.is_authenticated and user.profile.is_guest
+    except (Profile.DoesNotExist, AttributeError):
+        return False
 
 
 def display_name_for(user: AbstractBaseUser | AnonymousUser) -> str:

@@ -8,6 +8,8 @@ from accounts import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("settings/", views.account_settings, name="settings"),
+    path("claim/", views.claim, name="claim"),
     path("password_change/", views.PasswordChange.as_view(), name="password_change"),
     # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("", include("django.contrib.auth.urls")),

@@ -1,16 +1,18 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordChangeView
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts import sockets
-from accounts.forms import ProfileForm, SignupForm
-from accounts.models import Profile
+from accounts.forms import ClaimForm, ProfileForm, SignupForm
+from accounts.models import Profile, is_guest
 
 # With axes in front, login() must be told which backend vouched for the new user.
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -28,14 +30,66 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
+    """My profile: the player's own page, which everyone else sees too."""
+    return redirect("player", request.user.get_username())
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_settings(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=Profile.for_user(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your profile is saved.")
-        return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+        messages.success(request, "Your settings are saved.")
+        return redirect("settings")
+    context = {
+        "form": form,
+        "guest": is_guest(request.user),
+        "guest_days": settings.TONGITS_GUEST_DAYS,
+    }
+    return render(request, "accounts/settings.html", context)
+
+
+ALREADY_CLAIMED = "This account has a username and password already: it is yours."
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def claim(request: HttpRequest) -> HttpResponse:
+    """A guest chooses a username and password: the same account, its games kept."""
+    if not is_guest(request.user):
+        messages.info(request, ALREADY_CLAIMED)
+        return redirect("settings")
+    user = get_user_model().objects.select_related("profile").get(pk=request.user.pk)
+    guest_name = user.profile.display_name
+    form = ClaimForm(request.POST or None, instance=user)
+    if request.method == "POST" and form.is_valid():
+        old_key = request.session.session_key
+        try:
+            with transaction.atomic():
+                # Under the profile's lock, so two claims sent at once make one.
+                claimed = Profile.objects.select_for_update().filter(user=user, is_guest=True)
+                if not claimed.update(is_guest=False, guest_address=None, display_name=""):
+                    messages.info(request, ALREADY_CLAIMED)
+                    return redirect("settings")
+                setattr(user, sockets.NOTICE_SENT_BY_VIEW, True)
+                form.save()
+        except IntegrityError:
+            # Taken by someone else between the form's check and the save.
+            form.add_error("username", "That username was taken just now: choose another.")
+        else:
+            # Still logged in, under the new password; the session's sockets follow it.
+            update_session_auth_hash(request, user)
+            sockets.password_changed_here(user, old_key, request.session.session_key)
+            messages.success(
+                request,
+                f"The account is yours: log in as {user.get_username()} from now on. "
+                f"The games of {guest_name} are in My games.",
+            )
+            return redirect("my_games")
+    context = {"form": form, "guest_name": guest_name, "guest_days": settings.TONGITS_GUEST_DAYS}
+    return render(request, "accounts/claim.html", context)
 
 
 class PasswordChange(PasswordChangeView):

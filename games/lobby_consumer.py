@@ -1,11 +1,19 @@
 """The live lobby's WebSocket: when any table changes, each socket re-renders the lobby's
-lists for its own user (their own games differ) and htmx swaps them in place."""
+lists for its own user (their own games differ) and htmx swaps them in place.
+
+A busy site changes tables many times a second (every game that starts or ends), and a
+render per socket per change would keep a worker busy with a crowd in the lobby. So the
+changes are gathered: the first one starts a short wait, the changes that come meanwhile
+join it, and then every lobby socket of the process renders once, on the database
+threads (games/live/db.py), not on the one thread Channels gives all sockets.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
@@ -13,12 +21,17 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
 from accounts.sockets import SessionBoundSockets
+from games.live.db import in_db_thread
 from games.services import LOBBY_GROUP
 from games.views.lobby import lobby_context
+
+log = logging.getLogger(__name__)
 
 # What Django's CSRF middleware accepts as a cookie's secret.
 CSRF_SECRET = re.compile(r"[a-zA-Z0-9]{32}")
 UNAUTHENTICATED = 4401
+# How long the first change waits for others to join it before the lists are sent.
+GATHER_SECONDS = 0.5
 
 
 class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
@@ -33,14 +46,21 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         self.joined = True
+        _sockets.add(self)
         await self.bind_session()  # closed when its session ends (accounts/sockets.py)
 
     async def disconnect(self, code: int) -> None:
+        _sockets.discard(self)
         if self.joined:
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def lobby_update(self, event: dict) -> None:
-        await self.send(text_data=await database_sync_to_async(self.render_lists)())
+        # Every socket of the process hears the change; the first starts the refresh.
+        _refresh_soon()
+
+    async def send_lists(self) -> None:
+        if self in _sockets:
+            await self.send(text_data=await in_db_thread(self.render_lists)())
 
     def render_lists(self) -> str:
         context = lobby_context(self.scope["user"], self.origin())
@@ -63,3 +83,31 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         # The page's own origin, which SameOriginValidator (asgi.py) has already checked.
         headers = dict(self.scope.get("headers", []))
         return headers.get(b"origin", b"").decode("latin-1")
+
+
+_sockets: set[LobbyConsumer] = set()
+_dirty = False
+_task: asyncio.Task | None = None
+
+
+def _refresh_soon() -> None:
+    global _dirty, _task
+    _dirty = True
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(_refresh(), name="tongits-lobby-refresh")
+
+
+async def _refresh() -> None:
+    """Send every lobby socket its lists, once for all the changes of a moment. A change
+    that comes while the lists are made (it was committed before its event was sent,
+    maybe after a render read the tables) makes another round."""
+    global _dirty
+    while _dirty:
+        await asyncio.sleep(GATHER_SECONDS)
+        _dirty = False
+        sockets = list(_sockets)
+        results = await asyncio.gather(*(s.send_lists() for s in sockets), return_exceptions=True)
+        failed = sum(isinstance(r, Exception) for r in results)
+        if failed:  # sockets closing as we speak, or the database restarting
+            log.warning("The lobby's lists could not be sent to %s socket(s).", failed)

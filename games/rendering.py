@@ -478,6 +478,21 @@ def panel_html(p: SeatPanel, now: str) -> SafeString:
     return SafeString(html)
 
 
+_melds_made: dict[tuple, str] = {}
+
+
+def meld_html(m: dict[str, Any]) -> SafeString:
+    """One meld on the table: made once per distinct meld and shared by every board that
+    shows it (a move changes one meld at most)."""
+    key = _meld_key(m)
+    html = _melds_made.get(key)
+    if html is None:
+        html = _melds_made[key] = _template("meld").template.render(Context({"m": m}))
+        while len(_melds_made) > MEMO_SIZE:
+            del _melds_made[next(iter(_melds_made))]
+    return SafeString(html)
+
+
 def _hand_key(v: dict[str, Any]) -> tuple | None:
     mine = v.get("my_panel")
     return (
@@ -509,8 +524,10 @@ def _center_key(v: dict[str, Any]) -> tuple:
     groups = tuple(
         (p.is_me, p.name, tuple(_meld_key(m) for m in p.melds)) for p in v.get("meld_groups", ())
     )
+    # The turn's words show in the centre only before the deal.
+    words = v["turn_text"] if not v.get("dealt") else None
     return (
-        v["oob"], v.get("waiting"), v.get("dealt"), v["turn_text"], v.get("invite_path"),
+        v["oob"], v.get("waiting"), v.get("dealt"), words, v.get("invite_path"),
         v.get("invite_url"), v.get("top_discard"), v.get("discards"), v.get("stock_left"), groups,
         v.get("discard_cards"),
     )  # fmt: skip
@@ -529,6 +546,7 @@ MEMO_KEYS = {
     "moves-tail": lambda v: (v["oob"], v.get("moves_start"), v.get("moves_tail")),
     "result": lambda v: (v["oob"],) if not v.get("result") else None,
     "messages": lambda v: (v["oob"],) if not v.get("message") else None,
+    "fairness": lambda v: (v["oob"], v["commitment"], v["seed"]),
 }
 _memo: dict[str, dict[tuple, str]] = {part: {} for part in MEMO_KEYS}
 
@@ -583,6 +601,7 @@ def socket_parts(table: Table) -> dict[str, tuple[str, int]]:
 def forget_boards() -> None:
     _boards.clear()
     _panels_made.clear()
+    _melds_made.clear()
     for memo in _memo.values():
         memo.clear()
 

@@ -29,14 +29,14 @@ from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from accounts.models import is_guest
 from games import bots, ratelimit
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
-from games.live import snapshots
+from games.live import rows, snapshots
 from games.live.snapshots import SeatRow
 from games.models import Game, Seat
-from games.models import Move as MoveRow
 from games.text import encodable
 
 log = logging.getLogger(__name__)
@@ -156,7 +156,8 @@ def quick_play(user: AbstractBaseUser) -> Game:
 def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Game:
     """Sit ``user`` in the first open seat; the deal happens when the last one fills.
 
-    A private table takes only people who bring its invite token."""
+    A private table takes only people who bring its invite token, and so does a rated
+    one take guests."""
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = list(game.seats.all())
@@ -164,6 +165,11 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
             return game
         if not game.public and not _may_join_private(game, user, invite_token):
             raise NotAllowed("This table is private: you need its invite link to join.")
+        if _rated(game) and is_guest(user) and not _may_join_private(game, user, invite_token):
+            raise NotAllowed(
+                "Rated tables are for players with an account: claim yours (choose a "
+                "username and a password) to join, or ask for the table's invite link."
+            )
         if game.status != Game.Status.WAITING:
             raise NotAllowed("This table is full: its game has already started.")
         free = [s for s in seats if s.is_open]
@@ -191,6 +197,11 @@ def _notify_previous_table(game: Game) -> None:
     before.update(rev=F("rev") + 1)
     for pk, rev in before.values_list("pk", "rev"):
         transaction.on_commit(lambda b=pk, r=rev: notify_game(b, r), robust=True)
+
+
+def _rated(game: Game) -> bool:
+    # Rated tables come with ratings (issue 9); until Game has the flag, none is rated.
+    return bool(getattr(game, "rated", False))
 
 
 def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | None) -> bool:
@@ -383,10 +394,9 @@ def _locked_game_and_seats(game_id: int) -> tuple[Game, list[SeatRow]]:
     """The game row, locked, as much of it as a move reads, and its seats: from this
     process's snapshot of the same rev (every change to a seat moves the rev on), else
     one more query."""
-    try:
-        game = Game.objects.select_for_update().only(*MOVE_FIELDS).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotAllowed("There is no such game.") from None
+    game = rows.locked_game(game_id, MOVE_FIELDS)
+    if game is None:
+        raise NotAllowed("There is no such game.")
     snap = snapshots.cached(game_id)
     if snap is not None and snap.rev == game.rev:
         return game, list(snap.seats)
@@ -445,11 +455,9 @@ def _apply_and_log(
         raise BadMove(_sentence(str(e))) from None
     seq = game.seq + 1
     payload = move.to_dict()
-    MoveRow.objects.create(
-        game=game, seq=seq, seat=move.seat, payload=payload,
-        client_move_id=client_move_id or None, by_server=by_server,
-    )  # fmt: skip
-    _update_summary(game, seats, state, new)
+    now = timezone.now()
+    rows.insert_move(game.pk, seq, move.seat, payload, client_move_id or None, by_server, now)
+    _update_summary(game, seats, state, new, now)
     # The position just before, cached by game_state(): its journal grows by this move.
     before = snapshots.position(game.pk, game.commitment, seq - 1, game.variants)
     found = before.after(move, new, payload)
@@ -473,8 +481,9 @@ SUMMARY_FIELDS = ["seq", "rev", "last_move_at", "turn_started_at", "turn_seat", 
 RESULT_FIELDS = ["status", "finished_at", "winner_seat", "end", "points", "chips", "burned"]
 
 
-def _update_summary(game: Game, seats: list[SeatRow], before: GameState, after: GameState) -> None:
-    now = timezone.now()
+def _update_summary(
+    game: Game, seats: list[SeatRow], before: GameState, after: GameState, now: datetime
+) -> None:
     game.seq += 1
     game.rev += 1
     game.last_move_at = now
@@ -488,7 +497,7 @@ def _update_summary(game: Game, seats: list[SeatRow], before: GameState, after: 
             game.turn_started_at = now  # a new turn, or a Draw call to answer: a new clock
         game.turn_seat = after.turn
         game.due_at = _due_at(game, seats[after.turn], now)
-    game.save(update_fields=fields)
+    rows.save_fields(game, fields)
 
 
 def _store_result(game: Game, state: GameState, now: datetime) -> None:

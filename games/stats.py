@@ -221,13 +221,19 @@ class Standing:
         return _rate(self.wins, self.games)
 
 
-def _people() -> QuerySet:
-    return (
-        counted_seats()
-        .filter(user__isnull=False)
-        .values("user_id", "user__username", "user__profile__display_name")
-        .annotate(**_tallies())
+def _people(guests: bool = True) -> QuerySet:
+    seats = counted_seats().filter(user__isnull=False)
+    if not guests:
+        seats = seats.exclude(user__profile__is_guest=True)
+    return seats.values("user_id", "user__username", "user__profile__display_name").annotate(
+        **_tallies()
     )
+
+
+# The boards rank people, not visits: an unclaimed guest is one press of Play now, made
+# afresh for a new browser and removed after a month, so one person could hold many rows
+# (or keep only the lucky one) under names they never chose. A guest joins the boards,
+# games and all, once claimed.
 
 
 def _standing(row: dict) -> Standing:
@@ -236,14 +242,14 @@ def _standing(row: dict) -> Standing:
 
 
 def by_net_chips(limit: int = 20) -> list[Standing]:
-    rows = _people().order_by("-net", "-wins", "user__username")[:limit]
+    rows = _people(guests=False).order_by("-net", "-wins", "user__username")[:limit]
     return [_standing(r) for r in rows]
 
 
 def by_win_rate(limit: int = 20, min_games: int = MIN_GAMES_FOR_RATE) -> list[Standing]:
     rate = ExpressionWrapper(Cast("wins", FloatField()) / F("games"), output_field=FloatField())
     rows = (
-        _people()
+        _people(guests=False)
         .filter(games__gte=min_games)
         .annotate(rate=rate)
         .order_by("-rate", "-games", "user__username")[:limit]

@@ -2,11 +2,13 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from games.views import guide, lobby, table
+from games.views import guide, home, lobby, table
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("how-to-play/", guide.how_to_play, name="how_to_play"),
+    path("play/now/", home.play_now, name="play_now"),
+    path("live/counts/", home.counts, name="live_counts"),
     path("play/quick/", lobby.quick_play, name="quick_play"),
     path("tables/new/", lobby.new_table, name="new_table"),
     path("tables/<int:game_id>/join/", lobby.join, name="join_table"),

@@ -82,20 +82,20 @@ def test_it_logs_out_with_a_post_but_not_with_a_get(client, alice):
     assert logged_in_username(client) is None
 
 
-def test_it_saves_a_display_name_from_the_profile_page(client, alice):
+def test_it_saves_a_display_name_from_the_settings_page(client, alice):
     client.force_login(alice)
 
-    response = client.post(reverse("profile"), {"display_name": "Queen of Hearts"})
+    response = client.post(reverse("settings"), {"display_name": "Queen of Hearts"})
 
     assert response.status_code == 302
     assert Profile.objects.get(user=alice).display_name == "Queen of Hearts"
     assert "Queen of Hearts" in client.get(reverse("lobby")).content.decode()
 
 
-def test_it_creates_the_profile_on_the_first_visit(client, bob):
+def test_it_creates_the_profile_on_the_first_visit_to_the_settings(client, bob):
     client.force_login(bob)
 
-    response = client.get(reverse("profile"))
+    response = client.get(reverse("settings"))
 
     assert response.status_code == 200
     assert Profile.objects.filter(user=bob).exists()
@@ -109,11 +109,24 @@ def test_it_shows_the_username_until_a_display_name_is_set(alice, bob):
     assert display_name_for(bob) == "Bobby"
 
 
-def test_it_sends_anonymous_visitors_of_the_profile_page_to_log_in(client):
+@pytest.mark.parametrize("name", ["profile", "settings", "claim"])
+def test_it_sends_anonymous_visitors_of_their_own_pages_to_log_in(client, name):
+    response = client.get(reverse(name))
+
+    assert response.status_code == 302
+    assert response.url == f"{reverse('login')}?next={reverse(name)}"
+
+
+def test_my_profile_is_my_player_page(client, alice):
+    client.force_login(alice)
+
     response = client.get(reverse("profile"))
 
     assert response.status_code == 302
-    assert response.url == f"{reverse('login')}?next={reverse('profile')}"
+    assert response.url == reverse("player", args=["alice"])
+    page = client.get(reverse("lobby")).content.decode()
+    assert f'<a href="{reverse("player", args=["alice"])}">My profile</a>' in page
+    assert f'<a href="{reverse("settings")}">Settings</a>' in page
 
 
 def test_it_changes_the_password(client, carol):

@@ -66,7 +66,7 @@ def test_a_nul_in_any_form_is_a_clean_400_that_changes_nothing(client, alice, bo
 
     posts = [
         (reverse("join_table", args=[table.pk]), {"token": "a\x00b"}),
-        (reverse("profile"), {"display_name": "Al\x00ice"}),
+        (reverse("settings"), {"display_name": "Al\x00ice"}),
         (reverse("new_table"), {"visibility": "public\x00", "seat_2": "open", "seat_3": "open"}),
     ]
     answers = [client.post(url, data) for url, data in posts]

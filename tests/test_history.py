@@ -48,9 +48,9 @@ def test_my_games_lists_finished_games_newest_first_with_the_players_own_result(
     seat = first.seats.get(user=alice).index
     chips = first.chips[seat]
     shown = f"+{chips}" if chips > 0 else (f"−{-chips}" if chips < 0 else "0")
-    assert (
-        f'<td class="num">{shown}</td>\n        <td class="num">{first.points[seat]}</td>' in html
-    )
+    chips_cell = f'<td class="num game-chips" data-label="Chips">{shown}</td>'
+    points_cell = f'<td class="num game-points" data-label="Points">{first.points[seat]}</td>'
+    assert f"{chips_cell}\n        {points_cell}" in html
     assert '<a href="/players/bob/">bob</a>' in html
     assert "Random bot" in html
 

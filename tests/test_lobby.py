@@ -361,12 +361,29 @@ async def test_the_lobby_socket_renders_each_users_own_games(client, alice, bob)
 
     mine = await database_sync_to_async(open_table)(alice, public=False)
     theirs = await database_sync_to_async(open_table)(bob, public=False)
-    first = await socket.receive_from(timeout=5)
-    second = await socket.receive_from(timeout=5)
+    html = await socket.receive_from(timeout=5)
 
-    assert f"Table {mine.pk}" in first
-    assert f"Table {theirs.pk}" not in second
-    assert f"http://localhost{reverse('invite', args=[mine.invite_token])}" in second
+    assert f"Table {mine.pk}" in html
+    assert f"Table {theirs.pk}" not in html
+    assert f"http://localhost{reverse('invite', args=[mine.invite_token])}" in html
+    await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_socket_gathers_a_burst_of_changes_into_one_frame(client, alice, bob):
+    # A crowd makes and finishes tables many times a second: one render per socket per
+    # change would keep a worker busy with its lobby.
+    await database_sync_to_async(client.force_login)(alice)
+    socket = await lobby_socket(await database_sync_to_async(session_cookies)(client))
+    await socket.connect()
+
+    games = [await database_sync_to_async(open_table)(bob) for _ in range(5)]
+    frames = [await socket.receive_from(timeout=5)]
+    while not await socket.receive_nothing(timeout=1):
+        frames.append(await socket.receive_from())
+
+    assert len(frames) < len(games)  # one, unless the machine is very slow
+    assert all(f"Table {g.pk}" in frames[-1] for g in games)
     await socket.disconnect()
 
 

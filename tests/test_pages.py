@@ -12,7 +12,7 @@ from django.urls import reverse
 pytestmark = pytest.mark.django_db
 
 PUBLIC_PAGES = ["lobby", "login", "signup", "password_reset", "password_reset_done"]
-PRIVATE_PAGES = ["profile", "password_change", "password_change_done"]
+PRIVATE_PAGES = ["settings", "password_change", "password_change_done"]
 REMOTE_SCRIPT = re.compile(r"<script[^>]*\ssrc=[\"']?(https?:)?//", re.IGNORECASE)
 
 
@@ -60,7 +60,8 @@ def test_it_shows_log_out_as_a_post_form_to_a_logged_in_player(client, alice):
     assert reverse("login") not in html
 
 
-def test_it_serves_only_the_lobby_partial_to_an_htmx_request(client):
+def test_it_serves_only_the_lobby_partial_to_an_htmx_request(client, alice):
+    client.force_login(alice)
     response = client.get(reverse("lobby"), headers={"HX-Request": "true"})
 
     html = response.content.decode()
@@ -69,7 +70,8 @@ def test_it_serves_only_the_lobby_partial_to_an_htmx_request(client):
 
 
 def test_it_ships_htmx_and_the_stylesheet_as_static_files():
-    for path in ["django_htmx/htmx-2.min.js", "django_htmx/ext/hx-ws-2.min.js", "css/site.css"]:
+    shipped = ["django_htmx/htmx-2.min.js", "django_htmx/ext/hx-ws-2.min.js", "css/site.css"]
+    for path in [*shipped, "css/pages.css", "js/nav.js"]:
         assert finders.find(path), path
 
 
@@ -80,4 +82,4 @@ async def test_it_serves_http_through_the_asgi_application():
     response = await communicator.get_response(timeout=5)
 
     assert response["status"] == 200
-    assert b"Lobby" in response["body"]
+    assert b"Play now" in response["body"]

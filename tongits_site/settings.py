@@ -270,3 +270,10 @@ TONGITS_SOCKET_FRAMES_DROPPED_MAX = int(os.environ.get("TONGITS_SOCKET_FRAMES_DR
 # unfinished tables when it makes another (Quick play and Play again included).
 TONGITS_TABLES_PER_MINUTE = int(os.environ.get("TONGITS_TABLES_PER_MINUTE", "10"))
 TONGITS_OPEN_TABLES_MAX = int(os.environ.get("TONGITS_OPEN_TABLES_MAX", "10"))
+# Play now makes a guest account for a visitor: at most this many an hour from one
+# address (a school or a phone network can put many people behind one), and unclaimed
+# guests are removed this many days after they were made (manage.py remove_guests).
+TONGITS_GUESTS_PER_ADDRESS_PER_HOUR = int(
+    os.environ.get("TONGITS_GUESTS_PER_ADDRESS_PER_HOUR", "20")
+)
+TONGITS_GUEST_DAYS = int(os.environ.get("TONGITS_GUEST_DAYS", "30"))

@@ -58,16 +58,26 @@ async def _check_forever() -> None:
             log.exception("The socket check failed.")
 
 
-async def check() -> int:
-    """Bring every socket that is behind its game up to date; return how many were."""
+# The revs the previous check read: a socket is behind only if it has not reached the
+# rev its game had then. A move committed a moment ago has its event on the way, and
+# loading the game ahead of it would be work done twice at every busy table.
+_seen: dict[int, int] = {}
+
+
+async def check(*, now: bool = False) -> int:
+    """Bring every socket that is behind its game since the previous check up to date
+    (``now``: behind at all); return how many were."""
+    global _seen
     if not _sockets:
+        _seen = {}
         return 0
     revs = await in_db_thread(_revs)(list(_sockets))
+    due, _seen = (revs if now else _seen), revs
     behind = [
         (socket, revs[game_id])
         for game_id, sockets in list(_sockets.items())
         for socket in list(sockets)
-        if revs.get(game_id, -1) > socket.rev
+        if due.get(game_id, -1) > socket.rev
     ]
     for socket, rev in behind:
         try:

@@ -10,7 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.cards import label, parse_card, short
-from games.rendering import Face, panel_html
+from games.rendering import Face, meld_html, panel_html
 
 register = template.Library()
 
@@ -70,3 +70,9 @@ def _example_card(code: str) -> SafeString:
 def seat_panel(panel, now: str) -> SafeString:
     """An opponent's panel (the "seat-panel" partial), made once per distinct panel."""
     return panel_html(panel, now)
+
+
+@register.simple_tag
+def meld(m) -> SafeString:
+    """A meld on the table (the "meld" partial), made once per distinct meld."""
+    return meld_html(m)

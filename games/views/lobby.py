@@ -24,7 +24,7 @@ from games import services
 from games.engine.state import HELD_MELDS_FREE
 from games.forms import NewTableForm
 from games.models import Game, Seat
-from games.views import HtmxHttpRequest
+from games.views import HtmxHttpRequest, home
 
 OPEN_TABLES_SHOWN = 30
 TOKEN_LENGTH = Game._meta.get_field("invite_token").max_length
@@ -109,6 +109,8 @@ def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> d
 
 
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return home.home(request)
     template = "games/lobby.html#lobby-body" if request.htmx else "games/lobby.html"
     origin = request.build_absolute_uri("/").rstrip("/")
     return render(request, template, lobby_context(request.user, origin))

@@ -1,0 +1,81 @@
+"""The home page a visitor sees, its live counts, and Play now: one press, and a visitor
+is a guest at a table with two bots (accounts/guests.py)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.core.cache import cache
+from django.db.models import Count, Q
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.guests import GuestRefused, make_guest
+from games import services
+from games.models import Game, Seat
+from games.views import HtmxHttpRequest
+from tongits_site.client_ip import client_ip
+
+# With axes in front, login() must be told which backend vouched for the new user.
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+COUNTS_KEY, COUNTS_SECONDS = "home-live-counts", 5
+POLL_SECONDS = 30
+
+
+def live_counts() -> dict[str, int]:
+    """Tables being played now, and the people seated at tables being played or waiting
+    for players. Counted at most once every few seconds per process: a busy home page
+    asks the database a handful of times a minute."""
+    counts = cache.get(COUNTS_KEY)
+    if counts is None:
+        live = (Game.Status.PLAYING, Game.Status.WAITING)
+        tables = Game.objects.filter(imported=False).aggregate(
+            playing=Count("id", filter=Q(status=Game.Status.PLAYING))
+        )
+        people = (
+            Seat.objects.filter(game__status__in=live, user__isnull=False)
+            .values("user_id")
+            .distinct()
+            .count()
+        )
+        counts = {"tables": tables["playing"], "players": people}
+        cache.set(COUNTS_KEY, counts, COUNTS_SECONDS)
+    return counts
+
+
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    """The page a visitor lands on (the lobby's address, for someone not logged in)."""
+    context = {"counts": live_counts(), "poll_seconds": POLL_SECONDS}
+    return render(request, "games/home.html", context)
+
+
+def counts(request: HtmxHttpRequest) -> HttpResponse:
+    """The home page's live counts alone, which it asks for again every little while."""
+    context = {"counts": live_counts(), "poll_seconds": POLL_SECONDS}
+    return render(request, "games/home.html#live-counts", context)
+
+
+@require_POST
+def play_now(request: HtmxHttpRequest) -> HttpResponse:
+    """Deal the visitor in against two bots at once: as themselves if logged in, else as
+    a new guest account (at most a few an hour from one address)."""
+    user = request.user
+    if not user.is_authenticated:
+        try:
+            user = make_guest(client_ip(request))
+        except GuestRefused as e:
+            messages.error(request, e.message)
+            return redirect("lobby")
+        login(request, user, backend=MODEL_BACKEND)
+        messages.success(
+            request,
+            f"You play as {user.profile.display_name}, a guest. "
+            "Claim the account from the menu to keep your games.",
+        )
+    try:
+        game = services.quick_play(user)
+    except services.ServiceError as e:
+        messages.error(request, e.message)
+        return redirect("lobby")
+    return redirect("table", game.pk)

@@ -1,0 +1,34 @@
+// The main menu on a phone: the links fold away behind a Menu button, so a page (the table
+// above all) starts near the top of the screen. Without this script the links wrap onto
+// more rows instead; on a wider screen they are always shown and the button is not.
+(function () {
+  "use strict";
+
+  var nav = document.querySelector(".site-nav");
+  var toggle = nav && nav.querySelector(".nav-toggle");
+  if (!toggle) return;
+  nav.classList.add("nav-collapsible");
+
+  function setOpen(open) {
+    nav.classList.toggle("nav-open", open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+
+  toggle.addEventListener("click", function () {
+    setOpen(toggle.getAttribute("aria-expanded") !== "true");
+  });
+  // Escape closes an open menu and puts focus back on its button.
+  nav.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && nav.classList.contains("nav-open")) {
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+  // A tap or focus outside the menu closes it.
+  document.addEventListener("click", function (event) {
+    if (!nav.contains(event.target)) setOpen(false);
+  });
+  document.addEventListener("focusin", function (event) {
+    if (!nav.contains(event.target)) setOpen(false);
+  });
+})();
