@@ -172,7 +172,8 @@ def block_reason(
     journal: Sequence[Entry], seat: int, names: Sequence[str], me: int | None, now: bool
 ) -> str:
     """Why ``seat`` may not call Draw (R5): who laid off on its melds since its last draw
-    or take. ``now``: the seat is at the start of its turn."""
+    or take. ``now``: the seat is at the start of its turn. Another seat's reason is said
+    on that seat's panel, so it does not name the seat again."""
     layers: list[int] = []
     for e in reversed(journal):
         if e.seat == seat and e.type in ("draw", "take"):
@@ -182,15 +183,15 @@ def block_reason(
     if not layers:
         return ""
     who = " and ".join(subject(s, names, me) for s in layers)
-    if layers == [seat]:
-        whose = "your own" if seat == me else "their own"
-    else:
-        whose = "your" if seat == me else f"{names[seat]}'s"
+    own = layers == [seat]
     if seat == me:
         when = "this turn" if now else "on your next turn"
+        whose = "your own" if own else "your"
         return f"{who} laid off on {whose} meld: you may not call Draw {when}."
+    # Said on the seat's own panel, under its name.
     when = "this turn" if now else "on their next turn"
-    return f"{who} laid off on {whose} meld: {names[seat]} may not call Draw {when}."
+    whose = "their own" if own else "their"
+    return f"{who} laid off on {whose} meld: no Draw call {when}."
 
 
 # --- The hand ----------------------------------------------------------------------------

@@ -112,7 +112,7 @@ def test_a_blocked_seat_is_told_who_blocked_it_and_so_are_the_others(client, scr
     assert "bob laid off on your meld: you may not call Draw this turn." in text(
         page(client, people[0], scripted)
     )
-    assert "bob laid off on alice's meld: alice may not call Draw this turn." in panel_of(
+    assert "bob laid off on their meld: no Draw call this turn." in panel_of(
         page(client, people[2], scripted), "alice"
     )
     assert 'value="call"' not in page(client, people[0], scripted)
