@@ -6,8 +6,9 @@ card a take picks up or whose meld a lay-off lands on: the state before the move
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.engine.cards import cards_of, short
 from games.engine.melds import is_set
@@ -118,3 +119,59 @@ _ENDS = {
     "fought_draw": "{winner} wins the fought Draw",
     "stock": "{winner} wins when the stock runs out",
 }
+
+
+# --- What a move showed everyone -------------------------------------------------------
+
+
+class Entry(NamedTuple):
+    """One logged move as every seat saw it: nothing that was hidden when it was played
+    (a drawn card and a secret set's cards are not here). The table's move list and each
+    seat's last turn are told from these, from any seat's side."""
+
+    seat: int
+    type: str
+    cards: int = 0  # the cards it showed face up: melded, laid off, taken with, discarded
+    taken: int = -1  # take: the discard taken
+    owner: int = -1  # layoff: the owner of the meld laid off on
+    kind: str = ""  # take, meld, layoff: "set" or "run"
+    meld: int = -1  # take, meld, secret: the meld it made; layoff: the meld laid off on
+    last: bool = False  # draw: the stock's last card
+
+
+def entry(after: GameState, move: Move) -> Entry:
+    """The move as everyone saw it, read from the state it led to (a take's new meld is
+    the last on the table; a lay-off's meld keeps its owner and its kind)."""
+    kind, newest = move.type, len(after.melds) - 1
+    if kind == "draw":
+        return Entry(move.seat, kind, last=after.stock_left == 0)
+    if kind == "take":
+        meld = after.melds[-1].cards
+        taken = (meld & ~move.cards).bit_length() - 1
+        return Entry(move.seat, kind, move.cards, taken, kind=_kind(meld), meld=newest)
+    if kind == "meld":
+        return Entry(move.seat, kind, move.cards, kind=_kind(move.cards), meld=newest)
+    if kind == "secret":  # its cards stay hidden
+        return Entry(move.seat, kind, meld=newest)
+    if kind == "layoff":
+        target = after.melds[move.meld]
+        return Entry(
+            move.seat, kind, move.cards, owner=target.owner, kind=_kind(target.cards),
+            meld=move.meld,
+        )  # fmt: skip
+    if kind == "discard":
+        return Entry(move.seat, kind, move.cards)
+    return Entry(move.seat, kind)  # call, fold, fight
+
+
+def entries(initial: GameState, moves: Iterable[Move]) -> tuple[GameState, tuple[Entry, ...]]:
+    """The state after ``moves`` from ``initial``, and each move as everyone saw it."""
+    state, out = initial, []
+    for move in moves:
+        state = apply(state, move)
+        out.append(entry(state, move))
+    return state, tuple(out)
+
+
+def _kind(mask: int) -> str:
+    return "set" if is_set(mask) else "run"

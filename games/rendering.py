@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -23,22 +24,18 @@ from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
+from games import table_view
 from games.engine import Move, SeatView, seat_view
-from games.engine.cards import by_rank, code, label, parse_card, short
+from games.engine.cards import by_rank, code, label, short
 from games.engine.state import Phase
 from games.live import snapshots
 from games.live.snapshots import SeatRow, Snapshot
 from games.models import Game
 
 FRAME_TEMPLATE = "games/table.html#frame"
-ENDS = {
-    "tongits": "won by Tongits",
-    "draw": "won an unfought Draw",
-    "fought_draw": "won a fought Draw",
-    "stock": "won with the lowest points when the stock ran out",
-}
+ENDS = table_view.ENDS
 ABORTED = "This game was called off: nobody wins or pays."
 ANSWERS = {"fold": "folded", "fight": "fights", "auto": "folded (not opened)"}
 
@@ -128,17 +125,20 @@ def hand_faces(hand: tuple[int, ...]) -> list[Face]:
     return [face(card, rank_order[card]) for card in hand]
 
 
-@lru_cache(maxsize=52 * 13)
-def hand_card(f: Face) -> SafeString:
+@lru_cache(maxsize=52 * 13 * 2)
+def hand_card(f: Face, in_meld: bool = False) -> SafeString:
     """One card of the player's hand: a checkbox named for the card (made once per card
-    and place, since every board of every seat shows them)."""
+    and place, since every board of every seat shows them). ``in_meld``: a meld of the
+    hand uses it (the hint marks it)."""
     return format_html(
-        '<li style="--by-rank: {}"><label class="card hand-card suit-{}" data-card="{}">'
+        '<li style="--by-rank: {}"><label class="card hand-card suit-{}{}" data-card="{}">'
         '<input type="checkbox" name="cards" value="{}" id="card-{}">'
         '<span class="card-face card-index" aria-hidden="true"><span>{}</span><span>{}</span>'
         '</span><span class="card-pip" aria-hidden="true">{}</span>'
-        '<span class="visually-hidden">{}</span></label></li>',
-        f.order, f.suit, f.code, f.code, f.code, f.rank, f.symbol, f.symbol, f.label,
+        '<span class="visually-hidden">{}{}</span></label></li>',
+        f.order, f.suit, " in-meld" if in_meld else "", f.code, f.code, f.code, f.rank,
+        f.symbol, f.symbol, f.label, mark_safe('<span class="meld-hint">, in a meld</span>')
+        if in_meld else "",
     )  # fmt: skip
 
 
@@ -170,6 +170,8 @@ class SeatPanel:
     thinking: bool = False  # the server moves for this seat (bot or away)
     answer: str = ""
     melds: list[dict[str, Any]] = field(default_factory=list)
+    last_turn: str = ""  # what the seat did on its last turn, in words (HTML)
+    block_note: str = ""  # why it may not call Draw (R5)
 
 
 def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
@@ -245,7 +247,14 @@ def _waiting_context(table: Table, names: list[str]) -> dict[str, Any]:
 
 def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, Any]:
     game, me = table.game, view.seat
-    panels = _panels(table, view, names)
+    journal = game.position.journal if game.position else ()
+    told = table_view.story(journal, view, names)
+    panels = _panels(table, view, names, told["fresh_melds"])
+    for seat, note in table_view.blocks(journal, view, names).items():
+        panels[seat].block_note = note
+    for seat, did in told["last_turns"].items():
+        panels[seat].last_turn = did
+    in_meld = table_view.in_melds(view.hand) if view.hand else 0
     aborted = game.status == Game.Status.ABORTED
     # An aborted game's state still has a seat to act; nobody may.
     legal = view.legal if game.status == Game.Status.PLAYING else ()
@@ -258,17 +267,25 @@ def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, 
         "my_panel": panels[me] if me is not None else None,
         "others": [panels[s] for s in order if s != me],
         "meld_groups": [panels[s] for s in order if panels[s].melds],
-        "hand": [hand_card(f) for f in hand_faces(view.hand)],
+        "hand": [
+            hand_card(f, bool(in_meld >> card & 1))
+            for card, f in zip(view.hand, hand_faces(view.hand), strict=True)
+        ],
         "hand_points": view.hand_points,
         "top_discard": face(view.top_discard) if view.top_discard is not None else None,
         "discards": len(view.discards),
+        "discard_cards": view.discards,
+        "discard_pile": faces(view.discards),
         "stock_left": view.stock_left,
         "can": legal_flags(legal),
         "turn_text": ABORTED if aborted else turn_text(view, names),
-        "last_move": last_move_text(game, names, me),
+        "last_move": told["last_sentence"],
+        "moves_head": told["moves_head"],
+        "moves_tail": told["moves_tail"],
+        "moves_start": told["moves_count"] - len(told["moves_tail"]) + 1,
     }
     if view.finished:
-        ctx["result"] = result_context(view, names)
+        ctx["result"] = table_view.result_context(view, names, faces)
         ctx["next_game"] = next_game_context(table)
     return ctx
 
@@ -295,7 +312,9 @@ def next_game_context(table: Table) -> dict[str, Any] | None:
     return {"way": "full", "url": url if following.public else ""}
 
 
-def _panels(table: Table, view: SeatView, names: list[str]) -> list[SeatPanel]:
+def _panels(
+    table: Table, view: SeatView, names: list[str], fresh: Collection[int] = ()
+) -> list[SeatPanel]:
     game = table.game
     playing = not view.finished and game.status == Game.Status.PLAYING
     laying_off = legal_flags(view.legal)["layoff"] and playing
@@ -320,12 +339,14 @@ def _panels(table: Table, view: SeatView, names: list[str]) -> list[SeatPanel]:
             seconds_left=max(0, int((game.due_at - now).total_seconds())) if clock else 0,
             answer=ANSWERS.get(info.answer, ""),
         )
-        panel.melds = [_meld(m, laying_off) for m in view.melds if m.owner == seat.index]
+        panel.melds = [
+            _meld(m, laying_off, m.index in fresh) for m in view.melds if m.owner == seat.index
+        ]
         panels.append(panel)
     return panels
 
 
-def _meld(meld, laying_off: bool) -> dict[str, Any]:
+def _meld(meld, laying_off: bool, fresh: bool = False) -> dict[str, Any]:
     hidden = meld.secret and not meld.cards
     return {
         "index": meld.index,
@@ -337,6 +358,7 @@ def _meld(meld, laying_off: bool) -> dict[str, Any]:
         "size": meld.size,
         "pickable": laying_off and not meld.secret,
         "labels": labels(meld.cards),
+        "fresh": fresh,  # made or laid off on in the newest turn
     }
 
 
@@ -371,81 +393,15 @@ def turn_text(view: SeatView, names: list[str]) -> str:
     return "Your turn: meld or lay off if you like, then discard one card."
 
 
-def last_move_text(game: Snapshot, names: list[str], me: int | None) -> str:
-    """The last logged move in words, without any card the watcher may not see: a drawn
-    card and a secret set's cards are never named."""
-    last = game.position.last_move if game.position else None
-    if last is None:
-        return ""
-    seat, p = last
-    who = "You" if seat == me else names[seat]
-    kind = p.get("type")
-    cards = [parse_card(c) for c in p.get("cards", [])]
-    match kind:
-        case "draw":
-            return f"{who} drew a card."
-        case "take":
-            return f"{who} took the discard and melded it with {labels(cards)}."
-        case "meld":
-            return f"{who} melded {labels(cards)}."
-        case "secret":
-            return f"{who} laid a secret set."
-        case "layoff":
-            return f"{who} laid off {labels(cards)} on meld {p.get('meld', 0) + 1}."
-        case "discard":
-            return f"{who} discarded {label(parse_card(p['card']))}."
-        case "call":
-            return f"{who} called Draw!"
-        case "fold":
-            return f"{who} folded."
-        case "fight":
-            return f"{who} chose to fight."
-    return ""
-
-
-def result_context(view: SeatView, names: list[str]) -> dict[str, Any]:
-    """Everything the result screen shows: every hand, the points, each payment term by
-    term (R10) and the net chips."""
-    o = view.outcome
-    hands = view.revealed_hands or ((), (), ())
-    rows = [
-        {
-            "name": names[s],
-            "is_me": s == view.seat,
-            "winner": s == o.winner,
-            "hand": faces(hands[s]),
-            "points": o.points[s],
-            "burned": o.burned[s],
-            "chips": o.chips[s],
-        }
-        for s in range(3)
-    ]
-    payments = [
-        {
-            "loser": names[p.loser],
-            "base": p.base,
-            "aces": p.aces,
-            "secret_sets": p.secret_sets,
-            "secret_points": 3 * p.secret_sets,
-            "burned": p.burned,
-            "total": p.total,
-        }
-        for p in o.payments
-    ]
-    return {
-        "winner": names[o.winner],
-        "end": ENDS.get(o.end, "won"),
-        "rows": rows,
-        "payments": payments,
-    }
-
-
 # --- Rendering ----------------------------------------------------------------------------
 
 # The board's parts, in page order: each is a partial of the table template whose root
 # has an id and, in a socket frame, hx-swap-oob. "status" goes in every frame: it carries
 # the form's seq and move id, and tells the page that the frame is of this version.
-PARTS = ("status", "live", "messages", "result", "seats", "center", "hand", "fairness")
+PARTS = (
+    "status", "live", "messages", "result", "seats", "center", "hand", "moves-head",
+    "moves-tail", "fairness",
+)  # fmt: skip
 ALWAYS = "status"
 # Where the time of sending goes: a cached board may be sent some time after it was made,
 # and the turn clock corrects the device's clock by the server's time.
@@ -496,7 +452,7 @@ def _panel_key(p: SeatPanel) -> tuple:
     # The seat panel's own lines (its melds are drawn in the centre, not here).
     return (
         p.index, p.name, p.cards, p.opened, p.blocked, p.away, p.bot, p.dealer, p.turn,
-        p.deadline, p.seconds_left, p.thinking, p.answer,
+        p.deadline, p.seconds_left, p.thinking, p.answer, p.last_turn, p.block_note,
     )  # fmt: skip
 
 
@@ -542,7 +498,9 @@ def _hand_key(v: dict[str, Any]) -> tuple | None:
     return (
         v["game_id"], v["oob"], v["spectator"], v.get("waiting"), v.get("finished"),
         v.get("playing"), tuple(v.get("hand", ())), v.get("hand_points"),
-        (mine.turn, mine.opened, mine.blocked, mine.dealer, mine.away) if mine else None,
+        (mine.turn, mine.opened, mine.blocked, mine.dealer, mine.away, mine.last_turn,
+         mine.block_note, _clock_key(mine)) if mine else None,
+        v["now"] if mine and mine.deadline else None,  # the clock's
         tuple(sorted(v.get("can", {}).items())),
     )  # fmt: skip
 
@@ -556,7 +514,10 @@ def _status_key(v: dict[str, Any]) -> tuple:
 
 
 def _meld_key(m: dict[str, Any]) -> tuple:
-    return (m["index"], tuple(m["cards"]), m["pickable"], m["hidden"], m["secret"], m["size"])
+    return (
+        m["index"], tuple(m["cards"]), m["pickable"], m["hidden"], m["secret"], m["size"],
+        m["fresh"],
+    )  # fmt: skip
 
 
 def _center_key(v: dict[str, Any]) -> tuple:
@@ -568,6 +529,7 @@ def _center_key(v: dict[str, Any]) -> tuple:
     return (
         v["oob"], v.get("waiting"), v.get("dealt"), words, v.get("invite_path"),
         v.get("invite_url"), v.get("top_discard"), v.get("discards"), v.get("stock_left"), groups,
+        v.get("discard_cards"),
     )  # fmt: skip
 
 
@@ -579,6 +541,9 @@ MEMO_KEYS = {
     "center": _center_key,
     "seats": _seats_key,
     "hand": _hand_key,
+    # The move list: its lines as HTML are exactly what it shows.
+    "moves-head": lambda v: (v["oob"], v.get("moves_head")),
+    "moves-tail": lambda v: (v["oob"], v.get("moves_start"), v.get("moves_tail")),
     "result": lambda v: (v["oob"],) if not v.get("result") else None,
     "messages": lambda v: (v["oob"],) if not v.get("message") else None,
     "fairness": lambda v: (v["oob"], v["commitment"], v["seed"]),

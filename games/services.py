@@ -464,7 +464,9 @@ def _apply_and_log(
     now = timezone.now()
     rows.insert_move(game.pk, seq, move.seat, payload, client_move_id or None, by_server, now)
     _update_summary(game, seats, state, new, now)
-    found = snapshots.Position(seq, new, (move.seat, payload))
+    # The position just before, cached by game_state(): its journal grows by this move.
+    before = snapshots.position(game.pk, game.commitment, seq - 1, game.variants)
+    found = before.after(move, new, payload)
     snap = snapshots.build_snapshot(game.pk, snapshots.snapshot_row(game), list(seats), found)
 
     def after_commit() -> None:

@@ -25,11 +25,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from games.engine import GameState, Move, apply, load_record, replay
+from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, load_record
 from games.engine.record import FORMAT
 from games.live.db import in_db_thread
 from games.models import Game, Seat, SeatKind
 from games.models import Move as MoveRow
+from games.narration import Entry, entries, entry
 
 POSITIONS = 1000  # games whose position a worker keeps
 SNAPSHOTS = 1000  # games whose snapshot a worker keeps
@@ -47,6 +48,13 @@ class Position:
     seq: int
     state: GameState
     last_move: tuple[int, dict[str, Any]] | None  # (seat, payload); None before any move
+    # Every move so far as everyone saw it (no hidden card): the table's move list.
+    journal: tuple[Entry, ...] = ()
+
+    def after(self, move: Move, state: GameState, payload: dict[str, Any]) -> Position:
+        """The next position: ``move`` (logged as ``payload``) led to ``state``."""
+        journal = (*self.journal, entry(state, move))
+        return Position(self.seq + 1, state, (move.seat, payload), journal)
 
 
 _positions: OrderedDict[tuple[int, str], Position] = OrderedDict()
@@ -75,10 +83,11 @@ def _catch_up(game_id: int, hit: Position, seq: int) -> Position:
         .order_by("seq")
         .values_list("seat", "payload")
     )
-    state = hit.state
+    found = hit
     for _, payload in rows:
-        state = apply(state, Move.from_dict(payload))
-    return Position(seq, state, rows[-1])
+        move = Move.from_dict(payload)
+        found = found.after(move, apply(found.state, move), payload)
+    return found
 
 
 def _replay(game_id: int, seq: int, variants: list[str]) -> Position:
@@ -90,10 +99,11 @@ def _replay(game_id: int, seq: int, variants: list[str]) -> Position:
     )
     record = load_record({"format": FORMAT, "variants": variants, **deal, "moves": []})
     record.moves = [payload for _, payload in rows]
-    result = replay(record, upto=seq)
-    if not result.ok:  # the log only ever holds moves the engine accepted
-        raise RuntimeError(f"game {game_id}: stored move {result.error_move}: {result.error}")
-    return Position(seq, result.state, rows[-1] if rows else None)
+    try:
+        state, journal = entries(record.initial_state(), map(Move.from_dict, record.moves))
+    except (InvalidMoveError, IllegalMoveError) as e:  # the log only holds accepted moves
+        raise RuntimeError(f"game {game_id}: a stored move: {e}") from None
+    return Position(seq, state, rows[-1] if rows else None, journal)
 
 
 def remember_position(key: tuple[int, str], found: Position) -> None:
@@ -258,8 +268,8 @@ def apply_news(game_id: int, rev: int, news: dict[str, Any] | None) -> Snapshot 
     if before.rev != rev - 1 or before.seq != news["seq"] - 1:
         return None
     seat, payload = news["move"]
-    state = apply(before.position.state, Move.from_dict(payload))
-    found = Position(news["seq"], state, (seat, payload))
+    move = Move.from_dict(payload)
+    found = before.position.after(move, apply(before.position.state, move), payload)
     due_at = news["due_at"]
     snap = dataclasses.replace(
         before, rev=rev, seq=news["seq"], status=news["status"], seed=news["seed"],

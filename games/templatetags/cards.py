@@ -19,15 +19,18 @@ register = template.Library()
 @lru_cache(maxsize=52 * 4)  # a card looks the same on every board: made once per size
 def card(face: Face, size: str = "") -> SafeString:
     """A face-up card: its code in ``data-card``, its name ("10 of diamonds") for screen
-    readers, and "10♦" on screen."""
+    readers, and "10♦" on screen (the rank and the suit apart, so that a meld's
+    overlapping cards can show them one above the other)."""
     return format_html(
         '<span class="card suit-{}{}" data-card="{}" role="img" aria-label="{}">'
-        '<span class="card-face" aria-hidden="true">{}</span></span>',
+        '<span class="card-face" aria-hidden="true"><span class="card-rank">{}</span>'
+        '<span class="card-suit">{}</span></span></span>',
         face.suit,
         f" card-{size}" if size else "",
         face.code,
         face.label,
-        face.short,
+        face.rank,
+        face.symbol,
     )
 
 

@@ -29,6 +29,26 @@
   // --- Keep the player's place across swaps. ---
   var kept = null;
 
+  function codes(selector) {
+    return Array.from(document.querySelectorAll(selector)).map(function (el) {
+      return el.getAttribute("data-card");
+    });
+  }
+
+  // A meld by its cards ("7S 8S 9S"): one that grew or is new reads differently.
+  function meldKeys() {
+    return Array.from(document.querySelectorAll("#table-center .meld")).map(function (meld) {
+      return Array.from(meld.querySelectorAll("[data-card]"))
+        .map(function (c) { return c.getAttribute("data-card"); })
+        .join(" ");
+    });
+  }
+
+  function movesAtBottom() {
+    var box = document.querySelector(".move-scroll");
+    return !box || box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+  }
+
   function remember() {
     var active = document.activeElement;
     kept = {
@@ -37,11 +57,46 @@
       ),
       meld: (document.querySelector('input[name="meld"]:checked') || {}).value,
       focus: active && active.id ? active.id : null,
+      open: Array.from(document.querySelectorAll(".table details[id][open]")).map(
+        function (d) { return d.id; }
+      ),
+      hand: codes("#my-hand .hand-card[data-card]"),
+      melds: meldKeys(),
+      discard: codes("#table-center .pile-discard [data-card]").join(""),
+      atBottom: movesAtBottom(),
     };
   }
 
+  // Mark what this update brought, for the CSS animations: the cards new in the hand,
+  // the melds new or grown, a new top discard. Nothing on the first board of the page.
+  function markNew(before) {
+    if (before.hand.length) {
+      document.querySelectorAll("#my-hand .hand-card[data-card]").forEach(function (card) {
+        if (before.hand.indexOf(card.getAttribute("data-card")) < 0) card.classList.add("is-new");
+      });
+    }
+    var melds = document.querySelectorAll("#table-center .meld");
+    meldKeys().forEach(function (key, i) {
+      if (before.melds.indexOf(key) < 0) melds[i].classList.add("is-new");
+    });
+    var top = document.querySelector("#table-center .pile-discard [data-card]");
+    if (top && top.getAttribute("data-card") !== before.discard) top.classList.add("is-new");
+  }
+
+  function scrollMoves() {
+    var box = document.querySelector(".move-scroll");
+    if (box) box.scrollTop = box.scrollHeight;
+  }
+  scrollMoves();
+
   function restore() {
     if (!kept) return;
+    markNew(kept);
+    kept.open.forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details) details.open = true;
+    });
+    if (kept.atBottom) scrollMoves();
     kept.cards.forEach(function (code) {
       var input = document.getElementById("card-" + code);
       if (input) input.checked = true;
@@ -58,11 +113,10 @@
     kept = null;
   }
 
-  // After an action the chosen cards have left the hand, so only the ones still held
-  // stay chosen; an update that moved on to someone else's turn clears the choice.
+  // The chosen cards stay chosen for as long as they are in the hand: after an action
+  // the ones played have left it, and an update about another seat changes nothing.
   document.addEventListener("htmx:wsBeforeMessage", remember);
   document.addEventListener("htmx:wsAfterMessage", function () {
-    if (!document.querySelector("#my-hand.is-turn") && kept) kept.cards = [];
     restore();
     tick();
   });
@@ -116,16 +170,20 @@
     }
   });
 
-  // The "sort by rank" toggle is pure CSS; this only remembers it per browser.
-  var sort = document.getElementById("sort-by-rank");
-  if (sort) {
-    try {
-      sort.checked = window.localStorage.getItem("tongits-sort-by-rank") === "1";
-      sort.addEventListener("change", function () {
-        window.localStorage.setItem("tongits-sort-by-rank", sort.checked ? "1" : "0");
-      });
-    } catch (e) {
-      // Storage can be off (private mode); the toggle still works for this page.
+  // The hand's toggles (sort by rank, mark the cards that form melds) are pure CSS;
+  // this only remembers them per browser.
+  [["sort-by-rank", "tongits-sort-by-rank"], ["hint-melds", "tongits-hint-melds"]].forEach(
+    function (pair) {
+      var toggle = document.getElementById(pair[0]);
+      if (!toggle) return;
+      try {
+        toggle.checked = window.localStorage.getItem(pair[1]) === "1";
+        toggle.addEventListener("change", function () {
+          window.localStorage.setItem(pair[1], toggle.checked ? "1" : "0");
+        });
+      } catch (e) {
+        // Storage can be off (private mode); the toggle still works for this page.
+      }
     }
-  }
+  );
 })();

@@ -32,6 +32,15 @@ SEEN = """() => ({
   })),
 })"""
 
+# What each page says about the game so far: its move list, and each opponent's last turn.
+STORY = """() => ({
+  lines: [...document.querySelectorAll(".move-line")].map(li => li.textContent.trim()),
+  last: Object.fromEntries([...document.querySelectorAll("#seats .seat-panel")].map(p => [
+    p.querySelector(".seat-name").firstChild.textContent.trim(),
+    p.querySelector(".seat-last")?.textContent.replace("Last turn:", "").trim() ?? "",
+  ])),
+})"""
+
 
 def wait_for_socket(page) -> None:
     page.wait_for_function("window.socketsOpened > 0", timeout=10_000)
@@ -94,6 +103,23 @@ def assert_hands_private(pages, names: list[str]) -> None:
             assert panel["cards"] == f"{count} card{'s' if count != 1 else ''}"
 
 
+def assert_story_agrees(pages, names: list[str]) -> None:
+    """All three pages tell the same moves, live: as many lines in each move list, the
+    newest told as "You …" on the mover's page and with the mover's name on the others,
+    whose panel for the mover says what it did."""
+    stories = [p.evaluate(STORY) for p in pages]
+    assert len({len(s["lines"]) for s in stories}) == 1, [s["lines"] for s in stories]
+    if not stories[0]["lines"]:
+        return
+    newest = [s["lines"][-1] for s in stories]
+    mover = next(i for i, line in enumerate(newest) if line.startswith("You "))
+    did = newest[mover].removeprefix("You ")
+    for i, story in enumerate(stories):
+        if i != mover:
+            assert newest[i].startswith(f"{names[mover]} "), (names[mover], newest[i])
+            assert story["last"][names[mover]] == did, (story["last"], did)
+
+
 def whose_turn(pages):
     """The page that has an action to take, and the action: Fold a Draw call, Draw, or
     (the dealer's first turn, or after drawing) Discard. None while a board is on its way."""
@@ -113,6 +139,7 @@ def play_together(pages, names: list[str]) -> int:
         if pages[0].locator("#table-result").is_visible():
             break
         assert_hands_private(pages, names)
+        assert_story_agrees(pages, names)
         page, action = whose_turn(pages)
         if page is None:
             pages[0].wait_for_timeout(50)

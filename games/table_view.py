@@ -1,0 +1,293 @@
+"""What the table tells one watcher about the game so far: each seat's last turn, the
+move list, why a seat is blocked, the whole discard pile, the hints in the hand, and the
+result term by term.
+
+Everything said of a move comes from the game's journal (``games.narration.Entry``): a
+move as every seat saw it, so a card drawn from the stock or laid in a secret set is never
+named, whichever seat's side the story is told from. Pieces of HTML are made once per
+distinct input (``lru_cache``) and shared by every board that shows them; the rendering's
+memo keys hold them as they are, which keys each part by exactly what it shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from games.engine import SeatView
+from games.engine.cards import ACES, RANK_MASKS, cards_of, label, mask_of, short
+from games.engine.melds import all_melds
+from games.engine.state import Phase
+from games.narration import Entry
+
+# The move list is sent in two parts: the older turns, in blocks of this many (sent again
+# only when a block fills), and the newest turns (sent with every move).
+BLOCK = 8
+ENDS = {
+    "tongits": "won by Tongits",
+    "draw": "won an unfought Draw",
+    "fought_draw": "won a fought Draw",
+    "stock": "won with the lowest points when the stock ran out",
+}
+BASES = {
+    "tongits": "a win by Tongits",
+    "fought_draw": "a fought Draw won",
+    "draw": "an unfought Draw",
+    "stock": "the lowest points when the stock ran out",
+}
+
+
+class Turn(NamedTuple):
+    """One seat's moves in a row: a turn (draw or take, melds, lay-offs, discard), a Draw
+    call, or an answer to one."""
+
+    number: int  # 1 first
+    seat: int
+    entries: tuple[Entry, ...]
+
+
+def turns(journal: Sequence[Entry]) -> list[Turn]:
+    out: list[Turn] = []
+    start = 0
+    for i in range(1, len(journal) + 1):
+        if i == len(journal) or journal[i].seat != journal[start].seat:
+            out.append(Turn(len(out) + 1, journal[start].seat, tuple(journal[start:i])))
+            start = i
+    return out
+
+
+# --- Moves in words, from one seat's side ------------------------------------------------
+
+
+@lru_cache(maxsize=52)
+def chip(card: int) -> SafeString:
+    """A card named in a sentence, in its suit's colour."""
+    return format_html(
+        '<span class="chip suit-{}" title="{}">{}</span>',
+        "cdhs"[card // 13], label(card), short(card),
+    )  # fmt: skip
+
+
+def chips(mask: int) -> SafeString:
+    return mark_safe(" ".join(chip(c) for c in cards_of(mask)))
+
+
+def _whose(owner: int, seat: int, names: Sequence[str], me: int | None) -> str:
+    if owner == seat:
+        return "your own" if seat == me else "their own"
+    return "your" if owner == me else f"{names[owner]}'s"
+
+
+def phrase(e: Entry, names: Sequence[str], me: int | None) -> SafeString:
+    """What the move did, without who did it: "took 9♠ and melded 7♠ 8♠ 9♠"."""
+    match e.type:
+        case "draw":
+            return mark_safe("drew the last card" if e.last else "drew")
+        case "take":
+            return format_html(
+                "took {} and melded {}", chip(e.taken), chips(e.cards | 1 << e.taken)
+            )
+        case "meld":
+            return format_html("melded {}", chips(e.cards))
+        case "secret":
+            return mark_safe("laid a secret set")
+        case "layoff":
+            whose = _whose(e.owner, e.seat, names, me)
+            return format_html("laid off {} on {} {}", chips(e.cards), whose, e.kind)
+        case "discard":
+            return format_html("discarded {}", chips(e.cards))
+        case "call":
+            return mark_safe("called Draw")
+        case "fold":
+            return mark_safe("folded")
+        case "fight":
+            return mark_safe("chose to fight")
+    return mark_safe(e.type)
+
+
+def _joined(turn: Turn, parts: list[SafeString]) -> SafeString:
+    """Joined as "drew, melded 5♥ 6♥ 7♥ and discarded K♣"; after a take, which says "and",
+    "took 9♠ and melded 7♠ 8♠ 9♠, then discarded K♥"."""
+    if len(parts) < 2:
+        return parts[0] if parts else mark_safe("")
+    took = any(e.type == "take" for e in turn.entries[:-1])
+    last = ", then " if took else " and "
+    return format_html("{}{}{}", mark_safe(", ".join(parts[:-1])), last, parts[-1])
+
+
+def subject(seat: int, names: Sequence[str], me: int | None) -> str:
+    return "You" if seat == me else names[seat]
+
+
+@lru_cache(maxsize=4096)
+def what_they_did(turn: Turn, names: tuple[str, ...], me: int | None) -> SafeString:
+    """The turn without its subject, for the seat's own panel: "drew and discarded K♣"."""
+    return _joined(turn, [phrase(e, names, me) for e in turn.entries])
+
+
+@lru_cache(maxsize=4096)
+def sentence(turn: Turn, names: tuple[str, ...], me: int | None) -> SafeString:
+    """The turn as a sentence: "Ana drew and discarded K♣"."""
+    return format_html("{} {}", subject(turn.seat, names, me), what_they_did(turn, names, me))
+
+
+@lru_cache(maxsize=4096)
+def move_line(turn: Turn, names: tuple[str, ...], me: int | None) -> SafeString:
+    """One line of the move list."""
+    return format_html(
+        '<li class="move-line{}" value="{}">{}</li>',
+        " is-mine" if turn.seat == me else "", turn.number, sentence(turn, names, me),
+    )  # fmt: skip
+
+
+def last_turns(all_turns: list[Turn]) -> dict[int, Turn]:
+    """Each seat's most recent turn."""
+    found: dict[int, Turn] = {}
+    for turn in reversed(all_turns):
+        found.setdefault(turn.seat, turn)
+        if len(found) == 3:
+            break
+    return found
+
+
+def move_list(all_turns: list[Turn], names: tuple[str, ...], me: int | None) -> dict[str, Any]:
+    """The move list's two parts: the older turns in whole blocks, and the rest."""
+    lines = [move_line(t, names, me) for t in all_turns]
+    sealed = (len(lines) - 1) // BLOCK * BLOCK if lines else 0
+    return {
+        "moves_head": tuple(lines[:sealed]),
+        "moves_tail": tuple(lines[sealed:]),
+        "moves_count": len(lines),
+    }
+
+
+# --- Blocks (R5) -------------------------------------------------------------------------
+
+
+def block_reason(
+    journal: Sequence[Entry], seat: int, names: Sequence[str], me: int | None, now: bool
+) -> str:
+    """Why ``seat`` may not call Draw (R5): who laid off on its melds since its last draw
+    or take. ``now``: the seat is at the start of its turn. Another seat's reason is said
+    on that seat's panel, so it does not name the seat again."""
+    layers: list[int] = []
+    for e in reversed(journal):
+        if e.seat == seat and e.type in ("draw", "take"):
+            break
+        if e.type == "layoff" and e.owner == seat and e.seat not in layers:
+            layers.insert(0, e.seat)
+    if not layers:
+        return ""
+    who = " and ".join(subject(s, names, me) for s in layers)
+    own = layers == [seat]
+    if seat == me:
+        when = "this turn" if now else "on your next turn"
+        whose = "your own" if own else "your"
+        return f"{who} laid off on {whose} meld: you may not call Draw {when}."
+    # Said on the seat's own panel, under its name.
+    when = "this turn" if now else "on their next turn"
+    whose = "their own" if own else "their"
+    return f"{who} laid off on {whose} meld: no Draw call {when}."
+
+
+# --- The hand ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def in_melds(hand: tuple[int, ...]) -> int:
+    """The cards of the hand that some meld of the hand uses (the hint)."""
+    found = 0
+    for meld in all_melds(mask_of(hand)):
+        found |= meld
+    return found
+
+
+# --- The result --------------------------------------------------------------------------
+
+
+def result_context(view: SeatView, names: Sequence[str], faces) -> dict[str, Any]:
+    """Everything the result screen shows, the winner first: every seat's melds and hand,
+    the points, and each payment term with what earned it (R10)."""
+    o = view.outcome
+    hands = view.revealed_hands or ((), (), ())
+    order = [o.winner, *(s for s in range(3) if s != o.winner)]
+    rows = [
+        {
+            "name": names[s],
+            "is_me": s == view.seat,
+            "winner": s == o.winner,
+            "hand": faces(hands[s]),
+            "melds": [
+                {"cards": faces(m.cards), "secret": m.secret} for m in view.melds if m.owner == s
+            ],
+            "points": o.points[s],
+            "burned": o.burned[s],
+            "chips": o.chips[s],
+        }
+        for s in order
+    ]
+    owned = [m for m in view.melds if m.owner == o.winner]
+    held = mask_of(hands[o.winner])
+    aces = cards_of(held & ACES) + [c for m in owned for c in m.cards if c % 13 == 0]
+    secrets = [f"four {_rank_plural(m.cards[0])} laid as a secret set" for m in owned if m.secret]
+    fours = [r for r in range(13) if held & RANK_MASKS[r] == RANK_MASKS[r]]
+    secrets += [f"four {_rank_plural(r)} in hand" for r in fours]  # r: the club of rank r
+    payments = [
+        {
+            "loser": names[p.loser],
+            "base": p.base,
+            "aces": p.aces,
+            "secret_sets": p.secret_sets,
+            "secret_points": 3 * p.secret_sets,
+            "burned": p.burned,
+            "total": p.total,
+        }
+        for p in o.payments
+    ]
+    return {
+        "winner": names[o.winner],
+        "end": ENDS.get(o.end, "won"),
+        "base_reason": BASES.get(o.end, ""),
+        "rows": rows,
+        "payments": payments,
+        "aces": chips(mask_of(aces)),
+        "secrets": secrets,
+    }
+
+
+def _rank_plural(card: int) -> str:
+    rank = short(card)[:-1]
+    return {"A": "aces", "J": "jacks", "Q": "queens", "K": "kings"}.get(rank, f"{rank}s")
+
+
+# --- For the board -----------------------------------------------------------------------
+
+
+def story(journal: Sequence[Entry], view: SeatView, names: Sequence[str]) -> dict[str, Any]:
+    """The board's words about the moves so far, for this watcher."""
+    me, key = view.seat, tuple(names)
+    all_turns = turns(journal)
+    last = last_turns(all_turns)
+    newest = all_turns[-1] if all_turns else None
+    fresh = {e.meld for e in newest.entries if e.meld >= 0} if newest else set()
+    return {
+        **move_list(all_turns, key, me),
+        "last_sentence": format_html("{}.", sentence(newest, key, me)) if newest else "",
+        "last_turns": {s: what_they_did(t, key, me) for s, t in last.items()},
+        "fresh_melds": fresh,
+    }
+
+
+def blocks(journal: Sequence[Entry], view: SeatView, names: Sequence[str]) -> dict[int, str]:
+    """Why each blocked seat is blocked."""
+    return {
+        s.seat: block_reason(
+            journal, s.seat, names, view.seat, view.turn == s.seat and view.phase is Phase.START
+        )
+        for s in view.seats
+        if s.blocked
+    }
