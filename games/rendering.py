@@ -259,6 +259,10 @@ def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, 
     # An aborted game's state still has a seat to act; nobody may.
     legal = view.legal if game.status == Game.Status.PLAYING else ()
     order = [me, (me + 1) % 3, (me + 2) % 3] if me is not None else [0, 1, 2]
+    hand = [
+        hand_card(f, bool(in_meld >> card & 1))
+        for card, f in zip(view.hand, hand_faces(view.hand), strict=True)
+    ]
     ctx = {
         "dealt": True,
         "playing": not view.finished and not game.is_over,
@@ -267,11 +271,9 @@ def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, 
         "my_panel": panels[me] if me is not None else None,
         "others": [panels[s] for s in order if s != me],
         "meld_groups": [panels[s] for s in order if panels[s].melds],
-        "hand": [
-            hand_card(f, bool(in_meld >> card & 1))
-            for card, f in zip(view.hand, hand_faces(view.hand), strict=True)
-        ],
+        "hand": hand,
         "hand_points": view.hand_points,
+        "hand_html": SafeString("".join(hand)),
         "top_discard": face(view.top_discard) if view.top_discard is not None else None,
         "discards": len(view.discards),
         "discard_cards": view.discards,
@@ -399,7 +401,7 @@ def turn_text(view: SeatView, names: list[str]) -> str:
 # has an id and, in a socket frame, hx-swap-oob. "status" goes in every frame: it carries
 # the form's seq and move id, and tells the page that the frame is of this version.
 PARTS = (
-    "status", "live", "messages", "result", "seats", "center", "hand", "moves-head",
+    "status", "live", "messages", "result", "seats", "piles", "melds", "hand", "moves-head",
     "moves-tail", "fairness",
 )  # fmt: skip
 ALWAYS = "status"
@@ -520,17 +522,21 @@ def _meld_key(m: dict[str, Any]) -> tuple:
     )  # fmt: skip
 
 
-def _center_key(v: dict[str, Any]) -> tuple:
-    groups = tuple(
-        (p.is_me, p.name, tuple(_meld_key(m) for m in p.melds)) for p in v.get("meld_groups", ())
-    )
-    # The turn's words show in the centre only before the deal.
+def _piles_key(v: dict[str, Any]) -> tuple:
+    # The same for every watcher of a version: made once for all of them. The turn's
+    # words show here only before the deal.
     words = v["turn_text"] if not v.get("dealt") else None
     return (
         v["oob"], v.get("waiting"), v.get("dealt"), words, v.get("invite_path"),
-        v.get("invite_url"), v.get("top_discard"), v.get("discards"), v.get("stock_left"), groups,
-        v.get("discard_cards"),
+        v.get("invite_url"), v.get("top_discard"), v.get("stock_left"), v.get("discard_cards"),
     )  # fmt: skip
+
+
+def _melds_key(v: dict[str, Any]) -> tuple:
+    groups = tuple(
+        (p.is_me, p.name, tuple(_meld_key(m) for m in p.melds)) for p in v.get("meld_groups", ())
+    )
+    return (v["oob"], v.get("waiting"), v.get("dealt"), groups)
 
 
 # The parts worth making once per distinct input: exactly what each reads, besides seq
@@ -538,7 +544,8 @@ def _center_key(v: dict[str, Any]) -> tuple:
 MEMO_KEYS = {
     "status": _status_key,
     "live": lambda v: (v["oob"], v.get("last_move"), v["turn_text"]),
-    "center": _center_key,
+    "piles": _piles_key,
+    "melds": _melds_key,
     "seats": _seats_key,
     "hand": _hand_key,
     # The move list: its lines as HTML are exactly what it shows.

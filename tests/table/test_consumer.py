@@ -292,7 +292,14 @@ async def test_a_reconnecting_seat_gets_a_full_snapshot_at_the_current_seq(
     snapshot = await again.receive_from(timeout=3)
 
     assert seq_of(snapshot) == seq == 3
-    for part in ("table-status", "seats", "table-center", "my-hand", "table-fairness"):
+    for part in (
+        "table-status",
+        "seats",
+        "table-piles",
+        "table-melds",
+        "my-hand",
+        "table-fairness",
+    ):
         assert f'id="{part}"' in snapshot
     await again.disconnect()
 
