@@ -609,6 +609,7 @@ def forget_boards() -> None:
     _boards.clear()
     _panels_made.clear()
     _melds_made.clear()
+    table_view.forget()
     for memo in _memo.values():
         memo.clear()
 

@@ -11,6 +11,7 @@ memo keys hold them as they are, which keys each part by exactly what it shows.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -50,7 +51,29 @@ class Turn(NamedTuple):
     entries: tuple[Entry, ...]
 
 
+# The turns of the journals told lately, by the journal's identity (a position's journal
+# is one tuple shared by every board of that version): found once for its three seats.
+_turns_told: OrderedDict[int, tuple[Sequence[Entry], list[Turn]]] = OrderedDict()
+TURNS_KEPT = 256
+
+
 def turns(journal: Sequence[Entry]) -> list[Turn]:
+    """The journal's moves grouped by turn (the list is shared: do not change it)."""
+    hit = _turns_told.get(id(journal))
+    if hit is not None and hit[0] is journal:
+        return hit[1]
+    found = _turns(journal)
+    _turns_told[id(journal)] = (journal, found)  # the journal held: its id stays its own
+    while len(_turns_told) > TURNS_KEPT:
+        _turns_told.popitem(last=False)
+    return found
+
+
+def forget() -> None:
+    _turns_told.clear()
+
+
+def _turns(journal: Sequence[Entry]) -> list[Turn]:
     out: list[Turn] = []
     start = 0
     for i in range(1, len(journal) + 1):
