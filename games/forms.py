@@ -5,29 +5,30 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.state import HELD_MELDS_FREE
 from games.models import Seat
 
-SEAT_CHOICES = [("open", "Open for people"), *Seat.BOT_CHOICES]
+SEAT_CHOICES = [("open", _("Open for people")), *Seat.BOT_CHOICES]
 
 
 class NewTableForm(forms.Form):
     visibility = forms.ChoiceField(
-        label="Who can join",
+        label=_("Who can join"),
         choices=[
-            ("public", "Anyone: the table is listed in the lobby"),
-            ("private", "Only people I send the invite link to"),
+            ("public", _("Anyone: the table is listed in the lobby")),
+            ("private", _("Only people I send the invite link to")),
         ],
         initial="public",
         widget=forms.RadioSelect,
     )
-    seat_2 = forms.ChoiceField(label="Seat 2", choices=SEAT_CHOICES, initial="open")
-    seat_3 = forms.ChoiceField(label="Seat 3", choices=SEAT_CHOICES, initial="open")
+    seat_2 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="open")
+    seat_3 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="open")
     held_melds_free = forms.BooleanField(
-        label="Held melds are free",
+        label=_("Held melds are free"),
         required=False,
-        help_text="A variant: at the end, cards that form melds in a hand do not count.",
+        help_text=_("A variant: at the end, cards that form melds in a hand do not count."),
     )
 
     def table_options(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import display_name_for
 from games.engine.record import Record, load_record
@@ -24,10 +25,10 @@ def new_invite_token() -> str:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -129,7 +130,7 @@ class SeatKind:
 
 
 class Seat(SeatKind, models.Model):
-    BOT_CHOICES = [("random", "Random bot"), ("greedy", "Greedy bot")]
+    BOT_CHOICES = [("random", _("Random bot")), ("greedy", _("Greedy bot"))]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
