@@ -354,8 +354,7 @@ def test_the_engines_explanation_is_translated_with_its_values(alice, bob, make_
         f"Seat {waiting} may not act now: seat {game.turn_seat} must (R3)."  # the engine's (R3)
     )
     assert filipino == (
-        f"Hindi pa puwedeng tumira ang upuan {waiting}: "
-        f"ang upuan {game.turn_seat} ang titira (R3)."
+        f"Hindi pa puwedeng tumira ang upuan {waiting}: ang upuan {game.turn_seat} ang titira (R3)."
     )
 
 
