@@ -8,4 +8,4 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from accounts import signals  # noqa: F401  (connects the receivers)
+        from accounts import languages, signals  # noqa: F401  (connects the receivers)

@@ -3,17 +3,22 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from accounts.guests import is_guest_username
 from accounts.models import Profile
 from games.text import validate_storable
 
-GUEST_NAME_TAKEN = "Usernames beginning with “guest” are kept for guest accounts: choose another."
+GUEST_NAME_TAKEN = _(
+    "Usernames beginning with “guest” are kept for guest accounts: choose another."
+)
 
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        required=False, help_text="Optional; only used to reset a forgotten password."
+        label=_("Email"),
+        required=False,
+        help_text=_("Optional; only used to reset a forgotten password."),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -41,6 +46,7 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ("display_name",)
+        labels = {"display_name": _("Display name")}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -19,7 +19,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import Profile, display_name_for
 
@@ -35,9 +37,11 @@ class GuestRefused(Exception):
         self.message = message
 
 
-def make_guest(address: str | None) -> AbstractBaseUser:
+def make_guest(address: str | None, language: str | None = None) -> AbstractBaseUser:
     """A new guest account made for a visitor at ``address``, or GuestRefused when that
-    address has made its hour's worth already."""
+    address has made its hour's worth already. It speaks ``language`` (by default the
+    active one: in a request, the browser's or the switch's)."""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
     with transaction.atomic():
         _lock_address(address)
         refusal = check_can_make_guest(address)
@@ -53,13 +57,15 @@ def make_guest(address: str | None) -> AbstractBaseUser:
             Profile.objects.update_or_create(
                 user=user,
                 defaults={
+                    # A name, the same for everyone who reads it, in any language.
                     "display_name": f"Guest {number}",
                     "is_guest": True,
                     "guest_address": address,
+                    "language": language,
                 },
             )
             return user
-    raise GuestRefused("We could not make a guest account just now: please try again.")
+    raise GuestRefused(_("We could not make a guest account just now: please try again."))
 
 
 def check_can_make_guest(address: str | None) -> str | None:
@@ -71,10 +77,13 @@ def check_can_make_guest(address: str | None) -> str | None:
         user__date_joined__gte=timezone.now() - timedelta(hours=1),
     )
     if made.count() >= most:
-        return (
-            f"{most} guest accounts were made from your network in the last hour: "
-            "sign up, or try again later."
-        )
+        return ngettext(
+            "%(count)d guest account was made from your network in the last hour: "
+            "sign up, or try again later.",
+            "%(count)d guest accounts were made from your network in the last hour: "
+            "sign up, or try again later.",
+            most,
+        ) % {"count": most}
     return None
 
 

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Profile(models.Model):
@@ -13,7 +14,9 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     display_name = models.CharField(
-        max_length=40, blank=True, help_text="Shown at the table instead of your username."
+        max_length=40,
+        blank=True,
+        help_text=_("Shown at the table instead of your username."),
     )
     # A guest account: made by Play now for a visitor, with a generated name and no
     # password, until its person claims it (a username and password of their own).
@@ -22,6 +25,9 @@ class Profile(models.Model):
     # Where the guest was made from, to limit how many one address makes; cleared when
     # the guest is claimed (an ordinary account keeps no address).
     guest_address = models.GenericIPAddressField(null=True, blank=True)
+    # The language the player chose (a code of settings.LANGUAGES), applied when they log
+    # in; blank until their first log-in, which keeps the language they were using.
+    language = models.CharField(max_length=10, blank=True)
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"

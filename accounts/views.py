@@ -8,6 +8,8 @@ from django.contrib.auth.views import PasswordChangeView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import sockets
@@ -24,7 +26,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend=MODEL_BACKEND)
-        messages.success(request, f"Welcome, {user.get_username()}!")
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -41,7 +43,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=Profile.for_user(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your settings are saved.")
+        messages.success(request, _("Your settings are saved."))
         return redirect("settings")
     context = {
         "form": form,
@@ -51,7 +53,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/settings.html", context)
 
 
-ALREADY_CLAIMED = "This account has a username and password already: it is yours."
+ALREADY_CLAIMED = gettext_lazy("This account has a username and password already: it is yours.")
 
 
 @login_required
@@ -77,15 +79,18 @@ def claim(request: HttpRequest) -> HttpResponse:
                 form.save()
         except IntegrityError:
             # Taken by someone else between the form's check and the save.
-            form.add_error("username", "That username was taken just now: choose another.")
+            form.add_error("username", _("That username was taken just now: choose another."))
         else:
             # Still logged in, under the new password; the session's sockets follow it.
             update_session_auth_hash(request, user)
             sockets.password_changed_here(user, old_key, request.session.session_key)
             messages.success(
                 request,
-                f"The account is yours: log in as {user.get_username()} from now on. "
-                f"The games of {guest_name} are in My games.",
+                _(
+                    "The account is yours: log in as %(username)s from now on. "
+                    "The games of %(guest)s are in My games."
+                )
+                % {"username": user.get_username(), "guest": guest_name},
             )
             return redirect("my_games")
     context = {"form": form, "guest_name": guest_name, "guest_days": settings.TONGITS_GUEST_DAYS}

@@ -10,22 +10,25 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.http import QueryDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import services
 from games.services import BadMove, MoveResult
-from games.text import all_encodable, storable
+from games.text import all_encodable, lazy_message, storable
 
 BACK = "back"
 NO_CARDS = ("draw", "call", "fold", "fight")
 WITH_CARDS = ("take", "meld", "secret", "layoff")
 ACTIONS = (*NO_CARDS, *WITH_CARDS, "discard", BACK)
-# What to ask for when an action arrives without the selection it needs.
+# What to ask for when an action arrives without the selection it needs. The messages
+# are lazy: the socket or page that says it puts it in its reader's language.
 CHOOSE = {
-    "take": "Choose the cards from your hand to meld with the discard, then Take discard.",
-    "meld": "Choose the cards to meld first.",
-    "secret": "Choose the four cards of your secret set first.",
-    "layoff": "Choose the cards to lay off first.",
-    "discard": "Choose one card to discard.",
+    "take": _("Choose the cards from your hand to meld with the discard, then Take discard."),
+    "meld": _("Choose the cards to meld first."),
+    "secret": _("Choose the four cards of your secret set first."),
+    "layoff": _("Choose the cards to lay off first."),
+    "discard": _("Choose one card to discard."),
 }
 MAX_CLIENT_MOVE_ID = 64  # Move.client_move_id's column
 
@@ -35,12 +38,12 @@ def frame_data(text: str | None) -> dict[str, Any]:
     try:
         data = json.loads(text or "")
     except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested thousands deep
-        raise BadMove("That message was not understood: it is not JSON.") from None
+        raise BadMove(_("That message was not understood: it is not JSON.")) from None
     if not isinstance(data, dict):
-        raise BadMove("That message was not understood: it is not a form.")
+        raise BadMove(_("That message was not understood: it is not a form."))
     # Before anything reaches a query, or is echoed back in a message.
     if not all_encodable(data):
-        raise BadMove("That message was not understood: it holds characters that are not text.")
+        raise BadMove(_("That message was not understood: it holds characters that are not text."))
     return data
 
 
@@ -59,9 +62,10 @@ def parse_action(data: dict[str, Any]) -> tuple[dict[str, Any], int | None, str 
     """
     action = data.get("action")
     if action is None:
-        raise BadMove("Choose an action: press one of the buttons under your hand.")
+        raise BadMove(_("Choose an action: press one of the buttons under your hand."))
     if action not in ACTIONS:
-        raise BadMove(f"Unknown action {str(action)[:20]!r}.")
+        shown = repr(str(action)[:20])
+        raise BadMove(lazy_message(lambda: gettext("Unknown action %s.") % shown))
     expected_seq = _optional_int(data.get("seq"), "seq")
     client_move_id = _client_move_id(data.get("client_move_id"))
     return _payload(action, data), expected_seq, client_move_id
@@ -81,7 +85,7 @@ def _payload(action: str, data: dict[str, Any]) -> dict[str, Any]:
         return {"type": action, "cards": cards}
     meld = _optional_int(data.get("meld"), "meld")
     if meld is None:
-        raise BadMove("Choose the meld on the table to lay off on.")
+        raise BadMove(_("Choose the meld on the table to lay off on."))
     return {"type": action, "cards": cards, "meld": meld}
 
 
@@ -93,19 +97,23 @@ def _cards(value: object) -> list[str]:
         return [value]
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return value
-    raise BadMove("The chosen cards were not understood.")
+    raise BadMove(_("The chosen cards were not understood."))
 
 
 def _optional_int(value: object, name: str) -> int | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool):
-        raise BadMove(f"The field {name!r} must be a number.")
+        raise BadMove(_not_a_number(name))
     if isinstance(value, int) and value >= 0:
         return value
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
         return int(value)
-    raise BadMove(f"The field {name!r} must be a number.")
+    raise BadMove(_not_a_number(name))
+
+
+def _not_a_number(name: str):
+    return lazy_message(lambda: gettext("The field %s must be a number.") % repr(name))
 
 
 def _client_move_id(value: object) -> str | None:
@@ -114,7 +122,7 @@ def _client_move_id(value: object) -> str | None:
     # No NUL nor lone surrogate: a database refuses them in a text column, even in a query.
     if isinstance(value, str) and len(value) <= MAX_CLIENT_MOVE_ID and storable(value):
         return value
-    raise BadMove("The form's move id was not understood; reload the page.")
+    raise BadMove(_("The form's move id was not understood; reload the page."))
 
 
 def perform(

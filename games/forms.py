@@ -5,56 +5,57 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.state import HELD_MELDS_FREE
 from games.models import Seat
 
-SEAT_CHOICES = [("open", "Open for people"), *Seat.LEVEL_CHOICES]
+SEAT_CHOICES = [("open", _("Open for people")), *Seat.LEVEL_CHOICES]
 
 
 class QuickPlayForm(forms.Form):
-    level = forms.ChoiceField(label="Bots", choices=Seat.LEVEL_CHOICES, initial="normal")
+    level = forms.ChoiceField(label=_("Bots"), choices=Seat.LEVEL_CHOICES, initial="normal")
 
 
 class NewTableForm(forms.Form):
     visibility = forms.ChoiceField(
-        label="Who can join",
+        label=_("Who can join"),
         choices=[
-            ("public", "Anyone: the table is listed in the lobby"),
-            ("private", "Only people I send the invite link to"),
+            ("public", _("Anyone: the table is listed in the lobby")),
+            ("private", _("Only people I send the invite link to")),
         ],
         initial="public",
         widget=forms.RadioSelect,
     )
-    seat_2 = forms.ChoiceField(label="Seat 2", choices=SEAT_CHOICES, initial="open")
-    seat_3 = forms.ChoiceField(label="Seat 3", choices=SEAT_CHOICES, initial="open")
+    seat_2 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="open")
+    seat_3 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="open")
     rated = forms.ChoiceField(
-        label="Rating",
+        label=_("Rating"),
         choices=[
-            ("rated", "Rated: the result moves the players' ratings"),
-            ("casual", "Casual: ratings stay as they are"),
+            ("rated", _("Rated: the result moves the players' ratings")),
+            ("casual", _("Casual: ratings stay as they are")),
         ],
         initial="rated",
         required=False,  # a form sent without it makes a rated table, as the page offers
         widget=forms.RadioSelect,
     )
     series = forms.BooleanField(
-        label="Series",
+        label=_("Series"),
         required=False,
-        help_text="Play hand after hand at this table with a pot: two wins in a row take it.",
+        help_text=_("Play hand after hand at this table with a pot: two wins in a row take it."),
     )
     ante = forms.TypedChoiceField(
-        label="Ante per hand (series)",
-        choices=[(1, "1 chip"), (2, "2 chips"), (5, "5 chips")],
+        label=_("Ante per hand (series)"),
+        choices=[(1, _("1 chip")), (2, _("2 chips")), (5, _("5 chips"))],
         coerce=int,
         initial=1,
         required=False,
         empty_value=1,
     )
     held_melds_free = forms.BooleanField(
-        label="Held melds are free",
+        label=_("Held melds are free"),
         required=False,
-        help_text="A variant: at the end, cards that form melds in a hand do not count.",
+        help_text=_("A variant: at the end, cards that form melds in a hand do not count."),
     )
 
     def table_options(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import display_name_for
 from games.engine.record import Record, load_record
@@ -24,10 +25,10 @@ def new_invite_token() -> str:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -134,8 +135,8 @@ class SeatKind:
 class Seat(SeatKind, models.Model):
     # Levels, named for how they play (games.bots); then the kinds of the tables made
     # before levels, which still play and show as they did.
-    LEVEL_CHOICES = [("easy", "Easy bot"), ("normal", "Normal bot"), ("hard", "Hard bot")]
-    BOT_CHOICES = [*LEVEL_CHOICES, ("random", "Random bot"), ("greedy", "Greedy bot")]
+    LEVEL_CHOICES = [("easy", _("Easy bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))]
+    BOT_CHOICES = [*LEVEL_CHOICES, ("random", _("Random bot")), ("greedy", _("Greedy bot"))]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()

@@ -14,12 +14,16 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import Game
+from games.text import lazy_message
 
 TOO_MANY_REQUESTS = 4429  # the close code: the socket sent far too much
 ADMIT, WARN, DROP, CLOSE = "admit", "warn", "drop", "close"
-SLOW_DOWN = "You are sending moves faster than the table can take them; some were ignored."
+# Lazy: the socket that says it renders it in its own language.
+SLOW_DOWN = _("You are sending moves faster than the table can take them; some were ignored.")
 
 
 class TokenBucket:
@@ -76,17 +80,33 @@ def check_can_make_table(user: AbstractBaseUser) -> str | None:
         created_by=user, created_at__gte=timezone.now() - timedelta(minutes=1)
     )
     if recent.count() >= per_minute:
-        return (
-            f"You have made {per_minute} tables in the last minute: "
-            "wait a moment before making another."
+        return lazy_message(
+            lambda: (
+                ngettext(
+                    "You have made %(count)d table in the last minute: "
+                    "wait a moment before making another.",
+                    "You have made %(count)d tables in the last minute: "
+                    "wait a moment before making another.",
+                    per_minute,
+                )
+                % {"count": per_minute}
+            )
         )
     most = settings.TONGITS_OPEN_TABLES_MAX
     unfinished = Game.objects.filter(
         seats__user=user, status__in=[Game.Status.WAITING, Game.Status.PLAYING]
     )
     if unfinished.count() >= most:
-        return (
-            f"You already sit at {most} unfinished tables: "
-            "finish a game before making another table."
+        return lazy_message(
+            lambda: (
+                ngettext(
+                    "You already sit at %(count)d unfinished table: "
+                    "finish a game before making another table.",
+                    "You already sit at %(count)d unfinished tables: "
+                    "finish a game before making another table.",
+                    most,
+                )
+                % {"count": most}
+            )
         )
     return None

@@ -26,11 +26,13 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from accounts.models import is_guest
-from games import bots, ratelimit
+from games import bots, ratelimit, rule_messages
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
@@ -40,7 +42,7 @@ from games.live.snapshots import SeatRow
 from games.models import Game, Seat
 from games.ratings import core as ratings
 from games.series import hooks as series
-from games.text import encodable
+from games.text import encodable, lazy_message
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +52,16 @@ LAYER_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # What a new table's other seats may hold: people, or a bot of a level (games.bots); the
 # older kinds still work for a table made again from one of before (``play_again``).
 SEAT_CHOICES = ("open", *bots.LEVELS, "random", "greedy")
+NO_SUCH_GAME = _("There is no such game.")
+MOVE_ID_USED = _("That move id was already used; reload the table and try again.")
 
 
 class ServiceError(Exception):
-    """A request that changes nothing; ``message`` is for the person who made it."""
+    """A request that changes nothing; ``message`` is for the person who made it.
+
+    Messages are lazy (gettext_lazy, ``lazy_message``): a service may run in a thread with
+    no request, so the message is put into words where it is shown, in its reader's
+    language."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -123,10 +131,12 @@ def create_table(
     table's result moves its players' ratings (``games.ratings``)."""
     for choice in others:
         if choice not in SEAT_CHOICES:
-            raise ServiceError(f"unknown seat choice {choice!r}")
+            raise ServiceError(
+                lazy_message(lambda c=choice: gettext("Unknown seat choice %r.") % (c,))
+            )
     for name in variants or []:
         if name not in ("held-melds-free",):
-            raise ServiceError(f"unknown variant {name!r}")
+            raise ServiceError(lazy_message(lambda n=name: gettext("Unknown variant %r.") % (n,)))
     seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
         _check_can_make_table(user)
@@ -173,17 +183,19 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         if any(s.user_id == user.pk for s in seats):
             return game
         if not game.public and not _may_join_private(game, user, invite_token):
-            raise NotAllowed("This table is private: you need its invite link to join.")
+            raise NotAllowed(_("This table is private: you need its invite link to join."))
         if game.rated and is_guest(user) and not _may_join_private(game, user, invite_token):
             raise NotAllowed(
-                "Rated tables are for players with an account: claim yours (choose a "
-                "username and a password) to join, or ask for the table's invite link."
+                _(
+                    "Rated tables are for players with an account: claim yours (choose a "
+                    "username and a password) to join, or ask for the table's invite link."
+                )
             )
         if game.status != Game.Status.WAITING:
-            raise NotAllowed("This table is full: its game has already started.")
+            raise NotAllowed(_("This table is full: its game has already started."))
         free = [s for s in seats if s.is_open]
         if not free:
-            raise NotAllowed("This table is full.")
+            raise NotAllowed(_("This table is full."))
         free[0].user = user
         try:
             with transaction.atomic():
@@ -229,9 +241,9 @@ def play_again(game_id: int, user: AbstractBaseUser) -> Game:
         seats = list(game.seats.all())
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
-            raise NotAllowed("Only a player at this table can start the next game.")
+            raise NotAllowed(_("Only a player at this table can start the next game."))
         if not game.is_over:
-            raise NotAllowed("Finish this game first.")
+            raise NotAllowed(_("Finish this game first."))
         if game.next_game_id is None:
             game.next_game = _next_table(game, seats, mine, user)
             game.save(update_fields=["next_game"])
@@ -326,14 +338,14 @@ def submit_move(
     that a person whose seat was away is back (any action of theirs says so).
     """
     if not isinstance(payload, dict):
-        raise BadMove("A move must be an object with a type.")
+        raise BadMove(_("A move must be an object with a type."))
     try:
         with transaction.atomic():
             result = _submit_locked(game_id, user, payload, expected_seq, client_move_id)
     except IntegrityError:
         # The id was this seat's at another version (a client that reuses its ids): the
         # unique (game, client_move_id) refused it, and the whole transaction with it.
-        raise BadMove("That move id was already used; reload the table and try again.") from None
+        raise BadMove(MOVE_ID_USED) from None
     if isinstance(result, ServiceError):
         raise result  # after the commit of the seat's return
     return result
@@ -375,11 +387,11 @@ def _try_move(
     client_move_id: str | None,
 ) -> MoveResult:
     if expected_seq is not None and expected_seq != game.seq:
-        raise StaleMove("The table changed before your move arrived; here it is now.", game.seq)
+        raise StaleMove(_("The table changed before your move arrived; here it is now."), game.seq)
     try:
         move = Move.from_dict({**payload, "seat": seat.index})
     except InvalidMoveError as e:
-        raise BadMove(f"That move is malformed: {e}.") from None
+        raise BadMove(rule_messages.malformed(str(e))) from None
     return _apply_and_log(game, seats, game_state(game), move, client_move_id=client_move_id)
 
 
@@ -388,7 +400,7 @@ def _locked_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise NotAllowed("There is no such game.") from None
+        raise NotAllowed(NO_SUCH_GAME) from None
 
 
 # What a move reads of the game's row: its summary, not the deal (the cached position
@@ -402,7 +414,7 @@ def _locked_game_and_seats(game_id: int) -> tuple[Game, list[SeatRow]]:
     one more query."""
     game = rows.locked_game(game_id, MOVE_FIELDS)
     if game is None:
-        raise NotAllowed("There is no such game.")
+        raise NotAllowed(NO_SUCH_GAME)
     snap = snapshots.cached(game_id)
     if snap is not None and snap.rev == game.rev:
         return game, list(snap.seats)
@@ -432,17 +444,17 @@ def _earlier_result(
     if row is None:
         return None
     if row["seat"] != seat.index:  # another seat's id: nothing of theirs is told
-        raise BadMove("That move id was already used; reload the table and try again.")
+        raise BadMove(MOVE_ID_USED)
     return MoveResult(game.pk, row["seq"], row["payload"], duplicate=True, finished=game.is_over)
 
 
 def _check_can_act(game: Game, seat: SeatRow | None) -> SeatRow:
     if seat is None:
-        raise NotAllowed("You are not playing at this table.")
+        raise NotAllowed(_("You are not playing at this table."))
     if game.status == Game.Status.WAITING:
-        raise NotAllowed("The game has not started yet.")
+        raise NotAllowed(_("The game has not started yet."))
     if game.is_over:
-        raise NotAllowed("This game has ended.")
+        raise NotAllowed(_("This game has ended."))
     return seat
 
 
@@ -458,7 +470,7 @@ def _apply_and_log(
     try:
         new = apply(state, move)
     except IllegalMoveError as e:
-        raise BadMove(_sentence(str(e))) from None
+        raise BadMove(rule_messages.illegal(str(e))) from None
     seq = game.seq + 1
     payload = move.to_dict()
     now = timezone.now()
@@ -477,10 +489,6 @@ def _apply_and_log(
 
     transaction.on_commit(after_commit, robust=True)
     return MoveResult(game.pk, seq, payload, finished=new.outcome is not None)
-
-
-def _sentence(message: str) -> str:
-    return message[:1].upper() + message[1:] + "."
 
 
 SUMMARY_FIELDS = ["seq", "rev", "last_move_at", "turn_started_at", "turn_seat", "due_at"]
@@ -705,11 +713,11 @@ def abort_game(game_id: int, by_user: AbstractBaseUser, reason: str) -> Game:
     """
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Say why the game is aborted.")
+        raise ServiceError(_("Say why the game is aborted."))
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status not in (Game.Status.WAITING, Game.Status.PLAYING):
-            raise NotAllowed("Only a game that is waiting or being played can be aborted.")
+            raise NotAllowed(_("Only a game that is waiting or being played can be aborted."))
         game.status = Game.Status.ABORTED
         game.aborted_by, game.abort_reason = by_user, reason
         game.finished_at = timezone.now()

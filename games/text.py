@@ -8,10 +8,21 @@ also refuses a NUL in a text column. Such text is refused with a message before 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from django.core.exceptions import ValidationError
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext_lazy as _
 
-NOT_TEXT = "This holds characters that are not text (a NUL or a lone surrogate)."
+NOT_TEXT = _("This holds characters that are not text (a NUL or a lone surrogate).")
+
+
+def lazy_message(make: Callable[[], str]) -> Promise:
+    """A message with values in it, put into words when it is read, not when it is made:
+    ``lazy_message(lambda: gettext("…%(n)s…") % {"n": n})``. Services make their messages
+    in threads with no request; each reader (a page, a socket) reads it in its own
+    language. (``gettext_lazy(…) % …`` would translate at once.)"""
+    return lazy(make, str)()
 
 
 def encodable(text: str) -> bool:

@@ -159,7 +159,7 @@ def test_play_now_keeps_to_the_accounts_table_limits(client, settings):
 
     assert Game.objects.count() == 1
     page = client.get(response.url).content.decode()
-    assert "You have made 1 tables in the last minute" in page
+    assert "You have made 1 table in the last minute" in page
 
 
 def test_a_guest_cannot_join_a_private_table_without_its_invite(client, alice):

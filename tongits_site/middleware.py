@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.translation import gettext_lazy as _
 
 from games.text import storable
 
-NOT_TEXT = (
+NOT_TEXT = _(
     "This request held characters that are not text (a NUL byte), so nothing was done. "
     "Go back and check what you typed."
 )
@@ -28,7 +30,7 @@ class RefuseUnstorableText:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not (_all_storable(request.GET) and _all_storable(request.POST)):
-            return HttpResponseBadRequest(NOT_TEXT, content_type="text/plain; charset=utf-8")
+            return HttpResponseBadRequest(str(NOT_TEXT), content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 
 
@@ -36,3 +38,21 @@ def _all_storable(data) -> bool:
     return all(
         storable(key) and all(storable(value) for value in values) for key, values in data.lists()
     )
+
+
+# A language tag "tl" (Tagalog), alone or with a region, in an Accept-Language header.
+_TAGALOG = re.compile(r"(?i)(?<![\w-])tl(?=-|;|,|\s|$)")
+
+
+class TagalogIsFilipino:
+    """A browser set to Tagalog ("tl", "tl-PH") is served in Filipino, the standard form of
+    Tagalog, which Django knows as "fil". Rewrites the header before LocaleMiddleware reads it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        header = request.META.get("HTTP_ACCEPT_LANGUAGE")
+        if header:
+            request.META["HTTP_ACCEPT_LANGUAGE"] = _TAGALOG.sub("fil", header)
+        return self.get_response(request)

@@ -84,12 +84,19 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the cookie the switch sets, else the browser's Accept-Language (after
+    # the sessions, before CommonMiddleware, as Django asks). Before the text check, so even
+    # its refusal speaks the visitor's language. URLs carry no language prefix.
+    "tongits_site.middleware.TagalogIsFilipino",
+    "django.middleware.locale.LocaleMiddleware",
     # Before anything reads a form: a NUL in a query or a form is a 400, never a 500.
     "tongits_site.middleware.RefuseUnstorableText",
-    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A log-in puts the profile's language back: this sets its cookie on the response.
+    "accounts.languages.ProfileLanguageCookie",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -114,6 +121,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -210,7 +218,17 @@ EMAIL_BACKEND = os.environ.get(
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "tongits@localhost")
 
-LANGUAGE_CODE = "en-us"
+# English, and Filipino as players in the Philippines speak it at the table (Taglish).
+# A first visit follows the browser's Accept-Language; the switch in the menu and the
+# footer (Django's set_language, a cookie) overrides it, and a signed-in player's choice
+# is kept in their profile (accounts.languages). The URLs are the same in both.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fil", "Filipino")]
+# Our catalogue, compiled and committed (README: Languages): Django ships no Filipino, so
+# it also holds Django's own strings that our pages show (tongits_site/django_strings.py).
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Django has no formats for Filipino: ours (dates with Filipino month names).
+FORMAT_MODULE_PATH = ["tongits_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

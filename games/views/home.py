@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import GuestRefused, make_guest
@@ -63,15 +64,16 @@ def play_now(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     if not user.is_authenticated:
         try:
-            user = make_guest(client_ip(request))
+            # The guest speaks the visitor's language (the browser's, or the switch's).
+            user = make_guest(client_ip(request), request.LANGUAGE_CODE)
         except GuestRefused as e:
             messages.error(request, e.message)
             return redirect("lobby")
         login(request, user, backend=MODEL_BACKEND)
         messages.success(
             request,
-            f"You play as {user.profile.display_name}, a guest. "
-            "Claim the account from the menu to keep your games.",
+            _("You play as %(name)s, a guest. Claim the account from the menu to keep your games.")
+            % {"name": user.profile.display_name},
         )
     try:
         game = services.quick_play(user)

@@ -1,0 +1,173 @@
+"""The engine's explanations of a refused move, in the reader's language.
+
+The engine (games/engine) stays free of Django and speaks English, naming the rule it
+applies ("discard only after the draw (R3)"). Here each of its messages, by its shape, is
+matched to a translatable sentence with the same values, read lazily: a service refuses a
+move in a thread with no request, and each reader renders the refusal in their language.
+tests/test_languages.py checks that every message the engine can raise has a shape here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_noop
+
+from games.text import lazy_message
+
+CARD = r"[2-9TJQKA][CDHS]|10[CDHS]"
+CARDS = rf"(?:{CARD})(?:, (?:{CARD}))*"
+
+# A move the rules forbid now (IllegalMoveError): each message as a sentence.
+ILLEGAL: list[tuple[str, str]] = [
+    (r"the game has already ended \(R11\)", gettext_noop("The game has already ended (R11).")),
+    (
+        r"seat (?P<seat>\d) may not act now: seat (?P<turn>\d) must \(R3\)",
+        gettext_noop("Seat %(seat)s may not act now: seat %(turn)s must (R3)."),
+    ),
+    (r"unknown move type (?P<type>.*)", gettext_noop("Unknown move type %(type)s.")),
+    (
+        r"a card mask holds something that is not a card \(R1\)",
+        gettext_noop("A card mask holds something that is not a card (R1)."),
+    ),
+    (r"(?P<type>\w+) takes no cards \(R3\)", gettext_noop("%(type)s takes no cards (R3).")),
+    (
+        r"a Draw call is waiting: answer it with fold or fight \(R7\)",
+        gettext_noop("A Draw call is waiting: answer it with fold or fight (R7)."),
+    ),
+    (
+        r"this move needs at least (?P<count>\d+) cards \(R3, R4\)",
+        gettext_noop("This move needs at least %(count)s cards (R3, R4)."),
+    ),
+    (
+        rf"seat (?P<seat>\d) does not hold (?P<card>{CARD}) \(R3\)",
+        gettext_noop("Seat %(seat)s does not hold %(card)s (R3)."),
+    ),
+    (
+        r"draw only at the start of a turn \(the dealer's first turn has no draw step\) \(R3\)",
+        gettext_noop(
+            "Draw only at the start of a turn (the dealer's first turn has no draw step) (R3)."
+        ),
+    ),
+    (
+        r"take only at the start of a turn \(the dealer's first turn has no draw step\) \(R3\)",
+        gettext_noop(
+            "Take only at the start of a turn (the dealer's first turn has no draw step) (R3)."
+        ),
+    ),
+    (r"the discard pile is empty \(R3\)", gettext_noop("The discard pile is empty (R3).")),
+    (
+        rf"(?P<top>{CARD}) with (?P<cards>{CARDS}) is not a meld \(R3, R4\)",
+        gettext_noop("%(top)s with %(cards)s is not a meld (R3, R4)."),
+    ),
+    (
+        r"meld only in the play step, after the draw \(R3\)",
+        gettext_noop("Meld only in the play step, after the draw (R3)."),
+    ),
+    (
+        rf"(?P<cards>{CARDS}) is not a set or a run \(R4\)",
+        gettext_noop("%(cards)s is not a set or a run (R4)."),
+    ),
+    (
+        r"a secret set only in the play step, after the draw \(R3\)",
+        gettext_noop("A secret set only in the play step, after the draw (R3)."),
+    ),
+    (
+        r"a secret set is four cards of one rank \(R4\)",
+        gettext_noop("A secret set is four cards of one rank (R4)."),
+    ),
+    (
+        r"lay off only in the play step, after the draw \(R3\)",
+        gettext_noop("Lay off only in the play step, after the draw (R3)."),
+    ),
+    (
+        r"there is no meld number (?P<meld>\d+) \(R4\)",
+        gettext_noop("There is no meld number %(meld)s (R4)."),
+    ),
+    (
+        r"nothing can be laid off on a secret set \(R4\)",
+        gettext_noop("Nothing can be laid off on a secret set (R4)."),
+    ),
+    (
+        rf"(?P<cards>{CARDS}) does not fit meld (?P<meld>\d+) \(R5\)",
+        gettext_noop("%(cards)s does not fit meld %(meld)s (R5)."),
+    ),
+    (r"discard only after the draw \(R3\)", gettext_noop("Discard only after the draw (R3).")),
+    (r"discard exactly one card \(R3\)", gettext_noop("Discard exactly one card (R3).")),
+    (
+        r"Draw may be called only at the start of a turn \(R7\)",
+        gettext_noop("Draw may be called only at the start of a turn (R7)."),
+    ),
+    (
+        r"only a player who has opened may call Draw \(R7\)",
+        gettext_noop("Only a player who has opened may call Draw (R7)."),
+    ),
+    (
+        r"a lay-off blocks this player from calling Draw \(R5\)",
+        gettext_noop("A lay-off blocks this player from calling Draw (R5)."),
+    ),
+    (
+        r"fold and fight only answer a Draw call \(R7\)",
+        gettext_noop("Fold and fight only answer a Draw call (R7)."),
+    ),
+]
+
+# A move that is malformed (InvalidMoveError): the reason, said after "That move is
+# malformed:".
+MALFORMED: list[tuple[str, str]] = [
+    (r"a move must be a JSON object", gettext_noop("a move must be a JSON object")),
+    (r"unknown move type (?P<type>.*)", gettext_noop("unknown move type %(type)s")),
+    (r"bad seat (?P<seat>.*)", gettext_noop("bad seat %(seat)s")),
+    (r"'meld' must be a meld number", gettext_noop("'meld' must be a meld number")),
+    (r"'(?P<key>\w+)' must be a card", gettext_noop("'%(key)s' must be a card")),
+    (r"'cards' must be a list of cards", gettext_noop("'cards' must be a list of cards")),
+    (r"a card is listed twice", gettext_noop("a card is listed twice")),
+]
+
+_ILLEGAL = [(re.compile(pattern, re.DOTALL), text) for pattern, text in ILLEGAL]
+_MALFORMED = [(re.compile(pattern, re.DOTALL), text) for pattern, text in MALFORMED]
+
+
+def _match(table: list[tuple[re.Pattern, str]], message: str) -> tuple[str, dict] | None:
+    for pattern, text in table:
+        found = pattern.fullmatch(message)
+        if found:
+            return text, found.groupdict()
+    return None
+
+
+def illegal(message: str) -> Promise:
+    """The sentence for the engine's IllegalMoveError ``message``."""
+    found = _match(_ILLEGAL, message)
+    if found is None:  # a message of a newer engine: in English, as a sentence
+        return lazy_message(lambda: message[:1].upper() + message[1:] + ".")
+    text, values = found
+    return lazy_message(lambda: _capital(gettext(text) % values))
+
+
+def _capital(sentence: str) -> str:
+    # A sentence that starts with a value ("draw takes no cards") starts with a capital.
+    return sentence[:1].upper() + sentence[1:]
+
+
+def malformed(message: str) -> Promise:
+    """The sentence for the engine's InvalidMoveError ``message``."""
+    found = _match(_MALFORMED, message)
+    if found is None:
+        reason = lambda: message  # noqa: E731
+    else:
+        text, values = found
+        reason = lambda: gettext(text) % values  # noqa: E731
+    return lazy_message(
+        lambda: gettext("That move is malformed: %(reason)s.") % {"reason": reason()}
+    )
+
+
+def known(message: str) -> bool:
+    """Whether an IllegalMoveError ``message`` has its sentence here (for tests)."""
+    return _match(_ILLEGAL, message) is not None
+
+
+def known_malformed(message: str) -> bool:
+    return _match(_MALFORMED, message) is not None
