@@ -8,7 +8,10 @@ default):
 
 - the process's RSS and tracemalloc's traced total and peak;
 - the top allocation sites grouped by traceback, and the difference from the last dump;
-- the number of objects the garbage collector tracks, by type name, and its difference.
+- the number of objects the garbage collector tracks, by type name, and its difference;
+
+and writes the snapshot itself next to it (``memtrace-<pid>.<n>.snapshot``, for
+``tracemalloc.Snapshot.load``).
 
 Only allocation sites (file and line), sizes, counts and type names are written: never
 an object's value, so nothing in a dump can show a card, a hand or a seed.
@@ -66,9 +69,43 @@ def rss_mb() -> float:
     return 0.0
 
 
+def malloc_mb() -> str:
+    """glibc's own view (mallinfo2): bytes in use by malloc, free but kept in its arenas,
+    and how many arenas; "" where there is no glibc. Python's small objects live in its
+    own 256 KiB arenas (mmap), outside these figures."""
+    try:
+        import ctypes
+
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [
+                (name, ctypes.c_size_t)
+                for name in (
+                    "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                    "fsmblks", "uordblks", "fordblks", "keepcost",
+                )
+            ]  # fmt: skip
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = MallInfo2
+        m = libc.mallinfo2()
+    except (OSError, AttributeError):
+        return ""
+    mb = 2**20
+    return (
+        f", malloc in use {(m.uordblks + m.hblkhd) / mb:.1f} MB, free in its arenas "
+        f"{m.fordblks / mb:.1f} MB (of {m.arena / mb:.1f} MB)"
+    )
+
+
 def type_counts() -> collections.Counter:
     """Objects the garbage collector tracks, by type name (the type's, never a value)."""
     return collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+
+
+def _frames(traceback: tracemalloc.Traceback) -> list[str]:
+    # File and line only (tracemalloc's own format() also reads each line's source into
+    # linecache, which is then the biggest growth between two dumps).
+    return [f"      {frame.filename}:{frame.lineno}" for frame in reversed(traceback)]
 
 
 def dump(reason: str) -> Path:
@@ -84,12 +121,12 @@ def _dump(reason: str) -> Path:
     lines = [
         f"=== {time.strftime('%H:%M:%S')} pid {os.getpid()} ({reason}) "
         f"rss {rss_mb():.1f} MB, traced {current / 2**20:.1f} MB (peak {peak / 2**20:.1f} MB), "
-        f"gc objects {sum(counts.values())}, threads {threading.active_count()}",
+        f"gc objects {sum(counts.values())}, threads {threading.active_count()}" + malloc_mb(),
         f"--- top {TOP} allocation sites by size",
     ]
     for stat in snapshot.statistics("traceback")[:TOP]:
         lines.append(f"{stat.size / 1024:9.1f} KiB {stat.count:8d} blocks")
-        lines.extend(f"      {line}" for line in stat.traceback.format(most_recent_first=True))
+        lines.extend(_frames(stat.traceback))
     previous = _state.get("snapshot")
     if previous is not None:
         lines.append(f"--- top {TOP} growth since the last dump")
@@ -98,7 +135,14 @@ def _dump(reason: str) -> Path:
                 f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+8d} blocks "
                 f"(now {stat.size / 1024:.1f} KiB)"
             )
-            lines.extend(f"      {line}" for line in stat.traceback.format(most_recent_first=True))
+            lines.extend(_frames(stat.traceback))
+        lines.append(f"--- top {TOP} growth since the last dump, by line")
+        for stat in snapshot.compare_to(previous, "lineno")[:TOP]:
+            frame = stat.traceback[0]
+            lines.append(
+                f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+8d} blocks "
+                f"(now {stat.size / 1024:.1f} KiB)  {frame.filename}:{frame.lineno}"
+            )
     lines.append("--- gc-tracked objects by type (count, change since the last dump)")
     before = _state.get("counts", collections.Counter())
     for name, n in counts.most_common(40):
@@ -108,6 +152,10 @@ def _dump(reason: str) -> Path:
         lines.append("--- types grown most since the last dump")
         lines.extend(f"{d:+9d}  {k}" for d, k in grown if d > 0)
     _state["snapshot"], _state["counts"] = snapshot, counts
+    # The snapshot itself too, for a look afterwards (tracemalloc.Snapshot.load): it holds
+    # allocation sites and sizes only.
+    _state["dumps"] = _state.get("dumps", 0) + 1
+    snapshot.dump(str(_state["path"].with_suffix(f".{_state['dumps']}.snapshot")))
     with _state["path"].open("a") as out:
         out.write("\n".join(lines) + "\n\n")
     return _state["path"]
