@@ -51,6 +51,7 @@ from bench.live_server import (
 
 SETTLE_SECONDS = 10
 HANDSHAKES = ("accepted", "failed", "timed_out")
+MEMORY_EVERY = 100  # games between two RSS readings in memory mode (--games)
 CLIENT_BUSY = 85  # % of one core: above this the clients, not the server, set the pace
 
 
@@ -282,11 +283,22 @@ class LiveRun(Bench):
         opts = self.opts
         deadline = start.at + opts.seconds
         fault_at = start.at + opts.seconds / 2 if opts.kill_worker or opts.restart_redis else None
+        checkpoint = MEMORY_EVERY
         while time.perf_counter() < deadline and not self.capped():
+            if opts.games and self.stats.games_finished >= checkpoint:
+                self.memory_checkpoint(checkpoint)
+                checkpoint += MEMORY_EVERY
             if fault_at is not None and time.perf_counter() >= fault_at:
                 fault_at = None
                 await self.fault()
             await asyncio.sleep(0.1)
+
+    def memory_checkpoint(self, games: int) -> None:
+        """In memory mode, every MEMORY_EVERY games: each worker's RSS (and a tracemalloc
+        dump, when the workers trace: TONGITS_TRACEMALLOC, tongits_site/memtrace.py)."""
+        rss = self.rss()
+        self.events.setdefault("rss_mb_by_games", {})[str(games)] = rss
+        say(f"{games} games: RSS {rss} MB")
 
     def capped(self) -> bool:
         opts, stats = self.opts, self.stats
@@ -369,6 +381,8 @@ class LiveRun(Bench):
         return Reading(time.perf_counter(), cpu, usage.ru_utime + usage.ru_stime, moves)
 
     def rss(self) -> list[float]:
+        if os.environ.get("TONGITS_TRACEMALLOC", "") not in ("", "0"):
+            self.workers.signal(signal.SIGUSR1)  # each worker appends a dump to its file
         self.workers.sample()
         return [round(w.rss_mb, 1) for w in self.workers.items]
 

@@ -216,6 +216,11 @@ class Workers:
         worker.process.send_signal(signal.SIGKILL)
         worker.process.wait()
 
+    def signal(self, signum: int) -> None:
+        for worker in self.items:
+            if worker.alive:
+                worker.process.send_signal(signum)
+
     def stop(self) -> None:
         for worker in self.items:
             if worker.alive:

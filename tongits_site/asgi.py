@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
+from tongits_site import memtrace
+
+# Opt-in (TONGITS_TRACEMALLOC=1): where this worker's memory goes, dumped on SIGUSR1.
+memtrace.start_from_env()
+
+from django.core.asgi import get_asgi_application  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tongits_site.settings")
 # Set up Django (apps, models) before anything below imports consumers that touch models.

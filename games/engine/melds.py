@@ -130,7 +130,15 @@ def _subsets(mask: int) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+# Both caches serve the many near-identical hands of one decision (a hand less each card
+# in turn) and the small sub-hands of the search; hands of other games almost never recur.
+# 8,192 entries keep all but 0.4% of the hits that 65,536 did (greedy bots, 300 games:
+# 0.69 ms a move either way) in 3.7 MB instead of ~22 MB, which a server process filled
+# over some 600 games (issue 7).
+CACHE_SIZE = 1 << 13
+
+
+@lru_cache(maxsize=CACHE_SIZE)
 def deadwood(hand: int) -> int:
     """Fewest points left over after the best arrangement of the hand into melds.
 
@@ -148,7 +156,7 @@ def best_arrangement(hand: int) -> tuple[list[int], int]:
     return list(melds), hand & ~used
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_SIZE)
 def _best(hand: int) -> tuple[int, tuple[int, ...]]:
     if not hand:
         return 0, ()
