@@ -46,8 +46,9 @@ def run() -> int:
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
-    call_command("seed_games", user="bench", games=GAMES, seed=1, stdout=io.StringIO(),
-                 stderr=io.StringIO())  # fmt: skip
+    # Rated, with series among them: ratings, pots and series groups are on the pages.
+    call_command("seed_games", user="bench", games=GAMES, seed=1, rated=True, series_every=10,
+                 stdout=io.StringIO(), stderr=io.StringIO())  # fmt: skip
     seed_s = time.perf_counter() - started
     print(f"seed_games: {GAMES} games in {seed_s:.1f} s", file=sys.stderr)
 

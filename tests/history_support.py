@@ -73,10 +73,11 @@ def play_some(game: Game, moves: int) -> Game:
     return game
 
 
-def seed_games(username: str, games: int, seed: int = 1) -> None:
+def seed_games(username: str, games: int, seed: int = 1, **options) -> None:
+    """``manage.py seed_games``; ``options`` such as rated=True, series_every=4."""
     call_command(
         "seed_games", user=username, games=games, seed=seed,
-        stdout=io.StringIO(), stderr=io.StringIO(),
+        stdout=io.StringIO(), stderr=io.StringIO(), **options,
     )  # fmt: skip
 
 

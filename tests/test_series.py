@@ -4,9 +4,11 @@ stored games."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from games import services
@@ -204,3 +206,28 @@ def test_the_ledger_is_the_same_from_the_move_logs(alice):
 def test_a_series_needs_a_known_ante(alice):
     with pytest.raises(ServiceError):
         series.create_series(alice, ante=3)
+
+
+def test_seeded_series_deal_as_a_series_table_does_and_balance(alice):
+    # manage.py seed_games --series-every: what the page benchmark and the query-count
+    # tests put among a player's games, so it must be a series the site would have made.
+    from games.ratings.models import Rating
+    from games.series.models import Series
+    from tests.history_support import seed_games
+
+    seed_games("alice", 7, seed=11, rated=True, series_every=3)
+
+    made = list(Series.objects.order_by("pk"))
+    assert [s.hands.count() for s in made] == [3, 3, 1]
+    for s in made:
+        hands = series.hand_results(s.pk)
+        for before, after in zip(hands, hands[1:], strict=False):
+            assert after.dealer == before.winner  # the winner deals the next hand
+        book = series.state(s).book
+        assert book.total() == 0
+    assert Rating.objects.filter(user=alice, games=7).exists()
+    out = io.StringIO()
+    try:  # every stored game replays to its stored result, its deal checked by its dealer
+        call_command("replay", stored=True, stdout=out, stderr=io.StringIO())
+    except SystemExit as e:
+        assert e.code in (0, None), out.getvalue()

@@ -1,10 +1,16 @@
-"""``manage.py seed_games --user NAME --games 1000 [--seed S]``: finished games for a player.
+"""``manage.py seed_games --user NAME --games 1000 [--seed S] [--rated] [--series-every N]``:
+finished games for a player.
 
 Each game is dealt from a seed as ``services.start_game`` deals (the seed, its commitment
 and the deal are stored), played out in the engine by bots in all three seats, the user's
 seat by the greedy bot, and stored in bulk with its result: a realistic history for
 trying out or timing the history, profile and replay pages. ``replay --stored`` passes
 on what it makes, since every row comes from the engine.
+
+``--rated`` makes the games rated and rebuilds the ratings from them at the end (as
+``recompute_ratings`` does); ``--series-every N`` makes every Nth game the first hand of a
+series of three, whose later hands are dealt by the winner of the hand before, as a series
+table deals them.
 """
 
 from __future__ import annotations
@@ -23,14 +29,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import bots
-from games.engine import GameState, Move, apply, new_game, seat_view
-from games.engine.cards import CODES
+from games.engine import GameState, Move, apply, seat_view
+from games.engine.cards import CODES, mask_of
 from games.engine.deal import deal_from_seed
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.ratings import core as ratings
+from games.series.models import Hand, Series
 
 BATCH = 250
 OPPONENTS = ("greedy", "random")
+SERIES_HANDS = 3
 
 
 @dataclass
@@ -39,6 +48,8 @@ class Played:
     kinds: list[str]  # "" for the user's seat
     moves: list[Move]
     state: GameState
+    dealer: int | None = None  # given (a series' later hand), else drawn from the seed
+    hand: int = 0  # its number in a series, 0: not in one
 
 
 class Command(BaseCommand):
@@ -50,18 +61,45 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, help="for the same games every time")
         parser.add_argument("--days", type=int, default=60, help="spread games over this")
         parser.add_argument("--password", help="for a new user (else it cannot log in)")
+        parser.add_argument("--rated", action="store_true", help="rated games, ratings rebuilt")
+        parser.add_argument(
+            "--series-every", type=int, default=0, metavar="N",
+            help="every Nth game starts a series of three hands (0: none)",
+        )  # fmt: skip
 
     def handle(self, *args, user: str, games: int, seed: int | None, days: int, **opts):
-        if games < 0 or days < 1:
-            raise CommandError("--games must be 0 or more and --days 1 or more")
+        every = opts.get("series_every") or 0
+        if games < 0 or days < 1 or every < 0 or 0 < every < SERIES_HANDS:
+            raise CommandError(
+                f"--games must be 0 or more, --days 1 or more, --series-every 0 or {SERIES_HANDS} "
+                "or more"
+            )
         player = _user(user, opts.get("password"))
+        rated = bool(opts.get("rated"))
         rng = random.Random(secrets.randbits(64) if seed is None else seed)
         starts = _start_times(rng, games, days)
+        played: Played | None = None
+        series: list[list[Game]] = []
         for first in range(0, games, BATCH):
-            batch = [_play(rng) for _ in starts[first : first + BATCH]]
-            _store(player, batch, starts[first : first + BATCH], rng)
+            batch = []
+            for index in range(first, min(first + BATCH, games)):
+                hand = index % every + 1 if every else 0
+                hand = hand if hand <= SERIES_HANDS else 0
+                # A series' later hand is dealt by the winner of the hand before.
+                dealer = played.state.outcome.winner if played and hand > 1 else None
+                played = _play(rng, dealer, hand)
+                batch.append(played)
+            stored = _store(player, batch, starts[first : first + BATCH], rng, rated)
+            for p, game in zip(batch, stored, strict=True):
+                if p.hand == 1:
+                    series.append([])
+                if p.hand:
+                    series[-1].append(game)
             self.stderr.write(f"\rseeded {first + len(batch)}/{games} games", ending="")
         self.stderr.write("")
+        _store_series(player, series)
+        if rated:
+            ratings.recompute()
         self.stdout.write(f"{games} finished games for {player.get_username()}")
 
 
@@ -85,18 +123,19 @@ def _start_times(rng: random.Random, games: int, days: int) -> list[datetime]:
     return [now - timedelta(seconds=age) for age in ages]
 
 
-def _play(rng: random.Random) -> Played:
+def _play(rng: random.Random, dealer: int | None = None, hand: int = 0) -> Played:
     seed = rng.getrandbits(128)
     kinds = [rng.choice(OPPONENTS) for _ in range(3)]
     kinds[rng.randrange(3)] = ""
-    state = new_game(seed)
+    first, hands, stock = deal_from_seed(seed, dealer)
+    state = GameState.new(first, [mask_of(h) for h in hands], tuple(stock), frozenset())
     moves = []
     while state.outcome is None:
         kind = kinds[state.turn] or "greedy"
         move = bots.choose(kind, seat_view(state, state.turn), rng)
         state = apply(state, move)
         moves.append(move)
-    return Played(seed, kinds, moves, state)
+    return Played(seed, kinds, moves, state, dealer, hand)
 
 
 @contextmanager
@@ -113,11 +152,15 @@ def _given_times() -> Iterator[None]:
 
 
 def _store(
-    user: AbstractBaseUser, batch: list[Played], starts: list[datetime], rng: random.Random
-) -> None:
+    user: AbstractBaseUser,
+    batch: list[Played],
+    starts: list[datetime],
+    rng: random.Random,
+    rated: bool = False,
+) -> list[Game]:
     paces = [[timedelta(seconds=rng.uniform(2, 12)) for _ in p.moves] for p in batch]
     games = [
-        _game_row(user, p, start, sum(pace, timedelta()))
+        _game_row(user, p, start, sum(pace, timedelta()), rated)
         for p, start, pace in zip(batch, starts, paces, strict=True)
     ]
     with transaction.atomic(), _given_times():
@@ -132,10 +175,28 @@ def _store(
             for g, p, pace in zip(games, batch, paces, strict=True)
             for move_row in _move_rows(g, p, pace)
         )
+    return games
 
 
-def _game_row(user: AbstractBaseUser, p: Played, start: datetime, length: timedelta) -> Game:
-    dealer, hands, stock = deal_from_seed(p.seed)
+def _store_series(user: AbstractBaseUser, groups: list[list[Game]]) -> None:
+    """Each group of hands as a series that ended after its last hand, its player still
+    seated (what a pot nobody won is shared by)."""
+    with transaction.atomic():
+        for hands in groups:
+            mine = next(s.index for s in hands[0].seats.all() if s.user_id == user.pk)
+            series = Series.objects.create(
+                created_by=user, ante=1, ended_at=hands[-1].finished_at,
+                end_reason="seeded", people_at_end=[mine],
+            )  # fmt: skip
+            Hand.objects.bulk_create(
+                Hand(series=series, game=game, number=n) for n, game in enumerate(hands, 1)
+            )
+
+
+def _game_row(
+    user: AbstractBaseUser, p: Played, start: datetime, length: timedelta, rated: bool = False
+) -> Game:
+    dealer, hands, stock = deal_from_seed(p.seed, p.dealer)
     o = p.state.outcome
     end = start + length
     return Game(
@@ -148,7 +209,7 @@ def _game_row(user: AbstractBaseUser, p: Played, start: datetime, length: timede
         },
         dealer=dealer, started_at=start, turn_started_at=start, seq=len(p.moves),
         last_move_at=end, finished_at=end, winner_seat=o.winner, end=o.end,
-        points=list(o.points), chips=list(o.chips), burned=list(o.burned),
+        points=list(o.points), chips=list(o.chips), burned=list(o.burned), rated=rated,
     )  # fmt: skip
 
 
