@@ -5,13 +5,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django import template
+from django.utils import formats
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import charts
 from games.stats import ENDS
 
 register = template.Library()
 
-RESULTS = {"won": "Won", "lost": "Lost", "aborted": "Aborted"}
+RESULTS = {"won": _("Won"), "lost": _("Lost"), "aborted": _("Aborted")}
 
 
 @register.filter
@@ -32,16 +35,16 @@ def result_label(result: str) -> str:
 
 @register.filter
 def percent(rate: float | None) -> str:
-    return "–" if rate is None else f"{rate:.0%}"
+    return "–" if rate is None else formats.number_format(round(rate * 100)) + "%"
 
 
 @register.filter
 def minutes(duration: timedelta | None) -> str:
     if duration is None:
         return "–"
-    return f"{duration.total_seconds() / 60:.1f} min"
+    return gettext("%(n)s min") % {"n": formats.number_format(duration.total_seconds() / 60, 1)}
 
 
 @register.filter
 def one_decimal(value: float | None) -> str:
-    return "–" if value is None else f"{value:.1f}"
+    return "–" if value is None else formats.number_format(value, 1)
