@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django import template
 from django.utils import formats
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import charts
@@ -14,7 +14,12 @@ from games.stats import ENDS
 
 register = template.Library()
 
-RESULTS = {"won": _("Won"), "lost": _("Lost"), "aborted": _("Aborted")}
+RESULTS = {
+    "won": _("Won"),
+    "lost": _("Lost"),
+    "aborted": _("Aborted"),
+    "burned": pgettext_lazy("result", "burned"),
+}
 
 
 @register.filter
