@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django import template
-from django.utils import formats
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -40,16 +39,16 @@ def result_label(result: str) -> str:
 
 @register.filter
 def percent(rate: float | None) -> str:
-    return "–" if rate is None else formats.number_format(round(rate * 100)) + "%"
+    return "–" if rate is None else f"{rate:.0%}"
 
 
 @register.filter
 def minutes(duration: timedelta | None) -> str:
     if duration is None:
         return "–"
-    return gettext("%(n)s min") % {"n": formats.number_format(duration.total_seconds() / 60, 1)}
+    return gettext("%(n)s min") % {"n": f"{duration.total_seconds() / 60:.1f}"}
 
 
 @register.filter
 def one_decimal(value: float | None) -> str:
-    return "–" if value is None else formats.number_format(value, 1)
+    return "–" if value is None else f"{value:.1f}"

@@ -98,6 +98,7 @@ WORDS = {
     "secret set": pgettext_lazy("term", "secret set"),
     "secret sets": pgettext_lazy("term", "secret sets"),
     "held melds free": pgettext_lazy("term", "held melds free"),
+    "Held melds free": pgettext_lazy("term", "Held melds free"),
     "greedy bot": pgettext_lazy("term", "greedy bot"),
     "easy bot": pgettext_lazy("term", "easy bot"),
     "normal bot": pgettext_lazy("term", "normal bot"),

@@ -32,7 +32,7 @@ from games.views import HtmxHttpRequest, home
 OPEN_TABLES_SHOWN = 30
 TOKEN_LENGTH = Game._meta.get_field("invite_token").max_length
 # The variants as {% term %} words (it translates them).
-VARIANT_NAMES = {HELD_MELDS_FREE: "held melds free"}
+VARIANT_NAMES = {HELD_MELDS_FREE: "Held melds free"}
 
 
 @dataclass(frozen=True)
