@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.models import Profile
+from tongits_site.middleware import _TAGALOG
 
 # Set on a request by a log-in whose profile holds a language: the response sets the cookie.
 LOGIN_LANGUAGE = "_language_from_profile"
@@ -81,3 +82,23 @@ class ProfileLanguageCookie:
         if code:
             set_cookie(response, code)
         return response
+
+
+class _Handshake:
+    """What LocaleMiddleware reads of a request, from a socket's handshake."""
+
+    def __init__(self, scope) -> None:
+        self.COOKIES = scope.get("cookies") or {}
+        accept = next(
+            (v for k, v in scope.get("headers", ()) if k.lower() == b"accept-language"), b""
+        )
+        self.META = {"HTTP_ACCEPT_LANGUAGE": _TAGALOG.sub("fil", accept.decode("latin-1"))}
+        self.path_info = scope.get("path", "/")
+
+
+def of_socket(scope) -> str:
+    """A socket's language, found as LocaleMiddleware finds a page's: the switch's cookie,
+    else the browser's Accept-Language (Tagalog read as Filipino), else the site's. The
+    page that opened the socket was in the same language; a switch reloads the page,
+    and so opens a new socket."""
+    return translation.get_language_from_request(_Handshake(scope))

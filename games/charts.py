@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from django.utils import formats
+from django.utils.translation import gettext, ngettext
+
 WIDTH, HEIGHT, PAD = 320, 120, 8
 
 
@@ -66,10 +69,20 @@ def cumulative_chips(gains: Sequence[int]) -> LineChart | None:
 
     points = [(round(PAD + i * step, 1), y(v)) for i, v in enumerate(totals)]
     path = "M" + " L".join(f"{x},{yy}" for x, yy in points)
-    games = "game" if len(gains) == 1 else f"{len(gains)} games"
+    values = {
+        "n": len(gains),
+        "total": signed(totals[-1]),
+        "low": signed(low),
+        "high": signed(high),
+    }
     summary = (
-        f"Net chips over the last {games}: {signed(totals[-1])} in all, "
-        f"lowest {signed(low)}, highest {signed(high)}."
+        ngettext(
+            "Net chips over the last game: %(total)s in all, lowest %(low)s, highest %(high)s.",
+            "Net chips over the last %(n)s games: %(total)s in all, lowest %(low)s, "
+            "highest %(high)s.",
+            len(gains),
+        )
+        % values
     )
     return LineChart(WIDTH, HEIGHT, path, y(0), points[-1][0], points[-1][1], summary)
 
@@ -84,9 +97,12 @@ def games_per_day(counts: Sequence[tuple[date, int]]) -> BarChart:
         height = round(n * (base - PAD - 14) / top, 1)
         x = round(PAD + i * slot + slot * 0.15, 1)
         width = round(slot * 0.7, 1)
-        label = f"{day:%a} {day.day}"
+        label = f"{formats.date_format(day, 'D')} {day.day}"
         y = round(base - height, 1)
         bars.append(Bar(x, y, width, height, label, n, round(x + width / 2, 1), round(y - 3, 1)))
     words = ", ".join(f"{b.label}: {b.value}" for b in bars)
-    summary = f"Games started per day, the last {len(bars)} days: {words}."
+    summary = gettext("Games started per day, the last %(n)s days: %(words)s.") % {
+        "n": len(bars),
+        "words": words,
+    }
     return BarChart(WIDTH, HEIGHT, bars, base, HEIGHT - 5, summary)

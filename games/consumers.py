@@ -20,7 +20,9 @@ import logging
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import PermissionDenied
+from django.utils import translation
 
+from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games import actions, rendering
 from games.live import snapshots, watch
@@ -61,6 +63,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope["user"]
+        self.language = of_socket(self.scope)  # every frame is in the watcher's language
         self.group = ""
         self.rev = -1  # the rev of the last board this socket sent
         self.seq = -1  # and its seq
@@ -105,7 +108,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         verdict = self.frames.verdict()
         if verdict != ADMIT:
             if verdict == WARN:
-                await self.send(text_data=rendering.message_frame(SLOW_DOWN, self.seq))
+                with translation.override(self.language):
+                    shown = rendering.message_frame(SLOW_DOWN, self.seq)
+                await self.send(text_data=shown)
             elif verdict == CLOSE:
                 await self.close(code=TOO_MANY_REQUESTS)
             return
@@ -116,7 +121,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             snap = await in_db_thread(snapshots.fresh)(self.game_id)
             await self.send_board(snap, whole=True, message=e.message)
         except ServiceError as e:
-            await self.send(text_data=rendering.message_frame(e.message, self.seq))
+            with translation.override(self.language):
+                shown = rendering.message_frame(e.message, self.seq)
+            await self.send(text_data=shown)
         else:
             # At once, not only when the group event comes round: the mover sees the
             # result without waiting on the channel layer (the event is then skipped).
@@ -155,7 +162,8 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             except PermissionDenied:
                 await self.close(code=4403)
                 return
-            frame = self.frame(table, whole, message)
+            with translation.override(self.language):
+                frame = self.frame(table, whole, message)
             if frame:
                 await self.send(text_data=frame)
 

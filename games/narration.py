@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
 from games.engine.cards import cards_of, short
 from games.engine.melds import is_set
 from games.engine.moves import IllegalMoveError, InvalidMoveError, Move
@@ -64,7 +66,7 @@ def describe(state: GameState, move: Move, names: Sequence[str]) -> str:
 
 
 def describe_end(outcome: Outcome, names: Sequence[str]) -> str:
-    return _ENDS[outcome.end].format(winner=names[outcome.winner])
+    return str(_ENDS[outcome.end]) % {"winner": names[outcome.winner]}
 
 
 def cards_text(mask: int) -> str:
@@ -72,52 +74,75 @@ def cards_text(mask: int) -> str:
 
 
 def _draw(state: GameState, move: Move, names: Sequence[str]) -> str:
-    last = " the last card" if state.stock_left == 1 else ""
-    return f"{names[move.seat]} draws{last}"
+    if state.stock_left == 1:
+        return gettext("%(name)s draws the last card") % {"name": names[move.seat]}
+    return gettext("%(name)s draws") % {"name": names[move.seat]}
 
 
 def _take(state: GameState, move: Move, names: Sequence[str]) -> str:
     top = short(state.discards[-1]) if state.discards else "?"
-    return f"{names[move.seat]} takes {top} with {cards_text(move.cards)}"
+    return gettext("%(name)s takes %(top)s with %(cards)s") % {
+        "name": names[move.seat],
+        "top": top,
+        "cards": cards_text(move.cards),
+    }
 
 
 def _layoff(state: GameState, move: Move, names: Sequence[str]) -> str:
     name = names[move.seat]
+    cards = cards_text(move.cards)
     if not 0 <= move.meld < len(state.melds):
-        return f"{name} lays off {cards_text(move.cards)}"
+        return gettext("%(name)s lays off %(cards)s") % {"name": name, "cards": cards}
     meld = state.melds[move.meld]
     owner = names[meld.owner]
-    kind = "set" if is_set(meld.cards) else "run"
-    whose = "their own" if meld.owner == move.seat else f"{owner}'s"
+    kind = KINDS["set" if is_set(meld.cards) else "run"]
+    values = {"name": name, "cards": cards, "owner": owner, "kind": kind}
     # R5: a lay-off blocks the meld's owner from calling Draw on their next turn.
-    return f"{name} lays off {cards_text(move.cards)} on {whose} {kind}: {owner} blocked"
+    if meld.owner == move.seat:
+        return (
+            gettext("%(name)s lays off %(cards)s on their own %(kind)s: %(owner)s blocked") % values
+        )
+    return (
+        gettext("%(name)s lays off %(cards)s on %(owner)s's %(kind)s: %(owner)s blocked") % values
+    )
 
 
-def _simple(verb: str) -> Callable[[GameState, Move, Sequence[str]], str]:
-    return lambda state, move, names: f"{names[move.seat]} {verb}"
+KINDS = {"set": pgettext_lazy("meld kind", "set"), "run": pgettext_lazy("meld kind", "run")}
 
 
-def _with_cards(verb: str) -> Callable[[GameState, Move, Sequence[str]], str]:
-    return lambda state, move, names: f"{names[move.seat]} {verb} {cards_text(move.cards)}"
+def _simple(text) -> Callable[[GameState, Move, Sequence[str]], str]:
+    """``text``: a lazy sentence with %(name)s."""
+    return lambda state, move, names: str(text) % {"name": names[move.seat]}
+
+
+def _with_cards(text) -> Callable[[GameState, Move, Sequence[str]], str]:
+    """``text``: a lazy sentence with %(name)s and %(cards)s."""
+    return lambda state, move, names: (
+        str(text)
+        % {
+            "name": names[move.seat],
+            "cards": cards_text(move.cards),
+        }
+    )
 
 
 _PHRASES: dict[str, Callable[[GameState, Move, Sequence[str]], str]] = {
     "draw": _draw,
     "take": _take,
-    "meld": _with_cards("melds"),
-    "secret": _simple("lays a secret set"),
+    "meld": _with_cards(gettext_lazy("%(name)s melds %(cards)s")),
+    "secret": _simple(gettext_lazy("%(name)s lays a secret set")),
     "layoff": _layoff,
-    "discard": _with_cards("discards"),
-    "call": _simple("calls Draw"),
-    "fold": _simple("folds"),
-    "fight": _simple("fights"),
+    "discard": _with_cards(gettext_lazy("%(name)s discards %(cards)s")),
+    "call": _simple(gettext_lazy("%(name)s calls Draw")),
+    "fold": _simple(gettext_lazy("%(name)s folds")),
+    "fight": _simple(gettext_lazy("%(name)s fights")),
 }
 
 _ENDS = {
-    "tongits": "{winner} wins by Tongits",
-    "draw": "{winner} wins the Draw call: nobody fights",
-    "fought_draw": "{winner} wins the fought Draw",
-    "stock": "{winner} wins when the stock runs out",
+    "tongits": gettext_lazy("%(winner)s wins by Tongits"),
+    "draw": gettext_lazy("%(winner)s wins the Draw call: nobody fights"),
+    "fought_draw": gettext_lazy("%(winner)s wins the fought Draw"),
+    "stock": gettext_lazy("%(winner)s wins when the stock runs out"),
 }
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext
 
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
@@ -81,11 +82,11 @@ def _result_difference(game: Game, outcome) -> str | None:
 def verify_deal(game: Game) -> tuple[bool, str]:
     """Check a finished game's revealed seed against its commitment and its deal."""
     if not game.revealed:
-        return False, "The seed stays secret until the game ends."
+        return False, gettext("The seed stays secret until the game ends.")
     if not game.seed:
-        return False, "This game has no seed (an uploaded record)."
+        return False, gettext("This game has no seed (an uploaded record).")
     if Game.commit_to(game.seed) != game.commitment:
-        return False, "The seed does not match the commitment shown during the game."
+        return False, gettext("The seed does not match the commitment shown during the game.")
     # A series' later hand is dealt by the last hand's winner: the rule, not the seed,
     # names that dealer, and the seed shuffles the same deck either way.
     named = game.dealer if _dealer_named_by_series(game) else None
@@ -96,8 +97,8 @@ def verify_deal(game: Game) -> tuple[bool, str]:
         "stock": [CODES[c] for c in stock],
     }
     if dealt != game.deal:
-        return False, "The seed matches its commitment, but it does not give this deal."
-    return True, "The seed matches its commitment and gives exactly this deal."
+        return False, gettext("The seed matches its commitment, but it does not give this deal.")
+    return True, gettext("The seed matches its commitment and gives exactly this deal.")
 
 
 def _dealer_named_by_series(game: Game) -> bool:

@@ -24,9 +24,11 @@ from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
 from games import table_view
+from games.card_names import name_in
 from games.engine import Move, SeatView, seat_view
 from games.engine.cards import by_rank, code, label, short
 from games.engine.state import Phase
@@ -36,8 +38,11 @@ from games.models import Game
 
 FRAME_TEMPLATE = "games/table.html#frame"
 ENDS = table_view.ENDS
-ABORTED = "This game was called off: nobody wins or pays."
+ABORTED = gettext_lazy("This game was called off: nobody wins or pays.")
+# The answers to a Draw call, as the seat panel's words ({% term %} translates them).
 ANSWERS = {"fold": "folded", "fight": "fights", "auto": "folded (not opened)"}
+LOG_IN_TO_WATCH = gettext_lazy("Log in to watch a table.")
+PRIVATE = gettext_lazy("This table is private.")
 
 
 # --- Who may watch ------------------------------------------------------------------------
@@ -58,10 +63,10 @@ def table_for(snap: Snapshot, user: AbstractBaseUser | AnonymousUser) -> Table:
     """The watcher's table at this snapshot; PermissionDenied for an anonymous user or a
     private table where the user has no seat. No query: sockets call it on the loop."""
     if not user.is_authenticated:
-        raise PermissionDenied("Log in to watch a table.")
+        raise PermissionDenied(LOG_IN_TO_WATCH)
     mine = snap.seat_of(user.pk)
     if mine is None and not snap.public:
-        raise PermissionDenied("This table is private.")
+        raise PermissionDenied(PRIVATE)
     at_next = snap.next_game is not None and user.pk in snap.next_game.users
     return Table(snap, snap.seats, mine, at_next)
 
@@ -71,10 +76,10 @@ def load_table(game_id: int, user: AbstractBaseUser | AnonymousUser) -> Table:
     or PermissionDenied for an anonymous user or a private table where the user has no
     seat."""
     if not user.is_authenticated:
-        raise PermissionDenied("Log in to watch a table.")
+        raise PermissionDenied(LOG_IN_TO_WATCH)
     snap = snapshots.fresh(game_id)
     if snap is None:
-        raise Http404("There is no such game.")
+        raise Http404(gettext("There is no such game."))
     return table_for(snap, user)
 
 
@@ -100,7 +105,7 @@ class Face:
     """A face-up card as templates show it."""
 
     code: str  # "TD": data-card and form values
-    label: str  # "10 of diamonds": the accessible name
+    label: str  # "10 of diamonds": the engine's English name (pages say ``card_name``)
     short: str  # "10♦": what people read
     suit: str  # "d": for the colour
     order: int = 0  # place in the hand when sorted by rank
@@ -112,6 +117,13 @@ class Face:
     @property
     def symbol(self) -> str:
         return self.short[-1]
+
+    @property
+    def card(self) -> int:
+        return _CARD_OF[self.code]
+
+
+_CARD_OF = {code(card): card for card in range(52)}
 
 
 @lru_cache(maxsize=52 * 13)
@@ -125,11 +137,12 @@ def hand_faces(hand: tuple[int, ...]) -> list[Face]:
     return [face(card, rank_order[card]) for card in hand]
 
 
-@lru_cache(maxsize=52 * 13 * 2)
-def hand_card(f: Face, in_meld: bool = False) -> SafeString:
-    """One card of the player's hand: a checkbox named for the card (made once per card
-    and place, since every board of every seat shows them). ``in_meld``: a meld of the
-    hand uses it (the hint marks it)."""
+@lru_cache(maxsize=52 * 13 * 2 * 2)
+def hand_card(f: Face, in_meld: bool, lang: str | None) -> SafeString:
+    """One card of the player's hand: a checkbox named for the card (made once per card,
+    place and language, since every board of every seat shows them). ``in_meld``: a meld
+    of the hand uses it (the hint marks it). ``lang``: the active language."""
+    in_a_meld = gettext(", in a meld") if in_meld else ""
     return format_html(
         '<li style="--by-rank: {}"><label class="card hand-card suit-{}{}" data-card="{}">'
         '<input type="checkbox" name="cards" value="{}" id="card-{}">'
@@ -137,17 +150,13 @@ def hand_card(f: Face, in_meld: bool = False) -> SafeString:
         '</span><span class="card-pip" aria-hidden="true">{}</span>'
         '<span class="visually-hidden">{}{}</span></label></li>',
         f.order, f.suit, " in-meld" if in_meld else "", f.code, f.code, f.code, f.rank,
-        f.symbol, f.symbol, f.label, mark_safe('<span class="meld-hint">, in a meld</span>')
-        if in_meld else "",
+        f.symbol, f.symbol, name_in(f.card, lang),
+        format_html('<span class="meld-hint">{}</span>', in_a_meld) if in_meld else "",
     )  # fmt: skip
 
 
 def faces(cards: tuple[int, ...] | list[int]) -> list[Face]:
     return [face(card) for card in cards]
-
-
-def labels(cards: list[int] | tuple[int, ...]) -> str:
-    return ", ".join(label(card) for card in cards)
 
 
 # --- The board ----------------------------------------------------------------------------
@@ -174,11 +183,16 @@ class SeatPanel:
     block_note: str = ""  # why it may not call Draw (R5)
 
 
-def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
-    """The template context of the whole board for this watcher.
+def board_context(
+    table: Table, view: SeatView | None = None, lang: str | None = None
+) -> dict[str, Any]:
+    """The template context of the whole board for this watcher, in the active language
+    (``lang``: it, taken once per board; it keys every cache of words).
 
     ``view`` defaults to the watcher's seat view of the current state (tests pass one).
     """
+    if lang is None:
+        lang = get_language()
     game, mine = table.game, table.mine
     names = [s.name for s in table.seats]
     # Not the Game itself: a template never gets near its seed or its deal.
@@ -199,14 +213,15 @@ def board_context(table: Table, view: SeatView | None = None) -> dict[str, Any]:
         "act_url": act_url(game.pk),
         "now": timezone.now().isoformat(),
         "message": "",
+        "lang": lang,
     }
     if game.status == Game.Status.WAITING:
         return {**ctx, **_waiting_context(table, names)}
     if not game.dealt:  # aborted before the deal
-        return {**ctx, "aborted": True, "turn_text": ABORTED}
+        return {**ctx, "aborted": True, "turn_text": str(ABORTED)}
     if view is None:
         view = seat_view(game.state, mine.index if mine else None)
-    return {**ctx, **_dealt_context(table, view, names)}
+    return {**ctx, **_dealt_context(table, view, names, lang)}
 
 
 # Per process: a board made again for the same seat and version carries the same id, so
@@ -230,7 +245,6 @@ def client_move_id(game_id: int, seq: int, mine: SeatRow | None) -> str:
 
 def _waiting_context(table: Table, names: list[str]) -> dict[str, Any]:
     missing = sum(1 for s in table.seats if s.is_open)
-    plural = "player" if missing == 1 else "players"
     invite = ""
     if table.mine is not None:  # the token lets people into a private table
         invite = reverse("invite", args=[table.game.invite_token])
@@ -241,14 +255,21 @@ def _waiting_context(table: Table, names: list[str]) -> dict[str, Any]:
             for s in table.seats
         ],
         "invite_path": invite,
-        "turn_text": f"Waiting for {missing} more {plural} to sit down.",
+        "turn_text": ngettext(
+            "Waiting for %(n)s more player to sit down.",
+            "Waiting for %(n)s more players to sit down.",
+            missing,
+        )
+        % {"n": missing},
     }
 
 
-def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, Any]:
+def _dealt_context(
+    table: Table, view: SeatView, names: list[str], lang: str | None
+) -> dict[str, Any]:
     game, me = table.game, view.seat
     journal = game.position.journal if game.position else ()
-    told = table_view.story(journal, view, names)
+    told = table_view.story(journal, view, names, lang)
     panels = _panels(table, view, names, told["fresh_melds"])
     for seat, note in table_view.blocks(journal, view, names).items():
         panels[seat].block_note = note
@@ -260,7 +281,7 @@ def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, 
     legal = view.legal if game.status == Game.Status.PLAYING else ()
     order = [me, (me + 1) % 3, (me + 2) % 3] if me is not None else [0, 1, 2]
     hand = [
-        hand_card(f, bool(in_meld >> card & 1))
+        hand_card(f, bool(in_meld >> card & 1), lang)
         for card, f in zip(view.hand, hand_faces(view.hand), strict=True)
     ]
     ctx = {
@@ -280,7 +301,7 @@ def _dealt_context(table: Table, view: SeatView, names: list[str]) -> dict[str, 
         "discard_pile": faces(view.discards),
         "stock_left": view.stock_left,
         "can": legal_flags(legal),
-        "turn_text": ABORTED if aborted else turn_text(view, names),
+        "turn_text": str(ABORTED) if aborted else turn_text(view, names),
         "last_move": told["last_sentence"],
         "moves_head": told["moves_head"],
         "moves_tail": told["moves_tail"],
@@ -359,7 +380,6 @@ def _meld(meld, laying_off: bool, fresh: bool = False) -> dict[str, Any]:
         "backs": range(meld.size) if hidden else range(0),
         "size": meld.size,
         "pickable": laying_off and not meld.secret,
-        "labels": labels(meld.cards),
         "fresh": fresh,  # made or laid off on in the newest turn
     }
 
@@ -378,21 +398,31 @@ def legal_flags(legal: tuple[Move, ...]) -> dict[str, bool]:
 def turn_text(view: SeatView, names: list[str]) -> str:
     """Whose turn it is, and what they must do, in words."""
     if view.finished:
-        return f"{names[view.outcome.winner]} {ENDS.get(view.outcome.end, 'won')}."
+        end = table_view.ENDS.get(view.outcome.end, table_view.WON)
+        return gettext("%(winner)s %(end)s.") % {"winner": names[view.outcome.winner], "end": end}
     mine = view.my_turn
-    who = "You" if mine else names[view.turn]
     if view.phase is Phase.ANSWER:
-        caller = "You" if view.caller == view.seat else names[view.caller]
+        you_called = view.caller == view.seat
+        caller = names[view.caller]
         if mine:
-            return f"{caller} called Draw. Fold or fight?"
-        return f"{caller} called Draw. Waiting for {who} to fold or fight."
+            if you_called:
+                return gettext("You called Draw. Fold or fight?")
+            return gettext("%(caller)s called Draw. Fold or fight?") % {"caller": caller}
+        if you_called:
+            return gettext("You called Draw. Waiting for %(who)s to fold or fight.") % {
+                "who": names[view.turn]
+            }
+        return gettext("%(caller)s called Draw. Waiting for %(who)s to fold or fight.") % {
+            "caller": caller,
+            "who": names[view.turn],
+        }
     if not mine:
-        return f"{who}'s turn."
+        return gettext("%(who)s's turn.") % {"who": names[view.turn]}
     if view.phase is Phase.START:
-        can_call = any(m.type == "call" for m in view.legal)
-        call = ", call Draw," if can_call else ""
-        return f"Your turn: draw{call} or take the discard."
-    return "Your turn: meld or lay off if you like, then discard one card."
+        if any(m.type == "call" for m in view.legal):
+            return gettext("Your turn: draw, call Draw, or take the discard.")
+        return gettext("Your turn: draw or take the discard.")
+    return gettext("Your turn: meld or lay off if you like, then discard one card.")
 
 
 # --- Rendering ----------------------------------------------------------------------------
@@ -411,10 +441,16 @@ NOW = "%%server-now%%"
 
 
 def render_parts(
-    table: Table, *, message: str = "", view: SeatView | None = None, now: str | None = None
+    table: Table,
+    *,
+    message: str = "",
+    view: SeatView | None = None,
+    now: str | None = None,
+    lang: str | None = None,
 ) -> dict[str, str]:
-    """The watcher's board as its parts (id -> HTML with hx-swap-oob): state, not a delta."""
-    values = {**board_context(table, view), "oob": True, "message": message}
+    """The watcher's board as its parts (id -> HTML with hx-swap-oob): state, not a delta.
+    In the active language (``lang``: it, if the caller has it already)."""
+    values = {**board_context(table, view, lang), "oob": True, "message": message}
     if now is not None:
         values["now"] = now
     return {part: _render_part(part, values) for part in PARTS}
@@ -427,6 +463,7 @@ def _render_part(part: str, values: dict[str, Any]) -> str:
     key = keyed(values) if keyed else None
     if key is None:
         return _render(part, values)
+    key = (values["lang"], key)  # the words are in the board's language
     memo = _memo[part]
     html = memo.get(key)
     if html is None:
@@ -467,10 +504,10 @@ def _seats_key(v: dict[str, Any]) -> tuple:
 _panels_made: dict[tuple, str] = {}
 
 
-def panel_html(p: SeatPanel, now: str) -> SafeString:
-    """One opponent's panel: made once per distinct panel, shared by every board that
-    shows it (a move changes one or two of a table's three)."""
-    key = (_panel_key(p), now)
+def panel_html(p: SeatPanel, now: str, lang: str | None = None) -> SafeString:
+    """One opponent's panel: made once per distinct panel and language, shared by every
+    board that shows it (a move changes one or two of a table's three)."""
+    key = (_panel_key(p), now, lang or get_language())
     html = _panels_made.get(key)
     if html is None:
         context = Context({"p": p, "now": now, "term_ns": f"seat{p.index}"}, use_l10n=False)
@@ -483,10 +520,10 @@ def panel_html(p: SeatPanel, now: str) -> SafeString:
 _melds_made: dict[tuple, str] = {}
 
 
-def meld_html(m: dict[str, Any]) -> SafeString:
-    """One meld on the table: made once per distinct meld and shared by every board that
-    shows it (a move changes one meld at most)."""
-    key = _meld_key(m)
+def meld_html(m: dict[str, Any], lang: str | None = None) -> SafeString:
+    """One meld on the table: made once per distinct meld and language, and shared by
+    every board that shows it (a move changes one meld at most)."""
+    key = (_meld_key(m), lang or get_language())
     html = _melds_made.get(key)
     if html is None:
         html = _melds_made[key] = _template("meld").template.render(Context({"m": m}))
@@ -569,25 +606,28 @@ def render_frame(table: Table, *, message: str = "", view: SeatView | None = Non
 
 
 def message_frame(message: str, seq: int) -> str:
-    """Only the message box, for the one socket whose action failed."""
+    """Only the message box, for the one socket whose action failed (in the active
+    language: a service's message is put into words as it is shown)."""
     context = {"oob": True, "message": message, "seq": seq}
     return render_to_string("games/table.html#messages", context)
 
 
-# Boards made for sockets, by (game, seat, at next game), the newest rev only: all sockets
-# of one seat, and all spectators, of a game share one. The time of sending is filled in
-# as it goes out. Bounded: a board is a few kilobytes and only the newest is of use.
+# Boards made for sockets, by (game, seat, at next game, language), the newest rev only:
+# all sockets of one seat in one language, and all spectators in it, share one. The time
+# of sending is filled in as it goes out. Bounded: a board is a few kilobytes and only
+# the newest is of use.
 BOARDS = 400
 _boards: OrderedDict[tuple, tuple[int, dict[str, tuple[str, int]]]] = OrderedDict()
 
 
 def socket_parts(table: Table) -> dict[str, tuple[str, int]]:
-    """The watcher's board for a socket, made once per version and seat in this process
-    (with ``NOW`` where the time of sending goes): each part as (HTML, a hash of it
-    without its data-seq), the second to tell whether a part changed since a socket's
-    last frame."""
+    """The watcher's board for a socket in the active language, made once per version,
+    seat and language in this process (with ``NOW`` where the time of sending goes):
+    each part as (HTML, a hash of it without its data-seq), the second to tell whether a
+    part changed since a socket's last frame."""
     snap = table.game
-    key = (snap.pk, table.mine.index if table.mine else None, table.at_next)
+    lang = get_language()  # once per board: it keys the board and every piece of it
+    key = (snap.pk, table.mine.index if table.mine else None, table.at_next, lang)
     hit = _boards.get(key)
     if hit is not None and hit[0] == snap.rev:
         _boards.move_to_end(key)
@@ -595,7 +635,7 @@ def socket_parts(table: Table) -> dict[str, tuple[str, int]]:
     seq = f' data-seq="{snap.seq}"'
     parts = {
         name: (html, hash(html.replace(seq, "")))
-        for name, html in render_parts(table, now=NOW).items()
+        for name, html in render_parts(table, now=NOW, lang=lang).items()
     }
     if hit is None or hit[0] < snap.rev:
         _boards[key] = (snap.rev, parts)

@@ -29,11 +29,17 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce, TruncDate
+from django.utils.translation import pgettext_lazy
 
 from games.models import Game, Move, Seat
 
 FINISHED, ABORTED = Game.Status.FINISHED, Game.Status.ABORTED
-ENDS = {"tongits": "Tongits", "draw": "Draw", "fought_draw": "Fought Draw", "stock": "Stock"}
+ENDS = {
+    "tongits": pgettext_lazy("end", "Tongits"),
+    "draw": pgettext_lazy("end", "Draw"),
+    "fought_draw": pgettext_lazy("end", "Fought Draw"),
+    "stock": pgettext_lazy("end", "Stock"),
+}
 RESULTS = ("won", "lost", "burned")
 MIN_GAMES_FOR_RATE = 5
 STUCK_AFTER = timedelta(minutes=10)

@@ -18,9 +18,11 @@ from typing import Any, NamedTuple
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
+from games.card_names import name_in
 from games.engine import SeatView
-from games.engine.cards import ACES, RANK_MASKS, cards_of, label, mask_of, short
+from games.engine.cards import ACES, RANK_MASKS, cards_of, mask_of, short
 from games.engine.melds import all_melds
 from games.engine.state import Phase
 from games.narration import Entry
@@ -29,16 +31,17 @@ from games.narration import Entry
 # only when a block fills), and the newest turns (sent with every move).
 BLOCK = 8
 ENDS = {
-    "tongits": "won by Tongits",
-    "draw": "won an unfought Draw",
-    "fought_draw": "won a fought Draw",
-    "stock": "won with the lowest points when the stock ran out",
+    "tongits": gettext_lazy("won by Tongits"),
+    "draw": gettext_lazy("won an unfought Draw"),
+    "fought_draw": gettext_lazy("won a fought Draw"),
+    "stock": gettext_lazy("won with the lowest points when the stock ran out"),
 }
+WON = gettext_lazy("won")
 BASES = {
-    "tongits": "a win by Tongits",
-    "fought_draw": "a fought Draw won",
-    "draw": "an unfought Draw",
-    "stock": "the lowest points when the stock ran out",
+    "tongits": gettext_lazy("a win by Tongits"),
+    "fought_draw": gettext_lazy("a fought Draw won"),
+    "draw": gettext_lazy("an unfought Draw"),
+    "stock": gettext_lazy("the lowest points when the stock ran out"),
 }
 
 
@@ -84,51 +87,65 @@ def _turns(journal: Sequence[Entry]) -> list[Turn]:
 
 
 # --- Moves in words, from one seat's side ------------------------------------------------
+# Every piece of words below is cached with the language it is in (``lang``, the active
+# language, taken once per board): two watchers of one table in two languages never
+# share a sentence.
 
 
-@lru_cache(maxsize=52)
-def chip(card: int) -> SafeString:
+@lru_cache(maxsize=52 * 4)
+def chip(card: int, lang: str | None) -> SafeString:
     """A card named in a sentence, in its suit's colour."""
     return format_html(
         '<span class="chip suit-{}" title="{}">{}</span>',
-        "cdhs"[card // 13], label(card), short(card),
+        "cdhs"[card // 13], name_in(card, lang), short(card),
     )  # fmt: skip
 
 
-def chips(mask: int) -> SafeString:
-    return mark_safe(" ".join(chip(c) for c in cards_of(mask)))
+def chips(mask: int, lang: str | None) -> SafeString:
+    return mark_safe(" ".join(chip(c, lang) for c in cards_of(mask)))
 
 
-def _whose(owner: int, seat: int, names: Sequence[str], me: int | None) -> str:
-    if owner == seat:
-        return "your own" if seat == me else "their own"
-    return "your" if owner == me else f"{names[owner]}'s"
+KINDS = {"set": pgettext_lazy("meld kind", "set"), "run": pgettext_lazy("meld kind", "run")}
 
 
-def phrase(e: Entry, names: Sequence[str], me: int | None) -> SafeString:
+def _laid_off(e: Entry, names: Sequence[str], me: int | None, lang: str | None) -> SafeString:
+    cards, kind = chips(e.cards, lang), KINDS.get(e.kind, e.kind)
+    if e.owner == e.seat:
+        if e.seat == me:
+            text = gettext("laid off {cards} on your own {kind}")
+        else:
+            text = gettext("laid off {cards} on their own {kind}")
+    elif e.owner == me:
+        text = gettext("laid off {cards} on your {kind}")
+    else:
+        text = gettext("laid off {cards} on {owner}'s {kind}")
+    return format_html(text, cards=cards, kind=kind, owner=names[e.owner])
+
+
+def phrase(e: Entry, names: Sequence[str], me: int | None, lang: str | None = None) -> SafeString:
     """What the move did, without who did it: "took 9♠ and melded 7♠ 8♠ 9♠"."""
     match e.type:
         case "draw":
-            return mark_safe("drew the last card" if e.last else "drew")
+            return mark_safe(gettext("drew the last card") if e.last else gettext("drew"))
         case "take":
             return format_html(
-                "took {} and melded {}", chip(e.taken), chips(e.cards | 1 << e.taken)
-            )
+                gettext("took {card} and melded {cards}"),
+                card=chip(e.taken, lang), cards=chips(e.cards | 1 << e.taken, lang),
+            )  # fmt: skip
         case "meld":
-            return format_html("melded {}", chips(e.cards))
+            return format_html(gettext("melded {cards}"), cards=chips(e.cards, lang))
         case "secret":
-            return mark_safe("laid a secret set")
+            return mark_safe(gettext("laid a secret set"))
         case "layoff":
-            whose = _whose(e.owner, e.seat, names, me)
-            return format_html("laid off {} on {} {}", chips(e.cards), whose, e.kind)
+            return _laid_off(e, names, me, lang)
         case "discard":
-            return format_html("discarded {}", chips(e.cards))
+            return format_html(gettext("discarded {cards}"), cards=chips(e.cards, lang))
         case "call":
-            return mark_safe("called Draw")
+            return mark_safe(gettext("called Draw"))
         case "fold":
-            return mark_safe("folded")
+            return mark_safe(gettext("folded"))
         case "fight":
-            return mark_safe("chose to fight")
+            return mark_safe(gettext("chose to fight"))
     return mark_safe(e.type)
 
 
@@ -138,32 +155,37 @@ def _joined(turn: Turn, parts: list[SafeString]) -> SafeString:
     if len(parts) < 2:
         return parts[0] if parts else mark_safe("")
     took = any(e.type == "take" for e in turn.entries[:-1])
-    last = ", then " if took else " and "
-    return format_html("{}{}{}", mark_safe(", ".join(parts[:-1])), last, parts[-1])
+    text = gettext("{first}, then {last}") if took else gettext("{first} and {last}")
+    return format_html(text, first=mark_safe(", ".join(parts[:-1])), last=parts[-1])
 
 
 def subject(seat: int, names: Sequence[str], me: int | None) -> str:
-    return "You" if seat == me else names[seat]
+    return gettext("You") if seat == me else names[seat]
 
 
 @lru_cache(maxsize=4096)
-def what_they_did(turn: Turn, names: tuple[str, ...], me: int | None) -> SafeString:
+def what_they_did(
+    turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None
+) -> SafeString:
     """The turn without its subject, for the seat's own panel: "drew and discarded K♣"."""
-    return _joined(turn, [phrase(e, names, me) for e in turn.entries])
+    return _joined(turn, [phrase(e, names, me, lang) for e in turn.entries])
 
 
 @lru_cache(maxsize=4096)
-def sentence(turn: Turn, names: tuple[str, ...], me: int | None) -> SafeString:
+def sentence(turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None) -> SafeString:
     """The turn as a sentence: "Ana drew and discarded K♣"."""
-    return format_html("{} {}", subject(turn.seat, names, me), what_they_did(turn, names, me))
+    return format_html(
+        gettext("{who} {did}"),
+        who=subject(turn.seat, names, me), did=what_they_did(turn, names, me, lang),
+    )  # fmt: skip
 
 
 @lru_cache(maxsize=4096)
-def move_line(turn: Turn, names: tuple[str, ...], me: int | None) -> SafeString:
+def move_line(turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None) -> SafeString:
     """One line of the move list."""
     return format_html(
         '<li class="move-line{}" value="{}">{}</li>',
-        " is-mine" if turn.seat == me else "", turn.number, sentence(turn, names, me),
+        " is-mine" if turn.seat == me else "", turn.number, sentence(turn, names, me, lang),
     )  # fmt: skip
 
 
@@ -177,9 +199,11 @@ def last_turns(all_turns: list[Turn]) -> dict[int, Turn]:
     return found
 
 
-def move_list(all_turns: list[Turn], names: tuple[str, ...], me: int | None) -> dict[str, Any]:
+def move_list(
+    all_turns: list[Turn], names: tuple[str, ...], me: int | None, lang: str | None = None
+) -> dict[str, Any]:
     """The move list's two parts: the older turns in whole blocks, and the rest."""
-    lines = [move_line(t, names, me) for t in all_turns]
+    lines = [move_line(t, names, me, lang) for t in all_turns]
     sealed = (len(lines) - 1) // BLOCK * BLOCK if lines else 0
     return {
         "moves_head": tuple(lines[:sealed]),
@@ -205,16 +229,42 @@ def block_reason(
             layers.insert(0, e.seat)
     if not layers:
         return ""
-    who = " and ".join(subject(s, names, me) for s in layers)
+    who = _and([subject(s, names, me) for s in layers])
     own = layers == [seat]
     if seat == me:
-        when = "this turn" if now else "on your next turn"
-        whose = "your own" if own else "your"
-        return f"{who} laid off on {whose} meld: you may not call Draw {when}."
+        if own:
+            if now:
+                return gettext("You laid off on your own meld: you may not call Draw this turn.")
+            return gettext(
+                "You laid off on your own meld: you may not call Draw on your next turn."
+            )
+        if now:
+            return gettext("%(who)s laid off on your meld: you may not call Draw this turn.") % {
+                "who": who
+            }
+        return gettext(
+            "%(who)s laid off on your meld: you may not call Draw on your next turn."
+        ) % {"who": who}
     # Said on the seat's own panel, under its name.
-    when = "this turn" if now else "on their next turn"
-    whose = "their own" if own else "their"
-    return f"{who} laid off on {whose} meld: no Draw call {when}."
+    if own:
+        if now:
+            return gettext("%(who)s laid off on their own meld: no Draw call this turn.") % {
+                "who": who
+            }
+        return gettext("%(who)s laid off on their own meld: no Draw call on their next turn.") % {
+            "who": who
+        }
+    if now:
+        return gettext("%(who)s laid off on their meld: no Draw call this turn.") % {"who": who}
+    return gettext("%(who)s laid off on their meld: no Draw call on their next turn.") % {
+        "who": who
+    }
+
+
+def _and(words: list[str]) -> str:
+    if len(words) < 2:
+        return "".join(words)
+    return gettext("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
 
 
 # --- The hand ----------------------------------------------------------------------------
@@ -256,9 +306,14 @@ def result_context(view: SeatView, names: Sequence[str], faces) -> dict[str, Any
     owned = [m for m in view.melds if m.owner == o.winner]
     held = mask_of(hands[o.winner])
     aces = cards_of(held & ACES) + [c for m in owned for c in m.cards if c % 13 == 0]
-    secrets = [f"four {_rank_plural(m.cards[0])} laid as a secret set" for m in owned if m.secret]
+    secrets = [
+        gettext("four %(rank)s laid as a secret set") % {"rank": _rank_plural(m.cards[0])}
+        for m in owned
+        if m.secret
+    ]
     fours = [r for r in range(13) if held & RANK_MASKS[r] == RANK_MASKS[r]]
-    secrets += [f"four {_rank_plural(r)} in hand" for r in fours]  # r: the club of rank r
+    # r: the club of rank r
+    secrets += [gettext("four %(rank)s in hand") % {"rank": _rank_plural(r)} for r in fours]
     payments = [
         {
             "loser": names[p.loser],
@@ -273,34 +328,48 @@ def result_context(view: SeatView, names: Sequence[str], faces) -> dict[str, Any
     ]
     return {
         "winner": names[o.winner],
-        "end": ENDS.get(o.end, "won"),
-        "base_reason": BASES.get(o.end, ""),
+        "end": str(ENDS.get(o.end, WON)),
+        "base_reason": str(BASES.get(o.end, "")),
         "rows": rows,
         "payments": payments,
-        "aces": chips(mask_of(aces)),
+        "aces": chips(mask_of(aces), get_language()),
         "secrets": secrets,
     }
 
 
+RANK_PLURALS = {
+    "A": gettext_lazy("aces"),
+    "J": gettext_lazy("jacks"),
+    "Q": gettext_lazy("queens"),
+    "K": gettext_lazy("kings"),
+}
+
+
 def _rank_plural(card: int) -> str:
     rank = short(card)[:-1]
-    return {"A": "aces", "J": "jacks", "Q": "queens", "K": "kings"}.get(rank, f"{rank}s")
+    plural = RANK_PLURALS.get(rank)
+    return str(plural) if plural else gettext("%(rank)ss") % {"rank": rank}
 
 
 # --- For the board -----------------------------------------------------------------------
 
 
-def story(journal: Sequence[Entry], view: SeatView, names: Sequence[str]) -> dict[str, Any]:
-    """The board's words about the moves so far, for this watcher."""
+def story(
+    journal: Sequence[Entry], view: SeatView, names: Sequence[str], lang: str | None = None
+) -> dict[str, Any]:
+    """The board's words about the moves so far, for this watcher, in ``lang`` (the active
+    language, which keys every cached piece)."""
+    if lang is None:
+        lang = get_language()
     me, key = view.seat, tuple(names)
     all_turns = turns(journal)
     last = last_turns(all_turns)
     newest = all_turns[-1] if all_turns else None
     fresh = {e.meld for e in newest.entries if e.meld >= 0} if newest else set()
     return {
-        **move_list(all_turns, key, me),
-        "last_sentence": format_html("{}.", sentence(newest, key, me)) if newest else "",
-        "last_turns": {s: what_they_did(t, key, me) for s, t in last.items()},
+        **move_list(all_turns, key, me, lang),
+        "last_sentence": format_html("{}.", sentence(newest, key, me, lang)) if newest else "",
+        "last_turns": {s: what_they_did(t, key, me, lang) for s, t in last.items()},
         "fresh_melds": fresh,
     }
 

@@ -25,6 +25,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy
+
 from games.bots import greedy
 from games.bots.search import sample_world
 from games.engine.cards import cards_of, short
@@ -39,7 +41,11 @@ from games.engine.view import SeatView, seat_view
 # chance in one judgement in ten, 1.21 in one in twenty, 1.43 in one in a hundred; an
 # Inaccuracy starts above all that, a Mistake at twice it, a Blunder at four times.
 MARKS = (("blunder", 6.0), ("mistake", 3.0), ("inaccuracy", 1.5))
-MARK_NAMES = {"blunder": "Blunder", "mistake": "Mistake", "inaccuracy": "Inaccuracy"}
+MARK_NAMES = {
+    "blunder": gettext_lazy("Blunder"),
+    "mistake": gettext_lazy("Mistake"),
+    "inaccuracy": gettext_lazy("Inaccuracy"),
+}
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import F
+from django.utils.translation import ngettext
 
 from accounts.models import display_name_for
 from games import charts
@@ -70,10 +71,16 @@ def rating_chart(values: Sequence[int]) -> charts.LineChart | None:
 
     points = [(round(pad + i * step, 1), y(v)) for i, v in enumerate(series)]
     path = "M" + " L".join(f"{x},{yy}" for x, yy in points)
-    games = "game" if len(values) == 1 else f"{len(values)} games"
+    words = {"n": len(values), "now": series[-1], "low": low, "high": high, "start": start}
     summary = (
-        f"Rating over the last {games}: now {series[-1]}, lowest {low}, highest {high} "
-        f"(a new player starts at {start})."
+        ngettext(
+            "Rating over the last game: now %(now)s, lowest %(low)s, highest %(high)s "
+            "(a new player starts at %(start)s).",
+            "Rating over the last %(n)s games: now %(now)s, lowest %(low)s, highest %(high)s "
+            "(a new player starts at %(start)s).",
+            len(values),
+        )
+        % words
     )
     return charts.LineChart(w, h, path, y(start), points[-1][0], points[-1][1], summary)
 

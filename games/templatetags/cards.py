@@ -8,19 +8,26 @@ from functools import lru_cache
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
-from games.engine.cards import label, parse_card, short
+from games.card_names import FACE_DOWN as FACE_DOWN_NAME
+from games.card_names import name_in
+from games.engine.cards import parse_card, short
 from games.rendering import Face, meld_html, panel_html
 
 register = template.Library()
 
 
 @register.simple_tag
-@lru_cache(maxsize=52 * 4)  # a card looks the same on every board: made once per size
 def card(face: Face, size: str = "") -> SafeString:
-    """A face-up card: its code in ``data-card``, its name ("10 of diamonds") for screen
-    readers, and "10♦" on screen (the rank and the suit apart, so that a meld's
-    overlapping cards can show them one above the other)."""
+    """A face-up card: its code in ``data-card``, its name in the reader's language ("10
+    of diamonds") for screen readers, and "10♦" on screen (the rank and the suit apart,
+    so that a meld's overlapping cards can show them one above the other)."""
+    return _card(face, size, get_language())
+
+
+@lru_cache(maxsize=52 * 4 * 2)  # a card looks the same on every board: made once per size
+def _card(face: Face, size: str, lang: str | None) -> SafeString:
     return format_html(
         '<span class="card suit-{}{}" data-card="{}" role="img" aria-label="{}">'
         '<span class="card-face" aria-hidden="true"><span class="card-rank">{}</span>'
@@ -28,7 +35,7 @@ def card(face: Face, size: str = "") -> SafeString:
         face.suit,
         f" card-{size}" if size else "",
         face.code,
-        face.label,
+        name_in(face.card, lang),
         face.rank,
         face.symbol,
     )
@@ -44,8 +51,9 @@ def cards(codes: str, name: str = "") -> SafeString:
     face down), for the How to play page. ``name`` is what a screen reader hears for
     the row, before the cards' own names."""
     items = codes.split()
+    lang = get_language()
     spoken = ", ".join(
-        "a card face down" if c == FACE_DOWN else label(parse_card(c)) for c in items
+        str(FACE_DOWN_NAME) if c == FACE_DOWN else name_in(parse_card(c), lang) for c in items
     )
     inner = format_html_join("", "{}", ((_example_card(c),) for c in items))
     return format_html(
@@ -67,12 +75,13 @@ def _example_card(code: str) -> SafeString:
 
 
 @register.simple_tag
-def seat_panel(panel, now: str) -> SafeString:
-    """An opponent's panel (the "seat-panel" partial), made once per distinct panel."""
-    return panel_html(panel, now)
+def seat_panel(panel, now: str, lang: str | None = None) -> SafeString:
+    """An opponent's panel (the "seat-panel" partial), made once per distinct panel and
+    language (``lang``: the board's, the active one)."""
+    return panel_html(panel, now, lang)
 
 
 @register.simple_tag
-def meld(m) -> SafeString:
-    """A meld on the table (the "meld" partial), made once per distinct meld."""
-    return meld_html(m)
+def meld(m, lang: str | None = None) -> SafeString:
+    """A meld on the table (the "meld" partial), made once per distinct meld and language."""
+    return meld_html(m, lang)

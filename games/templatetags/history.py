@@ -5,13 +5,20 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django import template
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games import charts
 from games.stats import ENDS
 
 register = template.Library()
 
-RESULTS = {"won": "Won", "lost": "Lost", "aborted": "Aborted"}
+RESULTS = {
+    "won": _("Won"),
+    "lost": _("Lost"),
+    "aborted": _("Aborted"),
+    "burned": pgettext_lazy("result", "burned"),
+}
 
 
 @register.filter
@@ -39,7 +46,7 @@ def percent(rate: float | None) -> str:
 def minutes(duration: timedelta | None) -> str:
     if duration is None:
         return "–"
-    return f"{duration.total_seconds() / 60:.1f} min"
+    return gettext("%(n)s min") % {"n": f"{duration.total_seconds() / 60:.1f}"}
 
 
 @register.filter

@@ -11,6 +11,8 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
 
@@ -22,51 +24,54 @@ class Term(NamedTuple):
 
 TERMS = {
     "opened": Term(
-        "R6", "Has a meld of their own on the table, face up or secret. Only an opened "
-        "player can call Draw or fight one.",
+        "R6", _("Has a meld of their own on the table, face up or secret. Only an opened "
+        "player can call Draw or fight one."),
     ),
     "not opened": Term(
-        "R6", "Has no meld on the table yet. Unless they open, they cannot call Draw or "
-        "fight, and losing burns them.",
+        "R6", _("Has no meld on the table yet. Unless they open, they cannot call Draw or "
+        "fight, and losing burns them."),
     ),
     "blocked": Term(
-        "R5", "Someone laid off on this player's meld: they cannot call Draw at the start "
-        "of their next turn.",
+        "R5", _("Someone laid off on this player's meld: they cannot call Draw at the start "
+        "of their next turn."),
     ),
-    "burned": Term("R6", "Lost without ever opening: pays the winner one chip more."),
+    "burned": Term("R6", _("Lost without ever opening: pays the winner one chip more.")),
     "fight": Term(
-        "R7", "Answer a Draw call by comparing hand points: the lowest wins, and a fighter "
-        "who ties the caller wins.",
+        "R7", _("Answer a Draw call by comparing hand points: the lowest wins, and a fighter "
+        "who ties the caller wins."),
     ),
-    "fold": Term("R7", "Answer a Draw call by giving up: the folder loses."),
+    "fold": Term("R7", _("Answer a Draw call by giving up: the folder loses.")),
     "secret set": Term(
-        "R4", "Four of a kind laid face down. It opens its owner, nobody can lay off on it, "
-        "and the winner gets 3 chips more for each.",
+        "R4", _("Four of a kind laid face down. It opens its owner, nobody can lay off on "
+        "it, and the winner gets 3 chips more for each."),
     ),
     "held melds free": Term(
-        "held-melds-free", "A variant: at the end, cards that form melds in a hand do not "
-        "count towards its points.",
+        "held-melds-free", _("A variant: at the end, cards that form melds in a hand do not "
+        "count towards its points."),
     ),
     "greedy bot": Term(
-        "bots", "A bot that plays to win: it opens early, keeps its points low and calls "
-        "Draw when its hand looks lowest.",
+        "bots", _("A bot that plays to win: it opens early, keeps its points low and calls "
+        "Draw when its hand looks lowest."),
     ),
     "easy bot": Term(
-        "bots", "A bot for learning the game: it plays like the Normal bot but now and then "
-        "misses a meld or throws the wrong card.",
+        "bots", _("A bot for learning the game: it plays like the Normal bot but now and "
+        "then misses a meld or throws the wrong card."),
     ),
     "normal bot": Term(
-        "bots", "A bot that plays to win: it opens early, keeps its points low and calls "
-        "Draw when its hand looks lowest.",
+        "bots", _("A bot that plays to win: it opens early, keeps its points low and calls "
+        "Draw when its hand looks lowest."),
     ),
     "hard bot": Term(
-        "bots", "A bot that thinks ahead: it imagines where the cards it cannot see might be "
-        "and plays out each choice to pick the one that wins most chips.",
+        "bots", _("A bot that thinks ahead: it imagines where the cards it cannot see might "
+        "be and plays out each choice to pick the one that wins most chips."),
     ),
-    "random bot": Term("bots", "A bot that makes any legal move, each as likely as the next."),
-    "dealer": Term("R2", "Was dealt 13 cards and plays first, without drawing."),
+    "random bot": Term(
+        "bots", _("A bot that makes any legal move, each as likely as the next.")
+    ),
+    "dealer": Term("R2", _("Was dealt 13 cards and plays first, without drawing.")),
     "away": Term(
-        "bots", "Their turn clock ran out: the greedy bot plays for them until they come back.",
+        "bots", _("Their turn clock ran out: the greedy bot plays for them until they come "
+        "back."),
     ),
 }  # fmt: skip
 # Other spellings the pages show for the same terms.
@@ -77,6 +82,37 @@ ALIASES = {
     "folds (not opened)": "fold",
     "secret sets": "secret set",
 }
+# The words as a page shows them, in the reader's language (the name in a template is
+# the English word, which finds the term).
+WORDS = {
+    "opened": pgettext_lazy("term", "opened"),
+    "not opened": pgettext_lazy("term", "not opened"),
+    "blocked": pgettext_lazy("term", "blocked"),
+    "burned": pgettext_lazy("term", "burned"),
+    "fight": pgettext_lazy("term", "fight"),
+    "fights": pgettext_lazy("term", "fights"),
+    "fold": pgettext_lazy("term", "fold"),
+    "folded": pgettext_lazy("term", "folded"),
+    "folded (not opened)": pgettext_lazy("term", "folded (not opened)"),
+    "folds (not opened)": pgettext_lazy("term", "folds (not opened)"),
+    "secret set": pgettext_lazy("term", "secret set"),
+    "secret sets": pgettext_lazy("term", "secret sets"),
+    "held melds free": pgettext_lazy("term", "held melds free"),
+    "Held melds free": pgettext_lazy("term", "Held melds free"),
+    "greedy bot": pgettext_lazy("term", "greedy bot"),
+    "easy bot": pgettext_lazy("term", "easy bot"),
+    "normal bot": pgettext_lazy("term", "normal bot"),
+    "hard bot": pgettext_lazy("term", "hard bot"),
+    "random bot": pgettext_lazy("term", "random bot"),
+    "Greedy bot": pgettext_lazy("term", "Greedy bot"),
+    "Easy bot": pgettext_lazy("term", "Easy bot"),
+    "Normal bot": pgettext_lazy("term", "Normal bot"),
+    "Hard bot": pgettext_lazy("term", "Hard bot"),
+    "Random bot": pgettext_lazy("term", "Random bot"),
+    "dealer": pgettext_lazy("term", "dealer"),
+    "away": pgettext_lazy("term", "away"),
+}
+MORE = _("More in How to play")
 BADGES = {
     "": "term-word",
     "plain": "term-word badge",
@@ -105,26 +141,28 @@ def term(context, name: str, badge: str = "") -> SafeString:
         if namespace
         else f"tip-{next(_counter(context))}"
     )
-    return SafeString(_markup(name, badge, found).replace(TIP, tip))
+    return SafeString(_markup(name, badge, found, get_language()).replace(TIP, tip))
 
 
 TIP = "%%tip%%"
 
 
-@lru_cache(maxsize=256)
-def _markup(name: str, badge: str, found: Term) -> str:
-    # Made once per word and style: every board shows the same few, many times over.
+@lru_cache(maxsize=512)
+def _markup(name: str, badge: str, found: Term, lang: str | None) -> str:
+    # Made once per word, style and language (the active one): every board shows the
+    # same few, many times over.
     return format_html(
         '<span class="term"><button type="button" class="{}" aria-describedby="{}" '
         'aria-expanded="false">{}</button><span class="term-tip" role="tooltip" id="{}">{} '
-        '<a href="{}#{}">More in How to play</a></span></span>',
+        '<a href="{}#{}">{}</a></span></span>',
         BADGES.get(badge, "term-word"),
         TIP,
-        name,
+        WORDS.get(name, name),
         TIP,
         found.text,
         reverse("how_to_play"),
         found.anchor,
+        MORE,
     )
 
 

@@ -17,6 +17,7 @@ from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import display_name_for
@@ -30,6 +31,7 @@ from games.views import HtmxHttpRequest, home
 
 OPEN_TABLES_SHOWN = 30
 TOKEN_LENGTH = Game._meta.get_field("invite_token").max_length
+# The variants as {% term %} words (it translates them).
 VARIANT_NAMES = {HELD_MELDS_FREE: "Held melds free"}
 
 
@@ -57,7 +59,7 @@ class TableLine:
 
     @property
     def title(self) -> str:
-        return f"Table {self.game.pk}"
+        return gettext("Table %(number)s") % {"number": self.game.pk}
 
 
 def _seat_line(
@@ -68,7 +70,7 @@ def _seat_line(
     if seat.is_bot:
         return SeatLine(seat.get_bot_kind_display(), "bot", False, rating)
     if seat.user is None:
-        return SeatLine("Open seat", "open", False)
+        return SeatLine(gettext("Open seat"), "open", False)
     is_you = seat.user_id == user.pk
     return SeatLine(display_name_for(seat.user), "person", is_you, rating)
 
@@ -142,7 +144,7 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
     # No level posted (an older page, a bare POST): Normal, as Quick play always was.
     form = QuickPlayForm(request.POST or {"level": "normal"})
     if not form.is_valid():
-        messages.error(request, "Choose the bots' level: Easy, Normal or Hard.")
+        messages.error(request, gettext("Choose the bots' level: Easy, Normal or Hard."))
         return redirect("lobby")
     try:
         game = services.quick_play(request.user, form.cleaned_data["level"])
@@ -170,7 +172,11 @@ def new_table(request: HtmxHttpRequest) -> HttpResponse:
             return redirect("lobby")
         if not game.public and game.status == Game.Status.WAITING:
             link = request.build_absolute_uri(reverse("invite", args=[game.invite_token]))
-            messages.success(request, f"Your private table is ready. Invite people with {link}")
+            messages.success(
+                request,
+                gettext("Your private table is ready. Invite people with %(link)s")
+                % {"link": link},
+            )
         return redirect("table", game.pk)
     return render(request, "games/new_table.html", {"form": form})
 
@@ -182,7 +188,7 @@ def join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if token and len(token) > TOKEN_LENGTH:
         # No invite link holds one this long: a malformed request, refused as one.
         return HttpResponseBadRequest(
-            "That is not an invite link of ours: ask for the table's link again."
+            gettext("That is not an invite link of ours: ask for the table's link again.")
         )
     try:
         game = services.join_table(game_id, request.user, invite_token=token)
@@ -206,7 +212,7 @@ def _back_to_join_button(token: str | None) -> HttpResponse:
 
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if "\x00" in token:  # no token holds a NUL, and PostgreSQL refuses one in a query
-        raise Http404("There is no such invite link.")
+        raise Http404(gettext("There is no such invite link."))
     game = get_object_or_404(_with_seats(Game.objects.all()), invite_token=token)
     context = {"table": table_line(game, request.user), "token": token}
     return render(request, "games/invite.html", context)

@@ -21,6 +21,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games.analysis.context import coach_context
 from games.engine.cards import cards_of
@@ -47,18 +48,24 @@ def check_can_replay(user: AbstractBaseUser | AnonymousUser, game: Game) -> None
     may see this game's replay and record."""
     if not game.is_over:
         raise PermissionDenied(
-            "This game is still being played. Its replay and record open when it ends, "
-            "for everyone alike."
+            gettext(
+                "This game is still being played. Its replay and record open when it ends, "
+                "for everyone alike."
+            )
         )
     if game.deal is None:
-        raise Http404("This game ended before the cards were dealt: there is nothing to replay.")
+        raise Http404(
+            gettext("This game ended before the cards were dealt: there is nothing to replay.")
+        )
     if game.imported:
         if user.is_staff or user.pk == game.created_by_id:
             return
-        raise PermissionDenied("This is a record someone uploaded: only they can replay it.")
+        raise PermissionDenied(
+            gettext("This is a record someone uploaded: only they can replay it.")
+        )
     if game.public or user.is_staff or any(s.user_id == user.pk for s in game.seats.all()):
         return
-    raise PermissionDenied("This was a private game: only its players can replay it.")
+    raise PermissionDenied(gettext("This was a private game: only its players can replay it."))
 
 
 def replayable_game(user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game:
@@ -70,7 +77,7 @@ def replayable_game(user: AbstractBaseUser | AnonymousUser, game_id: int) -> Gam
         .first()
     )
     if game is None:
-        raise Http404("There is no such game.")
+        raise Http404(gettext("There is no such game."))
     check_can_replay(user, game)
     return game
 
@@ -91,7 +98,7 @@ def refusals_explained(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
 
 
 def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    context = {"message": message or "You cannot see this page."}
+    context = {"message": message or gettext("You cannot see this page.")}
     return render(request, "games/history/refused.html", context, status=status)
 
 
@@ -158,18 +165,24 @@ class Step:
         """First, previous, next, last: each with its step, or None where it cannot go."""
         n, t = self.number, self.total
         return [
-            Control("first", "First", "«", 0 if n > 0 else None, "Home"),
-            Control("previous", "Previous", "‹", n - 1 if n > 0 else None, "ArrowLeft"),
-            Control("next", "Next", "›", n + 1 if n < t else None, "ArrowRight"),
-            Control("last", "Last", "»", t if n < t else None, "End"),
+            Control("first", gettext("First"), "«", 0 if n > 0 else None, "Home"),
+            Control("previous", gettext("Previous"), "‹", n - 1 if n > 0 else None, "ArrowLeft"),
+            Control("next", gettext("Next"), "›", n + 1 if n < t else None, "ArrowRight"),
+            Control("last", gettext("Last"), "»", t if n < t else None, "End"),
         ]
 
 
 _TO_ACT = {
-    Phase.START: "{name} to start the turn: draw, take the discard or call Draw",
-    Phase.PLAY: "{name} to meld, lay off or discard",
-    Phase.ANSWER: "{name} to answer the Draw call: fold or fight",
+    Phase.START: gettext_lazy("%(name)s to start the turn: draw, take the discard or call Draw"),
+    Phase.PLAY: gettext_lazy("%(name)s to meld, lay off or discard"),
+    Phase.ANSWER: gettext_lazy("%(name)s to answer the Draw call: fold or fight"),
 }
+KINDS = {
+    "secret set": pgettext_lazy("meld kind", "secret set"),
+    "set": pgettext_lazy("meld kind", "set"),
+    "run": pgettext_lazy("meld kind", "run"),
+}
+# The answers as {% term %} words (it translates them).
 _ANSWERS = {"fold": "folded", "fight": "fights", "auto": "folds (not opened)"}
 
 
@@ -183,7 +196,7 @@ def build_step(record: Record, number: int, names: list[str]) -> Step:
         seats=[_seat_row(state, s, names) for s in range(3)],
         top=face(state.discards[-1]) if state.discards else None,
         discards=len(state.discards), stock_left=state.stock_left,
-        status=describe_end(o, names) if o else _TO_ACT[state.phase].format(name=names[state.turn]),
+        status=describe_end(o, names) if o else _to_act(state, names),
         error=_broken_log(result),
         payments=_payments(o, names) if o else [],
         net=list(zip(names, o.chips, strict=True)) if o else [],
@@ -191,10 +204,17 @@ def build_step(record: Record, number: int, names: list[str]) -> Step:
     )  # fmt: skip
 
 
+def _to_act(state: GameState, names: list[str]) -> str:
+    return str(_TO_ACT[state.phase]) % {"name": names[state.turn]}
+
+
 def _broken_log(result: Replay) -> str:
     if result.ok:
         return ""
-    return f"The stored log breaks at move {result.error_move + 1}: {result.error}."
+    return gettext("The stored log breaks at move %(n)s: %(error)s.") % {
+        "n": result.error_move + 1,
+        "error": result.error,
+    }
 
 
 def _seat_row(state: GameState, seat: int, names: list[str]) -> SeatRow:
@@ -214,7 +234,7 @@ def _seat_row(state: GameState, seat: int, names: list[str]) -> SeatRow:
 
 
 def _kind(cards: int, secret: bool) -> str:
-    return "secret set" if secret else ("set" if is_set(cards) else "run")
+    return str(KINDS["secret set" if secret else ("set" if is_set(cards) else "run")])
 
 
 def _payments(o: Outcome, names: list[str]) -> list[PaymentRow]:
@@ -272,14 +292,14 @@ def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
 
 class UploadForm(forms.Form):
     record = forms.FileField(
-        label="Game record",
+        label=gettext_lazy("Game record"),
         help_text="A tongits-record/1 JSON file, such as one downloaded from a replay.",
     )
 
     def clean_record(self):
         upload = self.cleaned_data["record"]
         if upload.size > MAX_RECORD_BYTES:
-            raise forms.ValidationError("That file is too large to be a game record.")
+            raise forms.ValidationError(gettext("That file is too large to be a game record."))
         return upload
 
 

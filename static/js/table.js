@@ -162,7 +162,8 @@
     var button = event.target.closest && event.target.closest(".copy-link");
     if (!button) return;
     var url = new URL(button.getAttribute("data-copy"), window.location.href).href;
-    var done = function () { button.textContent = "Copied"; };
+    // The word comes from the page, in its language.
+    var done = function () { button.textContent = button.getAttribute("data-copied") || "Copied"; };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(url).then(done, function () { button.textContent = url; });
     } else {
