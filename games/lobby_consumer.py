@@ -19,7 +19,9 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils import translation
 
+from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games.live.db import in_db_thread
 from games.services import LOBBY_GROUP
@@ -63,6 +65,10 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             await self.send(text_data=await in_db_thread(self.render_lists)())
 
     def render_lists(self) -> str:
+        with translation.override(of_socket(self.scope)):  # the page's own language
+            return self._render_lists()
+
+    def _render_lists(self) -> str:
         context = lobby_context(self.scope["user"], self.origin())
         context["oob"] = True
         context["user"] = self.scope["user"]

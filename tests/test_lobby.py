@@ -425,6 +425,20 @@ async def test_the_lobby_socket_renders_each_users_own_games(client, alice, bob)
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_the_lobby_socket_pushes_its_lists_in_the_pages_language(client, alice, bob):
+    await database_sync_to_async(client.force_login)(alice)
+    cookies = await database_sync_to_async(session_cookies)(client)
+    socket = await lobby_socket(cookies + "; django_language=fil")
+    await socket.connect()
+
+    await database_sync_to_async(open_table)(alice)
+    html = await socket.receive_from(timeout=5)
+
+    assert "Mga laro mo ngayon" in html and "Your games now" not in html
+    await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_the_lobby_socket_gathers_a_burst_of_changes_into_one_frame(client, alice, bob):
     # A crowd makes and finishes tables many times a second: one render per socket per
     # change would keep a worker busy with its lobby.
