@@ -27,7 +27,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
-from games import table_view
+from games import board_html, table_view
 from games.card_names import name_in
 from games.engine import Move, SeatView, seat_view
 from games.engine.cards import by_rank, code, label, short
@@ -475,6 +475,11 @@ def _render_part(part: str, values: dict[str, Any]) -> str:
 
 
 def _render(part: str, values: dict[str, Any]) -> str:
+    build = board_html.BUILDERS.get(part)
+    if build is not None:
+        html = build(values)
+        if html is not None:
+            return html
     # A context of its own per part: the ids of its explanations ({% term %}) are
     # numbered within it. The board's numbers are small counts: localizing each one
     # would be a tenth of the work.
@@ -510,8 +515,7 @@ def panel_html(p: SeatPanel, now: str, lang: str | None = None) -> SafeString:
     key = (_panel_key(p), now, lang or get_language())
     html = _panels_made.get(key)
     if html is None:
-        context = Context({"p": p, "now": now, "term_ns": f"seat{p.index}"}, use_l10n=False)
-        html = _panels_made[key] = _template("seat-panel").template.render(context)
+        html = _panels_made[key] = board_html.seat_panel(p, now, key[2])
         while len(_panels_made) > MEMO_SIZE:
             del _panels_made[next(iter(_panels_made))]
     return SafeString(html)

@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from games.card_names import FACE_DOWN as FACE_DOWN_NAME
 from games.card_names import name_in
 from games.engine.cards import parse_card, short
-from games.rendering import Face, meld_html, panel_html
+from games.rendering import Face, meld_html
 
 register = template.Library()
 
@@ -75,13 +75,23 @@ def _example_card(code: str) -> SafeString:
 
 
 @register.simple_tag
-def seat_panel(panel, now: str, lang: str | None = None) -> SafeString:
-    """An opponent's panel (the "seat-panel" partial), made once per distinct panel and
-    language (``lang``: the board's, the active one)."""
-    return panel_html(panel, now, lang)
-
-
-@register.simple_tag
 def meld(m, lang: str | None = None) -> SafeString:
     """A meld on the table (the "meld" partial), made once per distinct meld and language."""
     return meld_html(m, lang)
+
+
+@register.simple_tag(takes_context=True)
+def board_part(context, part: str) -> SafeString:
+    """One of the board's parts made in Python (games/board_html.py), from the page's
+    context: the same HTML the socket sends."""
+    from games import board_html
+
+    return SafeString(board_html.BUILDERS[part](context) or "")
+
+
+@register.simple_tag
+def board_clock(panel, now: str) -> SafeString:
+    """A seat's turn clock (games/board_html.py)."""
+    from games import board_html
+
+    return SafeString(board_html.clock(panel, now))

@@ -147,6 +147,15 @@ def term(context, name: str, badge: str = "") -> SafeString:
 TIP = "%%tip%%"
 
 
+def term_html(name: str, badge: str, tip: str) -> str:
+    """The markup of ``{% term name badge %}`` with the tooltip id ``tip``, in the active
+    language (for parts made in Python, games/board_html.py)."""
+    found = lookup(name)
+    if found is None:
+        return format_html("{}", name)
+    return _markup(name, badge, found, get_language()).replace(TIP, tip)
+
+
 @lru_cache(maxsize=512)
 def _markup(name: str, badge: str, found: Term, lang: str | None) -> str:
     # Made once per word, style and language (the active one): every board shows the

@@ -1,0 +1,310 @@
+"""The table's busiest parts, made in Python rather than through the template engine.
+
+Every move changes these for every watcher: the opponents' panels (cards left, the turn,
+the last turn in words), the status bar, the spoken summary and the felt's melds. Through
+Django's templates each cost a tenth to a quarter of a millisecond, three seats a move,
+which was a third of a worker's CPU at a busy table. Here each is one f-string, its fixed
+words translated once per language (the msgids are the ones the templates used, so the
+catalogue is the same).
+
+This is the only markup of these parts: the template's partials call them (the
+``board_part`` tag in games/templatetags/cards.py), so the page and the socket send the
+same HTML. Every value from outside goes through ``_e`` (escaped unless it is already
+HTML we made, such as a sentence with its cards); numbers and ids are ours.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from django.utils.html import escape
+from django.utils.translation import get_language, gettext, ngettext, pgettext
+
+from games.templatetags.terms import term_html
+
+
+def _e(value: Any) -> str:
+    """``value`` for HTML: as it is if it is markup already, else escaped."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return escape(value)
+
+
+@lru_cache(maxsize=8)
+def _words(lang: str | None) -> dict[str, str]:
+    """The parts' fixed words in ``lang``, which must be the active language."""
+    return {
+        "players": escape(gettext("Players")),
+        "last_turn": gettext("Last turn:"),
+        "thinking": gettext("thinking…"),
+        "time_left": gettext("Time left:"),
+        "away": pgettext("term", "away"),
+        "your_melds": escape(gettext("Your melds")),
+        "no_melds": gettext("No melds on the table yet."),
+    }
+
+
+@lru_cache(maxsize=256)
+def _cards_left(n: int, lang: str | None) -> str:
+    return ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
+
+
+@lru_cache(maxsize=512)
+def _seconds(n: int, lang: str | None) -> str:
+    return gettext("%(s)s s") % {"s": n}
+
+
+def _oob(v: Mapping[str, Any], how: str = "true") -> str:
+    return f' hx-swap-oob="{how}"' if v.get("oob") else ""
+
+
+def clock(p: Any, now: str, lang: str | None = None) -> str:
+    """A seat's turn clock: "thinking…" for a seat the server plays, else the time left
+    (the page counts it down from ``data-deadline``, correcting its own clock by
+    ``data-now``, the server's time of sending)."""
+    lang = lang or get_language()
+    if p.thinking:
+        return f'<span class="clock thinking">{_words(lang)["thinking"]}</span>'
+    if not p.deadline:
+        return ""
+    return (
+        f'<span class="clock" data-deadline="{_e(p.deadline)}" data-now="{_e(now)}">'
+        f'<span class="visually-hidden">{_words(lang)["time_left"]} </span>'
+        f'<span class="clock-time">{_seconds(p.seconds_left, lang)}</span></span>'
+    )
+
+
+def seat_panel(p: Any, now: str, lang: str | None = None) -> str:
+    """An opponent's panel: name, cards left, badges (each explained on hover, focus and
+    tap), the turn's ring and clock, what it did on its last turn, and why it is blocked."""
+    lang = lang or get_language()
+    words = _words(lang)
+    ids = itertools.count(1)
+
+    def term(name: str, badge: str) -> str:
+        return term_html(name, badge, f"tip-seat{p.index}-{next(ids)}")
+
+    turn = ' class="seat-panel is-turn" aria-current="true"' if p.turn else ' class="seat-panel"'
+    dealer = f" {term('dealer', 'plain')}" if p.dealer else ""
+    badges = term("opened", "plain") if p.opened else term("not opened", "muted")
+    if p.blocked:
+        badges += f" {term('blocked', 'warn')}"
+    if p.away:
+        badges += f' <span class="badge warn">{words["away"]}</span>'
+    if p.answer:
+        badges += f" {term(p.answer, 'plain')}"
+    out = [
+        f"<li{turn}>",
+        f'<h2 class="seat-name">{_e(p.name)}{dealer}</h2>',
+        '<p class="seat-cards"><span class="card back card-mini" aria-hidden="true"></span> '
+        f"{_cards_left(p.cards, lang)}</p>",
+        f'<p class="badges">{badges}</p>',
+    ]
+    if p.turn:
+        out.append(clock(p, now, lang))
+    if p.last_turn:
+        out.append(
+            f'<p class="seat-last"><span class="visually-hidden">{words["last_turn"]} </span>'
+            f"{_e(p.last_turn)}</p>"
+        )
+    if p.block_note:
+        out.append(f'<p class="block-note">{_e(p.block_note)}</p>')
+    out.append("</li>")
+    return "\n".join(out)
+
+
+# --- Parts of the board: each takes the board's values (a dict, or the page's Context) ---
+
+
+def status(v: Mapping[str, Any]) -> str:
+    mine = v.get("my_panel")
+    turn = bool(mine and mine.turn)
+    form = ""
+    if v.get("hand"):  # the hand form's version and move id (see the template)
+        seq = v["seq"]
+        form = (
+            f'<input type="hidden" name="seq" value="{seq}" form="my-hand">'
+            f'<input type="hidden" name="client_move_id" value="{v["client_move_id"]}" '
+            'form="my-hand">'
+        )
+    ticking = clock(mine, v["now"], v.get("lang")) if turn else ""
+    return (
+        f'<div id="table-status" class="turn-bar{" is-my-turn" if turn else ""}" '
+        f'data-seq="{v["seq"]}"{_oob(v)}>{form}'
+        f'<p class="turn-text">{_e(v.get("turn_text", ""))}</p>{ticking}</div>'
+    )
+
+
+def live(v: Mapping[str, Any]) -> str:
+    """What a screen reader says after a move: the move, then whose turn it is."""
+    seq = v["seq"]
+    said = f"{_e(v.get('last_move') or '')} {_e(v.get('turn_text', ''))}"
+    return (
+        '<div id="table-live" class="visually-hidden" aria-live="polite" aria-atomic="true" '
+        f'data-seq="{seq}"{_oob(v, "innerHTML")}><p data-seq="{seq}">{said}</p></div>'
+    )
+
+
+def seats(v: Mapping[str, Any]) -> str | None:
+    """The opponents' panels (None while the table waits: the template says who sits)."""
+    if v.get("waiting"):
+        return None
+    from games.rendering import panel_html  # its cache of panels, keyed as they are
+
+    lang, now = v.get("lang"), v["now"]
+    panels = "".join(panel_html(p, now, lang) for p in v.get("others", ()))
+    return (
+        f'<ul id="seats" class="seats" role="list" aria-label="{_words(lang)["players"]}" '
+        f'data-seq="{v["seq"]}"{_oob(v)}>{panels}</ul>'
+    )
+
+
+def melds(v: Mapping[str, Any]) -> str:
+    """The melds on the felt, grouped by owner, told from the watcher's side."""
+    from games.rendering import meld_html
+
+    lang = v.get("lang")
+    inner = ""
+    if v.get("dealt") and not v.get("waiting"):
+        words = _words(lang)
+        groups = []
+        for p in v.get("meld_groups", ()):
+            whose = words["your_melds"] if p.is_me else _whose_melds(p.name, lang)
+            items = "".join(f"<li>{meld_html(m, lang)}</li>" for m in p.melds)
+            groups.append(
+                f'<section class="meld-group" aria-label="{whose}">'
+                f'<h2 class="meld-owner">{whose}</h2><ul class="melds">{items}</ul></section>'
+            )
+        body = "".join(groups) or f'<p class="muted-on-felt">{words["no_melds"]}</p>'
+        inner = f'<div class="meld-groups">{body}</div>'
+    return f'<div id="table-melds" class="felt-part" data-seq="{v["seq"]}"{_oob(v)}>{inner}</div>'
+
+
+# The hand's action buttons in the order shown: (move type, classes, label's msgid).
+ACTIONS = (
+    ("fold", "button", "Fold"),
+    ("fight", "button", "Fight"),
+    ("call", "button button-call", "Call Draw"),
+    ("draw", "button", "Draw"),
+    ("take", "button button-secondary", "Take discard"),
+    ("meld", "button button-secondary", "Meld"),
+    ("secret", "button button-secondary", "Secret set"),
+    ("layoff", "button button-secondary", "Lay off"),
+    ("discard", "button", "Discard"),
+)
+
+
+@lru_cache(maxsize=8)
+def _hand_words(lang: str | None) -> dict[str, str]:
+    """The hand's fixed words in ``lang`` (the active language)."""
+    return {
+        "title": gettext("Your hand"),
+        "your_last_turn": gettext("Your last turn:"),
+        "away": gettext("The server is playing for you while you are away."),
+        "back": gettext("I'm back"),
+        "legend": gettext("Your cards: choose cards for your next action"),
+        "actions": escape(gettext("Actions")),
+        "take": gettext("To take the discard, choose the cards it melds with."),
+        "layoff": gettext("To lay off, choose cards and a meld on the table."),
+        # The labels are the buttons' whole markup, made once per flag set below.
+        **{kind: pgettext("action", label) for kind, _, label in ACTIONS},
+    }
+
+
+@lru_cache(maxsize=64)
+def _actions(flags: tuple[bool, ...], lang: str | None) -> str:
+    words = _hand_words(lang)
+    buttons = "".join(
+        f'<button type="submit" class="{classes}" name="action" value="{kind}" '
+        f'id="act-{kind}">{words[kind]}</button>'
+        for (kind, classes, _), shown in zip(ACTIONS, flags, strict=True)
+        if shown
+    )
+    return f'<div class="actions" role="group" aria-label="{words["actions"]}">{buttons}</div>'
+
+
+@lru_cache(maxsize=256)
+def _points(n: int, lang: str | None) -> str:
+    return ngettext("%(points)s point", "%(points)s points", n) % {"points": n}
+
+
+def hand(v: Mapping[str, Any]) -> str | None:
+    """The player's hand as a form: its cards (chosen by checkboxes), what it holds, the
+    seat's own last turn and block, and a button per legal kind of move. None for a
+    spectator, a seat waiting for the deal, or a hand emptied: the template says those."""
+    cards = v.get("hand")
+    if v.get("spectator") or v.get("waiting") or (not cards and not v.get("finished")):
+        return None
+    lang, mine, can = v.get("lang"), v.get("my_panel"), v.get("can") or {}
+    words, playing = _hand_words(lang), v.get("playing")
+    ids = itertools.count(1)
+
+    def term(name: str, badge: str = "") -> str:
+        return term_html(name, badge, f"tip-hand-{next(ids)}")
+
+    info = f"{_cards_left(len(cards or ()), lang)} · {_points(v.get('hand_points') or 0, lang)}"
+    if mine and mine.opened:
+        info += f" · {term('opened')}"
+    if mine and mine.blocked:
+        info += f" · {term('blocked', 'warn')}"
+    if mine and mine.dealer:
+        info += f" · {term('dealer')}"
+    turn = bool(mine and mine.turn)
+    token = v.get("csrf_token")
+    out = [
+        f'<form id="my-hand" class="my-hand{" is-turn" if turn else ""}" method="post" '
+        f'action="{v["act_url"]}" ws-send data-seq="{v["seq"]}"{_oob(v)}>',
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
+        if token and token != "NOTPROVIDED"
+        else "",
+        # The form's default button, disabled: Enter on a card must not submit a move.
+        '<button type="submit" hidden disabled></button>',
+        f'<div class="hand-header"><h2 id="hand-title">{words["title"]}</h2>',
+        f'<span class="seat-clock" aria-hidden="true">{clock(mine, v["now"], lang)}</span>'
+        if turn
+        else "",
+        f'<p class="hand-info">{info}</p></div>',
+    ]
+    if mine and mine.last_turn:
+        did = gettext("You %(did)s") % {"did": _e(mine.last_turn)}
+        out.append(
+            f'<p class="seat-last"><span class="visually-hidden">{words["your_last_turn"]} '
+            f"</span>{did}</p>"
+        )
+    if mine and mine.block_note and playing:
+        out.append(f'<p class="block-note">{_e(mine.block_note)}</p>')
+    if mine and mine.away and playing:
+        out.append(
+            f'<p class="away-note">{words["away"]} <button type="submit" class="button" '
+            f'name="action" value="back">{words["back"]}</button></p>'
+        )
+    if cards:
+        out.append(
+            f'<fieldset class="hand-fieldset"><legend class="visually-hidden">{words["legend"]}'
+            f'</legend><ul class="hand">{_e(v["hand_html"])}</ul></fieldset>'
+        )
+    if can.get("any"):
+        out.append(_actions(tuple(bool(can.get(kind)) for kind, _, _ in ACTIONS), lang))
+        if can.get("take"):
+            out.append(f'<p class="hint">{words["take"]}</p>')
+        elif can.get("layoff"):
+            out.append(f'<p class="hint">{words["layoff"]}</p>')
+    out.append("</form>")
+    return "".join(out)
+
+
+@lru_cache(maxsize=512)
+def _whose_melds(name: str, lang: str | None) -> str:
+    return gettext("%(name)s's melds") % {"name": escape(name)}
+
+
+BUILDERS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+    "status": status,
+    "live": live,
+    "seats": seats,
+    "melds": melds,
+    "hand": hand,
+}
