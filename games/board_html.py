@@ -296,6 +296,98 @@ def hand(v: Mapping[str, Any]) -> str | None:
     return "".join(out)
 
 
+@lru_cache(maxsize=8)
+def _felt_words(lang: str | None) -> dict[str, str]:
+    return {
+        "stock": gettext("Stock"),
+        "cards": gettext("cards"),
+        "discard": pgettext("pile", "Discard"),
+        "empty": gettext("Discard: empty"),
+        "pile": escape(gettext("The discard pile, the top card last")),
+        "no_moves": gettext("No moves yet."),
+    }
+
+
+def piles(v: Mapping[str, Any]) -> str | None:
+    """The stock, the top discard and the whole discard pile (top last) once dealt; None
+    before (the template says who is awaited, with the invite link)."""
+    if v.get("waiting") or not v.get("dealt"):
+        return None
+    from games.templatetags.cards import card
+
+    lang = v.get("lang")
+    words = _felt_words(lang)
+    top = v.get("top_discard")
+    n = v.get("discards") or 0
+    shown = card(top) if top else '<span class="card empty" aria-hidden="true"></span>'
+    pile = ""
+    if v.get("discard_pile"):
+        cards = "".join(f"<li>{card(c, 'small')}</li>" for c in v["discard_pile"])
+        see = gettext("See the whole discard pile (%(discards)s)") % {"discards": n}
+        pile = (
+            f'<details class="discard-pile" id="discard-pile"><summary>{see}</summary>'
+            f'<ol class="discard-list" aria-label="{words["pile"]}">{cards}</ol></details>'
+        )
+    in_pile = gettext("%(discards)s in pile") % {"discards": n}
+    return (
+        f'<div id="table-piles" class="felt-part" data-seq="{v["seq"]}"{_oob(v)}>'
+        '<div class="piles"><div class="pile"><span class="card back" aria-hidden="true"></span>'
+        f"<p>{words['stock']}<br><strong>{v.get('stock_left')}</strong> "
+        f'<span class="visually-hidden">{words["cards"]}</span></p></div>'
+        f'<div class="pile pile-discard">{shown}'
+        f"<p>{words['discard'] if top else words['empty']}<br>"
+        f'<span class="muted-on-felt">{in_pile}</span></p></div></div>{pile}</div>'
+    )
+
+
+def moves_head(v: Mapping[str, Any]) -> str:
+    """The move list's older turns, in whole blocks (sent again only when one fills)."""
+    lines = "".join(_e(line) for line in v.get("moves_head") or ())
+    return f'<ol id="moves-head" class="move-lines" data-seq="{v["seq"]}"{_oob(v)}>{lines}</ol>'
+
+
+def moves_tail(v: Mapping[str, Any]) -> str:
+    """The move list's newest turns."""
+    lines = "".join(_e(line) for line in v.get("moves_tail") or ())
+    if not lines and not v.get("moves_head"):
+        lines = f'<li class="move-none">{_felt_words(v.get("lang"))["no_moves"]}</li>'
+    return f'<ol id="moves-tail" class="move-lines" data-seq="{v["seq"]}"{_oob(v)}>{lines}</ol>'
+
+
+def meld(m: Mapping[str, Any], lang: str | None = None) -> str:
+    """One meld on the felt: face up (a radio button to lay off on it, when the watcher
+    may), or a secret set face down."""
+    from games.templatetags.cards import card
+
+    n, fresh = m["number"], " is-fresh" if m["fresh"] else ""
+    if m["pickable"]:
+        i = m["index"]
+        cards = "".join(card(c, "small") for c in m["cards"])
+        return (
+            f'<label class="meld meld-pick{fresh}" for="meld-{i}">'
+            f'<input type="radio" name="meld" value="{i}" id="meld-{i}" form="my-hand">'
+            f'<span class="visually-hidden">{gettext("Meld %(n)s:") % {"n": n}} </span>'
+            f"{cards}</label>"
+        )
+    if m["hidden"]:
+        said = gettext("Meld %(n)s: a secret set of %(size)s cards, face down") % {
+            "n": n,
+            "size": m["size"],
+        }
+        backs = '<span class="card back card-small" aria-hidden="true"></span>' * m["size"]
+        return (
+            f'<div class="meld secret{fresh}" role="img" aria-label="{escape(said)}">{backs}</div>'
+        )
+    said = (
+        gettext("Meld %(n)s, a secret set") % {"n": n}
+        if m["secret"]
+        else gettext("Meld %(n)s") % {"n": n}
+    )
+    cards = "".join(card(c, "small") for c in m["cards"])
+    was = " was-secret" if m["secret"] else ""
+    return f'<div class="meld{was}{fresh}" role="group" aria-label="{escape(said)}">{cards}</div>'
+
+
 @lru_cache(maxsize=512)
 def _whose_melds(name: str, lang: str | None) -> str:
     return gettext("%(name)s's melds") % {"name": escape(name)}
@@ -307,4 +399,7 @@ BUILDERS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "seats": seats,
     "melds": melds,
     "hand": hand,
+    "piles": piles,
+    "moves-head": moves_head,
+    "moves-tail": moves_tail,
 }

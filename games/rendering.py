@@ -530,7 +530,7 @@ def meld_html(m: dict[str, Any], lang: str | None = None) -> SafeString:
     key = (_meld_key(m), lang or get_language())
     html = _melds_made.get(key)
     if html is None:
-        html = _melds_made[key] = _template("meld").template.render(Context({"m": m}))
+        html = _melds_made[key] = board_html.meld(m, key[1])
         while len(_melds_made) > MEMO_SIZE:
             del _melds_made[next(iter(_melds_made))]
     return SafeString(html)

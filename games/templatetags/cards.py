@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from games.card_names import FACE_DOWN as FACE_DOWN_NAME
 from games.card_names import name_in
 from games.engine.cards import parse_card, short
-from games.rendering import Face, meld_html
+from games.rendering import Face
 
 register = template.Library()
 
@@ -72,12 +72,6 @@ def _example_card(code: str) -> SafeString:
         code[1].lower(),
         short(parse_card(code)),
     )
-
-
-@register.simple_tag
-def meld(m, lang: str | None = None) -> SafeString:
-    """A meld on the table (the "meld" partial), made once per distinct meld and language."""
-    return meld_html(m, lang)
 
 
 @register.simple_tag(takes_context=True)
