@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -45,13 +45,30 @@ BASES = {
 }
 
 
-class Turn(NamedTuple):
+class Turn:
     """One seat's moves in a row: a turn (draw or take, melds, lay-offs, discard), a Draw
-    call, or an answer to one."""
+    call, or an answer to one.
 
-    number: int  # 1 first
-    seat: int
-    entries: tuple[Entry, ...]
+    Immutable, and hashed once: every board looks each turn of the game up in the caches
+    of its words (``move_line`` and the like), three seats a move."""
+
+    __slots__ = ("number", "seat", "entries", "_key", "_hash")
+
+    def __init__(self, number: int, seat: int, entries: tuple[Entry, ...]) -> None:
+        self.number = number  # 1 first
+        self.seat = seat
+        self.entries = entries
+        self._key = (number, seat, entries)
+        self._hash = hash(self._key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Turn) and self._hash == other._hash and self._key == other._key
+
+    def __repr__(self) -> str:
+        return f"Turn({self.number}, {self.seat}, {self.entries!r})"
 
 
 # The turns of the journals told lately, by the journal's identity (a position's journal
