@@ -143,3 +143,27 @@ def test_no_page_about_a_game_in_play_shows_its_seed_or_any_hand(
             body = response.content.decode(errors="replace")
             assert live.seed not in body, (person, page)
             assert not shown_cards(body) & secret_cards, (person, page)
+
+
+def test_a_moves_own_sql_reads_and_writes_what_the_orm_would(make_game, alice, bob, carol):
+    # games/live/rows.py writes a move's statements out once per process; the values
+    # must be the ORM's, dates, JSON and booleans included, on either database.
+    from django.db import transaction
+
+    from games.live import rows
+    from games.models import Game
+    from games.services import MOVE_FIELDS, SUMMARY_FIELDS
+
+    game = make_game([alice, bob, carol], seed=5)
+    with transaction.atomic():
+        locked = rows.locked_game(game.pk, MOVE_FIELDS)
+        orm = Game.objects.get(pk=game.pk)
+        assert {f: getattr(locked, f) for f in MOVE_FIELDS} == {
+            f: getattr(orm, f) for f in MOVE_FIELDS
+        }
+        locked.seq, locked.rev = locked.seq + 7, locked.rev + 7
+        locked.last_move_at = orm.started_at
+        rows.save_fields(locked, SUMMARY_FIELDS)
+    again = Game.objects.get(pk=game.pk)
+    assert (again.seq, again.rev, again.last_move_at) == (orm.seq + 7, orm.rev + 7, orm.started_at)
+    assert rows.locked_game(10**9, MOVE_FIELDS) is None

@@ -5,8 +5,8 @@ Through the ORM each statement was compiled afresh on every move (building the q
 its columns, its converters), which cost more CPU than the rest of the move together. The
 SQL here is made once per process from the models' own metadata (table and column names),
 values are prepared by the fields themselves (JSON, dates, booleans as each database
-wants them), and rows come back through a raw queryset, which applies the fields'
-converters: the same values the ORM gives, on PostgreSQL and SQLite alike.
+wants them), and a row read comes back through the fields' own converters (found once):
+the same values the ORM gives, on PostgreSQL and SQLite alike.
 """
 
 from __future__ import annotations
@@ -28,18 +28,45 @@ def _q(name: str) -> str:
 
 @cache
 def _lock_sql(fields: tuple[str, ...]) -> str:
-    columns = ", ".join(_q(Game._meta.get_field(f).column) for f in ("id", *fields))
+    columns = ", ".join(_q(Game._meta.get_field(f).column) for f in fields)
     sql = f"SELECT {columns} FROM {_q(Game._meta.db_table)} WHERE {_q('id')} = %s"
     # The row lock serialises every move of one game across all workers (SQLite locks
     # the whole database for a write transaction instead, and has no FOR UPDATE).
     return sql + " FOR UPDATE" if connection.features.has_select_for_update else sql
 
 
+@cache
+def _lock_plan(fields: tuple[str, ...], vendor: str) -> tuple[str, list[str], list[tuple]]:
+    """The lock's SQL, the attributes its columns fill, and each column's converters
+    from the database's value to the field's (as a queryset applies them): worked out
+    once per process, not per move as a raw queryset does."""
+    table = Game._meta.db_table
+    # In the model's order of fields, which is the order Model.from_db expects.
+    wanted = {Game._meta.get_field(f) for f in ("id", *fields)}
+    columns = [f for f in Game._meta.concrete_fields if f in wanted]
+    converting = []
+    for i, field in enumerate(columns):
+        col = field.get_col(table)
+        found = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        if found:
+            converting.append((i, found, col))
+    return _lock_sql(tuple(f.attname for f in columns)), [f.attname for f in columns], converting
+
+
 def locked_game(game_id: int, fields: Sequence[str]) -> Game | None:
     """The game's row with only ``fields`` loaded (the rest deferred), locked until the
     end of the transaction; None if there is no such game."""
-    rows = list(Game.objects.raw(_lock_sql(tuple(fields)), [game_id]))
-    return rows[0] if rows else None
+    sql, names, converting = _lock_plan(tuple(fields), connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for i, converters, col in converting:
+        for convert in converters:
+            values[i] = convert(values[i], col, connection)
+    return Game.from_db(connection.alias, names, values)
 
 
 INSERT_FIELDS = ("game_id", "seq", "seat", "payload", "client_move_id", "by_server", "created_at")
