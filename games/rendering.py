@@ -450,28 +450,46 @@ def render_parts(
 ) -> dict[str, str]:
     """The watcher's board as its parts (id -> HTML with hx-swap-oob): state, not a delta.
     In the active language (``lang``: it, if the caller has it already)."""
+    return {part: html for part, (html, _) in _made_parts(table, message, view, now, lang).items()}
+
+
+def _made_parts(
+    table: Table, message: str, view: SeatView | None, now: str | None, lang: str | None
+) -> dict[str, tuple[str, int]]:
+    """Each part as (HTML, a hash of it without its version): the hash of the part as
+    made with placeholders for the version and the move id, so that a part whose
+    content did not change hashes the same at the next version."""
     values = {**board_context(table, view, lang), "oob": True, "message": message}
     if now is not None:
         values["now"] = now
-    return {part: _render_part(part, values) for part in PARTS}
+    stand_in = {**values, "seq": SEQ, "client_move_id": MOVE_ID}
+    seq, move_id = str(values["seq"]), values["client_move_id"]
+    made = {}
+    for part in PARTS:
+        html, bare = _render_part(part, values, stand_in)
+        html = html.replace(SEQ, seq)
+        made[part] = (html.replace(MOVE_ID, move_id) if MOVE_ID in html else html, bare)
+    return made
 
 
-def _render_part(part: str, values: dict[str, Any]) -> str:
-    """One part; the larger ones are made once for the same inputs, whichever board and
-    seat they are for, with the version filled in after."""
+def _render_part(part: str, values: dict[str, Any], stand_in: dict[str, Any]) -> tuple[str, int]:
+    """One part with placeholders for the version and the move id, and its hash. The
+    parts worth it (MEMO_KEYS) are made once for the same inputs, whichever board and
+    seat they are for; the others are quick to make."""
     keyed = MEMO_KEYS.get(part)
     key = keyed(values) if keyed else None
     if key is None:
-        return _render(part, values)
+        html = _render(part, stand_in)
+        return html, hash(html)
     key = (values["lang"], key)  # the words are in the board's language
     memo = _memo[part]
-    html = memo.get(key)
-    if html is None:
-        html = memo[key] = _render(part, {**values, "seq": SEQ, "client_move_id": MOVE_ID})
+    found = memo.get(key)
+    if found is None:
+        html = _render(part, stand_in)
+        found = memo[key] = (html, hash(html))
         while len(memo) > MEMO_SIZE:
             del memo[next(iter(memo))]
-    html = html.replace(SEQ, str(values["seq"]))
-    return html.replace(MOVE_ID, values["client_move_id"]) if MOVE_ID in html else html
+    return found
 
 
 def _render(part: str, values: dict[str, Any]) -> str:
@@ -498,12 +516,6 @@ def _panel_key(p: SeatPanel) -> tuple:
         p.index, p.name, p.cards, p.opened, p.blocked, p.away, p.bot, p.dealer, p.turn,
         p.deadline, p.seconds_left, p.thinking, p.answer, p.last_turn, p.block_note,
     )  # fmt: skip
-
-
-def _seats_key(v: dict[str, Any]) -> tuple:
-    if v.get("waiting"):
-        return ("waiting", v["me"], tuple(tuple(s.items()) for s in v["waiting_seats"]))
-    return ("dealt", v["oob"], v["now"], tuple(_panel_key(p) for p in v.get("others", ())))
 
 
 _panels_made: dict[tuple, str] = {}
@@ -552,10 +564,6 @@ def _clock_key(p: SeatPanel | None) -> tuple | None:
     return (p.turn, p.thinking, p.deadline, p.seconds_left) if p else None
 
 
-def _status_key(v: dict[str, Any]) -> tuple:
-    return (v["oob"], v["turn_text"], bool(v.get("hand")), _clock_key(v.get("my_panel")), v["now"])
-
-
 def _meld_key(m: dict[str, Any]) -> tuple:
     return (
         m["index"], tuple(m["cards"]), m["pickable"], m["hidden"], m["secret"], m["size"],
@@ -583,20 +591,14 @@ def _melds_key(v: dict[str, Any]) -> tuple:
 # The parts worth making once per distinct input: exactly what each reads, besides seq
 # and the move id.
 MEMO_KEYS = {
-    "status": _status_key,
-    "live": lambda v: (v["oob"], v.get("last_move"), v["turn_text"]),
     "piles": _piles_key,
     "melds": _melds_key,
-    "seats": _seats_key,
     "hand": _hand_key,
-    # The move list: its lines as HTML are exactly what it shows.
-    "moves-head": lambda v: (v["oob"], v.get("moves_head")),
-    "moves-tail": lambda v: (v["oob"], v.get("moves_start"), v.get("moves_tail")),
     "result": lambda v: (v["oob"],) if not v.get("result") else None,
     "messages": lambda v: (v["oob"],) if not v.get("message") else None,
     "fairness": lambda v: (v["oob"], v["commitment"], v["seed"]),
 }
-_memo: dict[str, dict[tuple, str]] = {part: {} for part in MEMO_KEYS}
+_memo: dict[str, dict[tuple, tuple[str, int]]] = {part: {} for part in MEMO_KEYS}
 
 
 @cache
@@ -636,11 +638,7 @@ def socket_parts(table: Table) -> dict[str, tuple[str, int]]:
     if hit is not None and hit[0] == snap.rev:
         _boards.move_to_end(key)
         return hit[1]
-    seq = f' data-seq="{snap.seq}"'
-    parts = {
-        name: (html, hash(html.replace(seq, "")))
-        for name, html in render_parts(table, now=NOW, lang=lang).items()
-    }
+    parts = _made_parts(table, "", None, NOW, lang)
     if hit is None or hit[0] < snap.rev:
         _boards[key] = (snap.rev, parts)
         _boards.move_to_end(key)
