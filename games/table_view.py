@@ -180,29 +180,52 @@ def subject(seat: int, names: Sequence[str], me: int | None) -> str:
     return gettext("You") if seat == me else names[seat]
 
 
-@lru_cache(maxsize=4096)
+def _side(turn: Turn, me: int | None) -> int | None:
+    """The watcher as far as this turn's words go: a seat it is not about (neither the
+    one who played it nor the owner of a meld laid off on) reads it as a spectator does,
+    so two of a table's three seats share one telling of each turn."""
+    if me == turn.seat or any(e.owner == me for e in turn.entries if e.type == "layoff"):
+        return me
+    return None
+
+
 def what_they_did(
     turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None
 ) -> SafeString:
     """The turn without its subject, for the seat's own panel: "drew and discarded K♣"."""
+    return _what_they_did(turn, names, _side(turn, me), lang)
+
+
+@lru_cache(maxsize=4096)
+def _what_they_did(
+    turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None
+) -> SafeString:
     return _joined(turn, [phrase(e, names, me, lang) for e in turn.entries])
 
 
-@lru_cache(maxsize=4096)
 def sentence(turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None) -> SafeString:
     """The turn as a sentence: "Ana drew and discarded K♣"."""
+    return _sentence(turn, names, _side(turn, me), lang)
+
+
+@lru_cache(maxsize=4096)
+def _sentence(turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None) -> SafeString:
     return format_html(
         gettext("{who} {did}"),
-        who=subject(turn.seat, names, me), did=what_they_did(turn, names, me, lang),
+        who=subject(turn.seat, names, me), did=_what_they_did(turn, names, me, lang),
     )  # fmt: skip
 
 
-@lru_cache(maxsize=4096)
 def move_line(turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None) -> SafeString:
     """One line of the move list."""
+    return _move_line(turn, names, _side(turn, me), lang)
+
+
+@lru_cache(maxsize=4096)
+def _move_line(turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None) -> SafeString:
     return format_html(
         '<li class="move-line{}" value="{}">{}</li>',
-        " is-mine" if turn.seat == me else "", turn.number, sentence(turn, names, me, lang),
+        " is-mine" if turn.seat == me else "", turn.number, _sentence(turn, names, me, lang),
     )  # fmt: skip
 
 
