@@ -14,6 +14,7 @@ import re
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_noop
 
+from games.engine.cards import parse_card, short
 from games.text import lazy_message
 
 CARD = r"[2-9TJQKA][CDHS]|10[CDHS]"
@@ -143,7 +144,20 @@ def illegal(message: str) -> Promise:
     if found is None:  # a message of a newer engine: in English, as a sentence
         return lazy_message(lambda: message[:1].upper() + message[1:] + ".")
     text, values = found
+    values = {name: _as_shown(name, value) for name, value in values.items()}
     return lazy_message(lambda: _capital(gettext(text) % values))
+
+
+def _as_shown(name: str, value: str) -> str:
+    """Cards as the table prints them ("A♣ J♦ 2♠"), not as the engine codes them."""
+    try:
+        if name in ("card", "top"):
+            return short(parse_card(value))
+        if name == "cards":
+            return " ".join(short(parse_card(code)) for code in value.split(", "))
+    except ValueError:  # a code the engine never writes ("10D"): as it came
+        pass
+    return value
 
 
 def _capital(sentence: str) -> str:

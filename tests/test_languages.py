@@ -24,6 +24,7 @@ from accounts.models import Profile
 from games import rule_messages, services
 from games.engine import IllegalMoveError
 from games.engine import rules as engine_rules
+from games.engine.cards import parse_card, short
 from tests.conftest import PASSWORDS
 from tests.languages_support import has_letters, text_nodes, unmarked_text
 
@@ -453,8 +454,14 @@ def test_every_rule_the_engine_explains_has_a_translated_sentence():
             english = str(rule_messages.illegal(message))
         with translation.override("fil"):
             filipino = str(rule_messages.illegal(message))
-        # English reads as the engine wrote it, as a sentence; Filipino is another text.
-        assert english == message[:1].upper() + message[1:] + "."
+        # English reads as the engine wrote it, as a sentence with its cards as the table
+        # prints them; Filipino is another text.
+        shown = re.sub(
+            r"\b[2-9TJQKA][CDHS](?:, [2-9TJQKA][CDHS])*\b",
+            lambda m: " ".join(short(parse_card(c)) for c in m.group(0).split(", ")),
+            message,
+        )
+        assert english == shown[:1].upper() + shown[1:] + "."
         assert filipino != english, message
     for message in malformed:
         assert rule_messages.known_malformed(message), message
@@ -646,3 +653,15 @@ def test_the_table_page_speaks_each_language(client, alice, bob, carol, make_gam
         assert (word in html) == (language == "en")
     for word in filipino:
         assert (word in html) == (language == "fil")
+
+
+def test_a_refused_meld_names_its_cards_as_the_table_prints_them():
+    # Issue 8: a plain sentence with the cards as on the table ("A♣ J♦ 2♠"), the rule's id
+    # after it; the engine's own message keeps the record format's card codes.
+    from games.rule_messages import illegal
+
+    with translation.override("en"):
+        assert str(illegal("AC, JD, 2S is not a set or a run (R4)")) == (
+            "A♣ J♦ 2♠ is not a set or a run (R4)."
+        )
+        assert str(illegal("seat 1 does not hold TD (R3)")) == "Seat 1 does not hold 10♦ (R3)."
