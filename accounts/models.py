@@ -11,9 +11,13 @@ class Profile(models.Model):
     """What a player chooses to show others; created the first time it is needed."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user"),
     )
     display_name = models.CharField(
+        _("display name"),
         max_length=40,
         blank=True,
         help_text=_("Shown at the table instead of your username."),
@@ -21,13 +25,17 @@ class Profile(models.Model):
     # A guest account: made by Play now for a visitor, with a generated name and no
     # password, until its person claims it (a username and password of their own).
     # Unclaimed guests are removed after a while (manage.py remove_guests).
-    is_guest = models.BooleanField(default=False, db_index=True)
+    is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
     # Where the guest was made from, to limit how many one address makes; cleared when
     # the guest is claimed (an ordinary account keeps no address).
     guest_address = models.GenericIPAddressField(null=True, blank=True)
     # The language the player chose (a code of settings.LANGUAGES), applied when they log
     # in; blank until their first log-in, which keeps the language they were using.
     language = models.CharField(max_length=10, blank=True)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"

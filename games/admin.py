@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.admin_lookups import SecretsGuardedAdmin
 from games.engine.moves import SECRET
@@ -37,10 +39,10 @@ class MoveInline(ReadOnlyInline):
     fields = ["seq", "seat", "move", "by_server", "client_move_id", "created_at"]
     readonly_fields = fields
 
-    @admin.display(description="move")
+    @admin.display(description=_("move"))
     def move(self, row: Move) -> object:
         if row.payload.get("type") == SECRET and not row.game.revealed:
-            return {"seat": row.seat, "type": SECRET, "cards": "hidden until the end"}
+            return {"seat": row.seat, "type": SECRET, "cards": gettext("hidden until the end")}
         return row.payload
 
 
@@ -55,12 +57,14 @@ class GameAdmin(SecretsGuardedAdmin):
     inlines = [SeatInline, MoveInline]
     SECRET_FIELDS = ("seed", "deal")
 
-    @admin.display(description="replay")
+    @admin.display(description=_("replay"))
     def replay_link(self, game: Game) -> str:
         # A game in play has no replay for anyone, staff included: it would show hands.
         if not game.revealed or game.deal is None:
-            return "after the end"
-        return format_html('<a href="{}">replay</a>', reverse("replay", args=[game.pk]))
+            return gettext("after the end")
+        return format_html(
+            '<a href="{}">{}</a>', reverse("replay", args=[game.pk]), gettext("replay")
+        )
 
     def get_exclude(self, request, obj=None):
         if obj is None or not obj.revealed:

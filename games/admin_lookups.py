@@ -14,6 +14,7 @@ import logging
 from django.contrib import admin
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.translation import gettext
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ class SecretsGuardedAdmin(admin.ModelAdmin):
             # The lookup's name only: its value may be a guess at the secret.
             log.warning("Refused an admin lookup on a secret: %s by %s", refused, request.user)
             return HttpResponseBadRequest(
-                "This list cannot be filtered by a game's seed, deal or moves.",
+                gettext("This list cannot be filtered by a game's seed, deal or moves."),
                 content_type="text/plain",
             )
         return super().changelist_view(request, extra_context)

@@ -31,11 +31,15 @@ class Game(models.Model):
         ABORTED = "aborted", _("Aborted")
 
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=10, choices=Status, default=Status.WAITING)
-    public = models.BooleanField(default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.WAITING)
+    public = models.BooleanField(_("public"), default=True)
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
     variants = models.JSONField(default=list, blank=True)
     turn_seconds = models.PositiveIntegerField(default=45)
@@ -55,12 +59,12 @@ class Game(models.Model):
 
     started_at = models.DateTimeField(null=True, blank=True)
     # Summary of the log, updated with each move.
-    seq = models.PositiveIntegerField(default=0)  # moves in the log: the game's version
+    seq = models.PositiveIntegerField(_("moves"), default=0)  # moves in the log: the game's version
     # Grows with every change a watcher of the table sees: each move, and also what moves
     # no card (a seat taken, away and back, a turn clock extended, the next game made).
     # Sockets are told "game N is at rev R" and each worker loads a game once per rev.
     rev = models.PositiveIntegerField(default=0)
-    turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_seat = models.PositiveSmallIntegerField(_("turn seat"), null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # When the server must act for the seat to move: a bot's pause, or a person's clock.
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -84,6 +88,8 @@ class Game(models.Model):
     )
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         indexes = [models.Index(fields=["status", "due_at"])]
 
     def __str__(self) -> str:
@@ -139,18 +145,21 @@ class Seat(SeatKind, models.Model):
     BOT_CHOICES = [*LEVEL_CHOICES, ("random", _("Random bot")), ("greedy", _("Greedy bot"))]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()
+    index = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="seats",
+        verbose_name=_("player"),
     )  # fmt: skip
-    bot_kind = models.CharField(max_length=10, blank=True, choices=BOT_CHOICES)
+    bot_kind = models.CharField(_("bot"), max_length=10, blank=True, choices=BOT_CHOICES)
     # The clock ran out on this seat: the greedy bot plays it until its person acts again.
-    away = models.BooleanField(default=False)
+    away = models.BooleanField(_("away"), default=False)
     # Only for an imported record's seats, which belong to nobody here.
-    display_name = models.CharField(max_length=40, blank=True)
+    display_name = models.CharField(_("name in the record"), max_length=40, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["index"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="one_seat_per_index"),
@@ -179,14 +188,16 @@ class Move(models.Model):
     """One logged move, never updated or deleted."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField()  # 1, 2, 3 … within the game
-    seat = models.PositiveSmallIntegerField()
+    seq = models.PositiveIntegerField(_("number"))  # 1, 2, 3 … within the game
+    seat = models.PositiveSmallIntegerField(_("seat"))
     payload = models.JSONField()  # the move as in a tongits-record/1
-    client_move_id = models.CharField(max_length=64, null=True, blank=True)
-    by_server = models.BooleanField(default=False)  # a bot's move or a clock's
-    created_at = models.DateTimeField(auto_now_add=True)
+    client_move_id = models.CharField(_("client's move id"), max_length=64, null=True, blank=True)
+    by_server = models.BooleanField(_("by the server"), default=False)  # a bot's move or a clock's
+    created_at = models.DateTimeField(_("made at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_move_per_seq"),

@@ -26,7 +26,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from django_tasks import task
 from django_tasks_db.models import DBTaskResult
 
@@ -37,7 +38,7 @@ from games.models import Game
 from games.narration import distinct_names
 from games.records import seat_names
 
-from .coach import DEFAULT_BUDGET, Budget, Evaluation, better_text, evaluate
+from .coach import DEFAULT_BUDGET, Budget, Evaluation, better_steps, evaluate, say_better
 from .models import Analysis, MoveEvaluation
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,7 @@ def check_can_analyse(user: AbstractBaseUser | AnonymousUser, game: Game) -> Non
 
     check_can_replay(user, game)  # raises PermissionDenied or Http404 with its reason
     if game.status != Game.Status.FINISHED:
-        raise PermissionDenied("Only a game played to its end can be analysed.")
+        raise PermissionDenied(gettext("Only a game played to its end can be analysed."))
 
 
 def current(game: Game) -> Analysis | None:
@@ -157,7 +158,8 @@ def _judge_rest(analysis: Analysis, game: Game, budget: Budget, stop_after: int 
         if seq in done:
             continue
         found = evaluate(view, move, seq, budget)
-        _store(analysis, found, better_text(view, found.best, seq, names) if found.mark else "")
+        steps = better_steps(view, found.best, seq) if found.mark else []
+        _store(analysis, found, steps, names)
         judged += 1
         Analysis.objects.filter(pk=analysis.pk).update(
             done=len(done) + judged, beat_at=timezone.now()
@@ -178,13 +180,18 @@ def moments(record: Record, seats: set[int]) -> Iterator[tuple[int, SeatView, Mo
         state = apply(state, move)
 
 
-def _store(analysis: Analysis, e: Evaluation, better: str) -> None:
+def _store(analysis: Analysis, e: Evaluation, steps: list[dict], names: list[str]) -> None:
+    # The steps are worded for each reader; the English words are kept beside them too
+    # (the admin, and whatever reads the column as it was).
+    with translation.override("en"):
+        better = say_better(steps, names) if steps else ""
     try:
         with transaction.atomic():
             MoveEvaluation.objects.create(
                 analysis=analysis, seq=e.seq, seat=e.seat, played=e.played.to_dict(),
                 best=e.best.to_dict(), played_chips=e.played_chips, best_chips=e.best_chips,
                 choices=e.choices, worlds=e.worlds, mark=e.mark, better=better,
+                better_steps=steps,
             )  # fmt: skip
     except IntegrityError:
         pass  # a worker taken for dead was only slow: it judged this move the same way

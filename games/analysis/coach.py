@@ -25,11 +25,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.bots import greedy
 from games.bots.search import sample_world
-from games.engine.cards import cards_of, short
+from games.engine.cards import code, codes_of, mask_of_codes, parse_card, short
 from games.engine.melds import is_set
 from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, TAKE, Move
 from games.engine.rules import apply
@@ -160,45 +160,82 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-# --- The better move, in words -------------------------------------------------------------
+# --- The better move: its steps as data, put into words where it is read -------------------
 
 
-def better_text(view: SeatView, best: Move, seq: int, names: Sequence[str]) -> str:
-    """ "Better: meld 7♠ 8♠ 9♠ and discard K♣": the best move, and for a meld, secret set or
-    lay-off the rest of the turn as the coach's rollouts played it (greedy), which the
-    seat's own hand decides, so it is known from the view alone."""
-    steps = [describe(view, best, names)]
+def better_steps(view: SeatView, best: Move, seq: int) -> list[dict]:
+    """The best move, and for a meld, secret set or lay-off the rest of the turn as the
+    coach's rollouts played it (greedy), which the seat's own hand decides, so it is known
+    from the view alone: each a ``step`` (stored with the verdict; ``say_better`` words it
+    in the reader's language)."""
+    steps = [step(view, best)]
     if view.phase is Phase.PLAY and best.type != DISCARD:
         rng = random.Random(move_seed(seq, view.seat, "coach/turn"))
         state = apply(sample_world(view, rng), best)
         while state.outcome is None and state.turn == view.seat and state.phase is Phase.PLAY:
             mine = seat_view(state, view.seat)
             move = greedy.choose(mine, _NO_RNG)
-            steps.append(describe(mine, move, names))
+            steps.append(step(mine, move))
             state = apply(state, move)
             if move.type == DISCARD:
                 break
-    words = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + " and " + steps[-1]
-    return f"Better: {words}"
+    return steps
 
 
-def describe(view: SeatView, move: Move, names: Sequence[str]) -> str:
-    """A move as an instruction: "meld 7♠ 8♠ 9♠", "take 5♦ with 5♣ 5♥", "call Draw"."""
-    cards = " ".join(short(c) for c in cards_of(move.cards))
-    if move.type == DRAW:
-        return "draw from the stock"
+def step(view: SeatView, move: Move) -> dict:
+    """What saying ``move`` needs, read from the view it is played in: its type, seat and
+    cards (codes), a take's discard, a lay-off's meld owner and kind."""
+    found: dict = {"type": move.type, "seat": move.seat, "cards": codes_of(move.cards)}
     if move.type == TAKE:
-        top = short(view.discards[-1]) if view.discards else "the discard"
-        return f"take {top} with {cards}"
-    if move.type == MELD:
-        return f"meld {cards}"
-    if move.type == SECRET:
-        return f"lay {cards} down as a secret set"
-    if move.type == LAYOFF:
+        found["top"] = code(view.discards[-1]) if view.discards else ""
+    elif move.type == LAYOFF:
         meld = view.melds[move.meld]
-        kind = "set" if meld.cards and is_set(sum(1 << c for c in meld.cards)) else "run"
-        whose = "your own" if meld.owner == move.seat else f"{names[meld.owner]}'s"
-        return f"lay off {cards} on {whose} {kind}"
-    if move.type == DISCARD:
-        return f"discard {cards}"
-    return {CALL: "call Draw", FOLD: "fold", FIGHT: "fight"}[move.type]
+        found["owner"] = meld.owner
+        found["kind"] = "set" if meld.cards and is_set(sum(1 << c for c in meld.cards)) else "run"
+    return found
+
+
+def better_text(view: SeatView, best: Move, seq: int, names: Sequence[str]) -> str:
+    """ "Better: meld 7♠ 8♠ 9♠ and discard K♣", in the active language."""
+    return say_better(better_steps(view, best, seq), names)
+
+
+def say_better(steps: Sequence[dict], names: Sequence[str]) -> str:
+    """Stored steps as the coach's advice, in the active language, with the replay's own
+    words for cards, melds and lists (``games.narration``, ``games.table_view``)."""
+    from games.table_view import _and
+
+    words = [say(s, names) for s in steps]
+    return pgettext("coach's advice", "Better: %(moves)s") % {"moves": _and(words)}
+
+
+def say(found: dict, names: Sequence[str]) -> str:
+    """One step as an instruction: "meld 7♠ 8♠ 9♠", "take 5♦ with 5♣ 5♥", "call Draw"."""
+    from games.narration import KINDS, cards_text
+
+    kind = found["type"]
+    cards = cards_text(mask_of_codes(found["cards"]))
+    if kind == TAKE:
+        top = short(parse_card(found["top"])) if found.get("top") else None
+        return pgettext("coach's advice", "take %(top)s with %(cards)s") % {
+            "top": top or pgettext("coach's advice", "the discard"),
+            "cards": cards,
+        }
+    if kind == LAYOFF:
+        values = {"cards": cards, "kind": KINDS[found["kind"]]}
+        if found["owner"] == found["seat"]:
+            return pgettext("coach's advice", "lay off %(cards)s on your own %(kind)s") % values
+        values["owner"] = names[found["owner"]]
+        return pgettext("coach's advice", "lay off %(cards)s on %(owner)s's %(kind)s") % values
+    return str(_ADVICE[kind]) % {"cards": cards}
+
+
+_ADVICE = {
+    DRAW: pgettext_lazy("coach's advice", "draw from the stock"),
+    MELD: pgettext_lazy("coach's advice", "meld %(cards)s"),
+    SECRET: pgettext_lazy("coach's advice", "lay %(cards)s down as a secret set"),
+    DISCARD: pgettext_lazy("coach's advice", "discard %(cards)s"),
+    CALL: pgettext_lazy("coach's advice", "call Draw"),
+    FOLD: pgettext_lazy("coach's advice", "fold"),
+    FIGHT: pgettext_lazy("coach's advice", "fight"),
+}

@@ -5,16 +5,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 
 
 class Analysis(models.Model):
     class Status(models.TextChoices):
-        QUEUED = "queued", "Waiting for a worker"
-        RUNNING = "running", "Analysing"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", _("Waiting for a worker")
+        RUNNING = "running", _("Analysing")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     ACTIVE = (Status.QUEUED, Status.RUNNING)
 
@@ -71,6 +72,10 @@ class MoveEvaluation(models.Model):
     choices = models.PositiveSmallIntegerField()  # legal moves there were
     worlds = models.PositiveSmallIntegerField()  # deals the move played was judged in
     mark = models.CharField(max_length=12, blank=True)  # inaccuracy, mistake, blunder
+    # The better move and the rest of its turn (``coach.better_steps``), put into words in
+    # each reader's language (``coach.say_better``); empty in rows made before it was kept.
+    better_steps = models.JSONField(default=list, blank=True)
+    # Those words in English, as they were stored before: shown for rows without steps.
     better = models.CharField(max_length=300, blank=True)  # "Better: meld 7♠ 8♠ 9♠ …"
 
     class Meta:

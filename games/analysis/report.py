@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .coach import MARK_NAMES, MARKS
+from django.utils.translation import gettext
+
+from .coach import MARK_NAMES, MARKS, say_better
 from .models import Analysis, MoveEvaluation
 
 WIDTH, HEIGHT, PAD_X, PAD_Y = 640, 200, 36, 14
@@ -88,8 +90,14 @@ def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
 def _verdict(r: MoveEvaluation, names: Sequence[str]) -> Verdict:
     return Verdict(
         r.seq, r.seat, names[r.seat], r.mark, MARK_NAMES.get(r.mark, ""), round(r.loss, 1),
-        r.played_chips, r.best_chips, r.better,
+        r.played_chips, r.best_chips, better_words(r, names),
     )  # fmt: skip
+
+
+def better_words(r: MoveEvaluation, names: Sequence[str]) -> str:
+    """The better move in the reader's language, from its stored steps; a verdict stored
+    before the steps were kept has only its English words, shown as they are."""
+    return say_better(r.better_steps, names) if r.better_steps else r.better
 
 
 def _summary(seat: int, name: str, rows: list[MoveEvaluation]) -> PersonSummary:
@@ -122,21 +130,35 @@ def _graph(rows: list[MoveEvaluation], names: Sequence[str], total: int) -> Grap
                 y(r.played_chips),
                 r.seq,
                 r.mark,
-                f"{names[seat]}, move {r.seq}: {_signed(r.played_chips)} expected"
-                + (f", {MARK_NAMES[r.mark]}" if r.mark else ""),
+                _point_label(names[seat], r),
             )  # fmt: skip
             for r in mine
         ]
         path = "M" + " L".join(f"{p.x},{p.y}" for p in points)
         lines.append(Line(seat, names[seat], path, points))
     words = "; ".join(
-        f"{line.name} from {_signed(_first(rows, line.seat))} to {_signed(_last(rows, line.seat))}"
+        gettext("%(name)s from %(first)s to %(last)s")
+        % {
+            "name": line.name,
+            "first": _signed(_first(rows, line.seat)),
+            "last": _signed(_last(rows, line.seat)),
+        }
         for line in lines
     )
-    summary = f"Expected chips at the end, after each move, as the coach saw it: {words}."
+    summary = gettext(
+        "Expected chips at the end, after each move, as the coach saw it: %(lines)s."
+    ) % {"lines": words}
     return Graph(
         WIDTH, HEIGHT, lines, y(0.0), _signed(high), _signed(low), y(high), y(low), summary
     )
+
+
+def _point_label(name: str, r: MoveEvaluation) -> str:
+    values = {"name": name, "seq": r.seq, "chips": _signed(r.played_chips)}
+    if r.mark:
+        values["mark"] = MARK_NAMES[r.mark]
+        return gettext("%(name)s, move %(seq)s: %(chips)s expected, %(mark)s") % values
+    return gettext("%(name)s, move %(seq)s: %(chips)s expected") % values
 
 
 def _first(rows: list[MoveEvaluation], seat: int) -> float:

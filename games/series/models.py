@@ -6,12 +6,24 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.models import Game
 
 
 class Series(models.Model):
     ANTES = (1, 2, 5)
+    # Why a series ended, as stored (English, as rows made before the site spoke Filipino
+    # hold it), and the words each reader gets for it.
+    ENDED_BY_CREATOR = gettext_noop("Ended by its creator.")
+    NOBODY_LEFT = gettext_noop("No person is left at the table.")
+    UPLOADED = gettext_noop("An uploaded series record.")
+    END_REASONS = {
+        ENDED_BY_CREATOR: _("Ended by its creator."),
+        NOBODY_LEFT: _("No person is left at the table."),
+        UPLOADED: _("An uploaded series record."),
+    }
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -38,6 +50,11 @@ class Series(models.Model):
     @property
     def ended(self) -> bool:
         return self.ended_at is not None
+
+    @property
+    def end_reason_shown(self) -> str:
+        """Why it ended, in the active language (a reason we did not write, as stored)."""
+        return str(self.END_REASONS.get(self.end_reason, self.end_reason))
 
 
 class Hand(models.Model):

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.charts import signed
 from games.models import Seat
@@ -60,9 +61,15 @@ def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None =
     streak = ""
     if book.last_taken is not None and st.latest.is_over:
         taken = book.last_taken
-        streak = f"{names[taken.seat]} won 2 in a row and took the pot of {taken.amount}."
+        streak = gettext("%(name)s won 2 in a row and took the pot of %(amount)s.") % {
+            "name": names[taken.seat],
+            "amount": taken.amount,
+        }
     elif book.streak_seat is not None and book.streak:
-        streak = f"{names[book.streak_seat]} has won {book.streak} in a row."
+        streak = gettext("%(name)s has won %(n)s in a row.") % {
+            "name": names[book.streak_seat],
+            "n": book.streak,
+        }
     seconds = 0
     if series.next_at is not None:
         seconds = max(0, int((series.next_at - timezone.now()).total_seconds()))
@@ -88,7 +95,7 @@ def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None =
             "current_game": last.pk,
             "between": st.between,
             "ended": series.ended,
-            "end_reason": series.end_reason,
+            "end_reason": series.end_reason_shown,
             "returns": [(names[e.seat], e.amount) for e in book.events if e.kind == "return"],
             "house": book.house,
             "seconds_left": seconds,

@@ -50,7 +50,7 @@ def import_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game:
     series = Series.objects.create(
         created_by=user, ante=data["ante"], imported=True,
         ended_at=timezone.now() if ended else None,
-        end_reason="An uploaded series record." if ended else "",
+        end_reason=Series.UPLOADED if ended else "",
         people_at_end=sorted(set(data.get("people_at_end", []))) if ended else [],
     )  # fmt: skip
     games = [import_game_record(hand, user) for hand in data["hands"]]

@@ -14,6 +14,7 @@ from datetime import datetime
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import services
 from games.models import Game, Seat
@@ -41,7 +42,7 @@ def create_series(
     if bot_kind is None:
         bot_kind = next((o for o in others if o != "open"), "normal")
     if ante not in Series.ANTES:
-        raise ServiceError("Choose an ante of 1, 2 or 5 chips.")
+        raise ServiceError(_("Choose an ante of 1, 2 or 5 chips."))
     with transaction.atomic():
         game = services.create_table(
             user, public=public, others=others, variants=variants,
@@ -117,18 +118,18 @@ def _locked(series_id: int) -> State:
     try:
         series = Series.objects.select_for_update().get(pk=series_id)
     except Series.DoesNotExist:
-        raise NotAllowed("There is no such series.") from None
+        raise NotAllowed(_("There is no such series.")) from None
     return state(series)
 
 
 def _between(st: State, user: AbstractBaseUser) -> Seat:
     seat = st.seat_of(user)
     if seat is None or seat.index in st.series.left:
-        raise NotAllowed("You are not playing in this series.")
+        raise NotAllowed(_("You are not playing in this series."))
     if st.series.ended or st.series.imported:
-        raise NotAllowed("This series has ended.")
+        raise NotAllowed(_("This series has ended."))
     if not st.latest.is_over:
-        raise NotAllowed("Finish this hand first.")
+        raise NotAllowed(_("Finish this hand first."))
     return seat
 
 
@@ -161,9 +162,9 @@ def end(series_id: int, user: AbstractBaseUser) -> State:
     with transaction.atomic():
         st = _locked(series_id)
         if st.series.created_by_id != user.pk:
-            raise NotAllowed("Only the person who made this series can end it.")
+            raise NotAllowed(_("Only the person who made this series can end it."))
         _between(st, user)
-        _end(st, "Ended by its creator.")
+        _end(st, Series.ENDED_BY_CREATOR)
         return state(st.series)
 
 
@@ -179,7 +180,7 @@ def go_on_if_due(series_id: int, now: datetime | None = None) -> State:
 def _go_on(st: State, now: datetime) -> State:
     people = st.people()
     if not people:
-        _end(st, "No person is left at the table.")
+        _end(st, Series.NOBODY_LEFT)
         return state(st.series)
     due = st.series.next_at is not None and now >= st.series.next_at
     if due or set(people) <= set(st.series.ready):
@@ -189,6 +190,8 @@ def _go_on(st: State, now: datetime) -> State:
 
 
 def _end(st: State, reason: str) -> None:
+    """``reason``: one of ``Series.END_REASONS``' keys, stored in English and put into the
+    reader's words where it is shown (``Series.end_reason_shown``)."""
     series = st.series
     series.ended_at, series.end_reason = timezone.now(), reason
     series.ready, series.next_at, series.people_at_end = [], None, st.people()

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -23,10 +24,10 @@ from games.views import HtmxHttpRequest
 def _watchable(request: HtmxHttpRequest, series_id: int) -> services.State:
     series = Series.objects.filter(pk=series_id).first()
     if series is None:
-        raise Http404("There is no such series.")
+        raise Http404(gettext("There is no such series."))
     st = services.state(series)
     if not pages.may_watch(st, request.user):
-        raise PermissionDenied("This series is private.")
+        raise PermissionDenied(gettext("This series is private."))
     return st
 
 
@@ -82,7 +83,7 @@ def leave(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
     except ServiceError as e:
         messages.error(request, e.message)
         return redirect("series", series_id)
-    messages.success(request, "You left the series; a bot plays your seat from now on.")
+    messages.success(request, gettext("You left the series; a bot plays your seat from now on."))
     return redirect("lobby")
 
 

@@ -17,6 +17,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import charts, services, stats
@@ -32,7 +34,7 @@ def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not (request.user.is_active and request.user.is_staff):
-            raise PermissionDenied("This page is for the site's staff.")
+            raise PermissionDenied(gettext("This page is for the site's staff."))
         return view(request, *args, **kwargs)
 
     return refusals_explained(wrapper)
@@ -40,7 +42,10 @@ def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
 
 class AbortForm(forms.Form):
     reason = forms.CharField(
-        max_length=500, strip=True, help_text="Shown to staff with the aborted game."
+        label=_("Reason"),
+        max_length=500,
+        strip=True,
+        help_text=_("Shown to staff with the aborted game."),
     )
 
 
@@ -68,12 +73,17 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 def abort(request: HttpRequest, game_id: int) -> HttpResponse:
     form = AbortForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Game {game_id} was not aborted: give a reason.")
+        refused = gettext("Game %(number)s was not aborted: give a reason.")
+        messages.error(request, refused % {"number": game_id})
         return redirect("staff_dashboard")
     try:
         services.abort_game(game_id, request.user, form.cleaned_data["reason"])
     except services.ServiceError as e:
-        messages.error(request, f"Game {game_id} was not aborted: {e.message}")
+        messages.error(
+            request,
+            gettext("Game %(number)s was not aborted: %(why)s")
+            % {"number": game_id, "why": e.message},
+        )
     else:
-        messages.success(request, f"Game {game_id} aborted.")
+        messages.success(request, gettext("Game %(number)s aborted.") % {"number": game_id})
     return redirect("staff_dashboard")
