@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import gettext
 import re
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,13 +18,14 @@ from django.core.cache import cache
 from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
-from django.utils import formats, translation
+from django.utils import formats, timezone, translation
 
 from accounts.models import Profile
 from games import rule_messages, services
 from games.engine import IllegalMoveError
 from games.engine import rules as engine_rules
 from games.engine.cards import parse_card, short
+from games.models import Game
 from tests.conftest import PASSWORDS
 from tests.languages_support import has_letters, text_nodes, unmarked_text
 
@@ -213,6 +214,9 @@ SAME_IN_BOTH = {
     "set",
     "run",
     "Tongits!",
+    "Draw:",  # a game's end, counted on the staff dashboard
+    "Pot:",
+    "Dashboard",
     # Levels of the bots, by name.
     "Easy",
     "Normal",
@@ -665,3 +669,104 @@ def test_a_refused_meld_names_its_cards_as_the_table_prints_them():
             "A♣ J♦ 2♠ is not a set or a run (R4)."
         )
         assert str(illegal("seat 1 does not hold TD (R3)")) == "Seat 1 does not hold 10♦ (R3)."
+
+
+# --- The staff dashboard and a series, in Filipino ---------------------------------------------
+
+
+def test_nothing_is_left_in_english_on_the_staff_dashboard_in_filipino(
+    client, alice, bob, carol, make_game
+):
+    from tests.history_support import SEED, play_some, seed_games
+
+    seed_games("alice", 4, seed=2)
+    # A game that looks stuck (its abort form, how long it has been quiet) and one aborted.
+    quiet = play_some(make_game([alice, "greedy", bob], seed=SEED), 2)
+    long_ago = timezone.now() - timedelta(minutes=75)
+    Game.objects.filter(pk=quiet.pk).update(last_move_at=long_ago, started_at=long_ago)
+    aborted = play_some(make_game([bob, "greedy", alice], seed=SEED + 1), 2)
+    services.abort_game(aborted.pk, carol, "Both left.")
+    carol.is_staff = True
+    carol.save()
+    client.force_login(carol)
+    names = frozenset({"alice", "bob", "carol", "Both left."})
+
+    html = speaking(client, "fil").get(reverse("staff_dashboard")).content.decode()
+    assert "tahimik nang 1 oras, 15 minuto" in html.replace("\xa0", " ")
+    assert untranslated(client, reverse("staff_dashboard"), names) == set()
+
+
+def test_nothing_is_left_in_english_on_a_series_in_filipino(client, alice):
+    from games.series import services as series
+    from games.series.models import Series
+    from tests.fast_games import finish
+
+    made = series.create_series(alice, ante=2, others=("greedy", "random"))
+    finish(series.state(made).latest.pk)
+    client.force_login(alice)
+    path = reverse("series", args=[made.pk])
+    bots = frozenset({"Greedy bot", "Random bot"})
+
+    names = bots | {"alice", "Greedy bot 2", "Random bot 3"}
+    between = untranslated(client, path, names)
+    series.end(made.pk, alice)
+    ended = untranslated(client, path, names)
+
+    assert Series.objects.get(pk=made.pk).ended
+    assert (between, ended) == (set(), set())
+    # Why it ended is stored in English and read in the reader's language.
+    assert Series.objects.get(pk=made.pk).end_reason == "Ended by its creator."
+    assert "Tinapos ng gumawa nito." in speaking(client, "fil").get(path).content.decode()
+    assert "Ended by its creator." in speaking(client, "en").get(path).content.decode()
+
+
+# --- The coach's better move, in the reader's language -----------------------------------------
+
+
+def test_the_coachs_better_move_is_read_in_each_readers_language(client, alice, bob, make_game):
+    from games.analysis import analysis
+    from games.analysis.models import Analysis, MoveEvaluation
+    from tests.fast_games import finish
+
+    game = finish(make_game([alice, "normal", bob], seed=7).pk)
+    with translation.override("fil"):  # the worker's language does not matter
+        asked = analysis.request_analysis(game, alice)
+        analysis.run(asked.pk)
+    assert Analysis.objects.get(pk=asked.pk).status == "done"
+    marked = list(MoveEvaluation.objects.filter(analysis=asked).exclude(mark=""))
+    assert marked and all(row.better_steps for row in marked)
+    # Stored in English beside its steps, whatever language the worker ran in.
+    assert all(row.better.startswith("Better: ") for row in marked)
+    client.force_login(alice)
+    url = reverse("analysis", args=[game.pk])
+
+    english = speaking(client, "en").get(url).content.decode()
+    filipino = speaking(client, "fil").get(url).content.decode()
+
+    for row in marked:
+        assert row.better in english
+        with translation.override("fil"):
+            from games.analysis.coach import say_better
+            from games.narration import distinct_names
+            from games.records import seat_names
+
+            said = say_better(row.better_steps, distinct_names(seat_names(game)))
+        assert said.startswith("Mas maganda sana: ")
+        assert said in filipino and row.better not in filipino
+    assert "Better:" not in filipino
+
+    # A verdict stored before the steps were kept shows its English words as they are.
+    old = marked[0]
+    MoveEvaluation.objects.filter(pk=old.pk).update(better_steps=[], better="Better: fold")
+    assert "Better: fold" in speaking(client, "fil").get(url).content.decode()
+
+
+def test_the_boards_words_makemessages_cannot_see_are_listed_for_it():
+    # games/board_html.py translates its buttons from a table and a meld's heading inside
+    # an f-string; games/board_strings.py lists them so the catalogue keeps them.
+    from games import board_html
+
+    listed = (REPO / "games" / "board_strings.py").read_text()
+    for _kind, _classes, label in board_html.ACTIONS:
+        assert f'pgettext_lazy("action", "{label}")' in listed, label
+    assert '_("Meld %(n)s:")' in listed

@@ -60,6 +60,17 @@ AUTH = [
     ),
 ]
 
+# How long ago: a stuck game's "quiet for 12 minutes" (timesince).
+TIMESINCE = [
+    ngettext_lazy("%(num)d year", "%(num)d years", "num"),
+    ngettext_lazy("%(num)d month", "%(num)d months", "num"),
+    ngettext_lazy("%(num)d week", "%(num)d weeks", "num"),
+    ngettext_lazy("%(num)d day", "%(num)d days", "num"),
+    ngettext_lazy("%(num)d hour", "%(num)d hours", "num"),
+    ngettext_lazy("%(num)d minute", "%(num)d minutes", "num"),
+    _(", "),
+]
+
 DATES = [
     _("January"),
     _("February"),
@@ -104,6 +115,13 @@ DATES = [
     _("Friday"),
     _("Saturday"),
     _("Sunday"),
+    _("Mon"),
+    _("Tue"),
+    _("Wed"),
+    _("Thu"),
+    _("Fri"),
+    _("Sat"),
+    _("Sun"),
     _("AM"),
     _("PM"),
     _("midnight"),
