@@ -122,6 +122,11 @@ class Face:
     def card(self) -> int:
         return _CARD_OF[self.code]
 
+    def __hash__(self) -> int:
+        # The code and the place say all (the rest follows from the code); every board
+        # looks its cards up in the caches of their markup, so the hash is kept short.
+        return hash((self.code, self.order))
+
 
 _CARD_OF = {code(card): card for card in range(52)}
 

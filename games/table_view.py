@@ -200,7 +200,16 @@ def what_they_did(
 def _what_they_did(
     turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None
 ) -> SafeString:
-    return _joined(turn, [phrase(e, names, me, lang) for e in turn.entries])
+    return _joined(
+        turn, [_phrase(e, names, me if e.type == "layoff" else None, lang) for e in turn.entries]
+    )
+
+
+@lru_cache(maxsize=4096)
+def _phrase(e: Entry, names: tuple[str, ...], me: int | None, lang: str | None) -> SafeString:
+    # A turn's entries are told again each time the turn grows by a move: each once.
+    # Only a lay-off's words depend on who reads them ("your run").
+    return phrase(e, names, me, lang)
 
 
 def sentence(turn: Turn, names: tuple[str, ...], me: int | None, lang: str | None) -> SafeString:
