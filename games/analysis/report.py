@@ -26,6 +26,12 @@ class Verdict:
     best_chips: float
     better: str
 
+    @property
+    def loss_count(self) -> int:
+        """The whole number the words' plural follows ("1 chip", "1.5 chips"): a plural
+        form is chosen by an integer."""
+        return 1 if self.loss == 1 else 2
+
 
 @dataclass(frozen=True)
 class PersonSummary:
