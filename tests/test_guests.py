@@ -162,20 +162,11 @@ def test_play_now_keeps_to_the_accounts_table_limits(client, settings):
     assert "You have made 1 table in the last minute" in page
 
 
-def test_a_guest_cannot_join_a_private_table_without_its_invite(client, alice):
-    table = services.create_table(alice, public=False)
-    play_now(client)
-    guest = current_user(client)
-
-    with pytest.raises(services.NotAllowed):
-        services.join_table(table.pk, guest)
-    services.join_table(table.pk, guest, invite_token=table.invite_token)
-
-    assert table.seats.filter(user=guest).exists()
-
-
-def test_a_guest_cannot_join_a_rated_table_of_others_without_its_invite(client, alice):
-    table = services.create_table(alice, rated=True)
+@pytest.mark.parametrize("kind", [{"public": False}, {"rated": True}], ids=["private", "rated"])
+def test_a_guest_cannot_join_a_private_or_rated_table_of_others_without_its_invite(
+    client, alice, kind
+):
+    table = services.create_table(alice, **kind)
     play_now(client)
     guest = current_user(client)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.support import stop
 from tests.databases import own_database
 
 CHROMIUM = "/usr/bin/chromium"
@@ -106,11 +107,7 @@ def server(server_env, manage, tmp_path_factory) -> Iterator[str]:
         wait_until_up(url, proc)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
         log.close()
 
 

@@ -3,6 +3,7 @@ look at a page on a phone; and the checks every test makes on the page's errors.
 
 from __future__ import annotations
 
+import subprocess
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -125,3 +126,12 @@ def phone(browser, context, url: str) -> Iterator:
         yield page
     finally:
         small.close()
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a process the tests started: politely, then for good."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -17,7 +17,7 @@ from games.bots import choose
 from games.engine import apply, new_game, seat_view
 from games.engine.cards import CODES
 from tests.browser.conftest import REPO
-from tests.browser.support import ARTIFACTS, PageErrors, sign_up
+from tests.browser.support import ARTIFACTS, PageErrors, sign_up, stop
 
 pytestmark = pytest.mark.browser
 
@@ -51,11 +51,7 @@ def worker(server, server_env):
     try:
         yield proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 def test_a_person_asks_for_an_analysis_and_sees_it_appear(browser, server, worker, tmp_path):
