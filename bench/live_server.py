@@ -182,7 +182,15 @@ class Workers:
         for index in range(count):
             port = free_port()
             log = self.scratch / f"worker{index}.log"
-            command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            command = [
+                sys.executable,
+                "-m",
+                "tongits_site.serve",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+            ]
             process = subprocess.Popen(
                 [*command, "tongits_site.asgi:application"],
                 cwd=ROOT, env=full_env, stdout=log.open("wb"), stderr=subprocess.STDOUT,

@@ -84,6 +84,8 @@ def free_port() -> int:
 
 SERVERS = {
     "daphne": [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", "{port}"],
+    # The production worker: Daphne on uvloop (tongits_site/serve.py).
+    "serve": [sys.executable, "-m", "tongits_site.serve", "-b", "127.0.0.1", "-p", "{port}"],
     # As `make run` starts it: Daphne's runserver, with its autoreloader.
     "runserver": [sys.executable, "manage.py", "runserver", "127.0.0.1:{port}"],
 }
@@ -93,7 +95,7 @@ SERVERS = {
 def test_a_due_bot_moves_without_any_request_once_the_server_has_started(server, env, tmp_path):
     pk = python(A_DUE_BOT, env)
     command = [part.format(port=free_port()) for part in SERVERS[server]]
-    if server == "daphne":
+    if server != "runserver":
         command.append("tongits_site.asgi:application")
     log = (tmp_path / "server.log").open("w")
     # A session of its own, so the autoreloader's child is stopped with it.
