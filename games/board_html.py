@@ -393,7 +393,136 @@ def _whose_melds(name: str, lang: str | None) -> str:
     return gettext("%(name)s's melds") % {"name": escape(name)}
 
 
+def result(v: Mapping[str, Any]) -> str:
+    """The result screen: who won and how, every seat's melds and hand, the points and
+    chips, each payment's terms with what earned them (R10), and the way to the next game.
+    Hidden (and empty) until the game ends. Made once per seat when a game ends, which
+    through the template engine cost as much as a dozen moves' boards."""
+    from django.urls import reverse
+
+    from games.templatetags.cards import card
+
+    r = v.get("result")
+    head = (
+        f'<section id="table-result" class="result" aria-labelledby="result-title" '
+        f'data-seq="{v["seq"]}"{_oob(v)}{"" if r else " hidden"}>'
+    )
+    if not r:
+        return head + "</section>"
+    ids = itertools.count(1)
+
+    def term(name: str, badge: str = "") -> str:
+        return term_html(name, badge, f"tip-result-{next(ids)}")
+
+    winner = _e(r["winner"])
+    out = [head, f'<h2 id="result-title">{winner} {_e(r["end"])}</h2>', '<ul class="result-rows">']
+    for row in r["rows"]:
+        name = _e(row["name"])
+        line = f"<strong>{name}</strong>"
+        if row["is_me"]:
+            line += f" {gettext('(you)')}"
+        if row["winner"]:
+            line += f' <span class="badge">{gettext("winner")}</span>'
+        if row["burned"]:
+            line += f" {term('burned', 'warn')}"
+        points = ngettext("%(points)s point", "%(points)s points", row["points"]) % {
+            "points": row["points"]
+        }
+        chips = ngettext(
+            "<strong>%(chips)s</strong> chip", "<strong>%(chips)s</strong> chips", row["chips"]
+        ) % {"chips": f"{row['chips']:+d}", "n": row["chips"]}
+        melds = (
+            "".join(
+                f'<span class="meld{" was-secret" if m["secret"] else ""}">'
+                + "".join(card(c, "small") for c in m["cards"])
+                + (
+                    f'<span class="visually-hidden"> {gettext("(a secret set)")}</span>'
+                    if m["secret"]
+                    else ""
+                )
+                + "</span>"
+                for m in row["melds"]
+            )
+            or f'<span class="muted">{pgettext("melds", "none")}</span>'
+        )
+        held = "".join(card(c, "small") for c in row["hand"]) or (
+            f'<span class="muted">{gettext("no cards left")}</span>'
+        )
+        whose_melds = gettext("%(name)s's melds") % {"name": name}
+        whose_hand = gettext("%(name)s's hand") % {"name": name}
+        out.append(
+            f'<li class="result-row{" is-winner" if row["winner"] else ""}">'
+            f'<p class="result-line">{line} <span class="result-figures">{points} · {chips}'
+            '</span></p><div class="result-cards">'
+            f'<div class="result-melds" role="group" aria-label="{whose_melds}">'
+            f'<span class="result-label" aria-hidden="true">{gettext("Melds")}</span>{melds}</div>'
+            f'<div class="cards-inline" role="group" aria-label="{whose_hand}">'
+            f'<span class="result-label" aria-hidden="true">{gettext("Hand")}</span>{held}</div>'
+            "</div></li>"
+        )
+    out.append(f'</ul><h3>{gettext("Payments")}</h3><ul class="payments">')
+    for p in r["payments"]:
+        loser, total = _e(p["loser"]), p["total"]
+        pays = ngettext(
+            "<strong>%(loser)s</strong> pays %(winner)s <strong>%(total)s</strong> chip:",
+            "<strong>%(loser)s</strong> pays %(winner)s <strong>%(total)s</strong> chips:",
+            total,
+        ) % {"loser": loser, "winner": winner, "total": total}
+        aces = (
+            _e(r["aces"])
+            if p["aces"]
+            else gettext("no ace in %(winner)s's hand or melds") % {"winner": winner}
+        )
+        secrets = ": " + "; ".join(_e(s) for s in r["secrets"]) if p["secret_sets"] else ""
+        terms = [
+            f"<li>{pgettext('payment', 'base')} <strong>{p['base']}</strong>: "
+            f"{_e(r['base_reason'])}</li>",
+            f"<li>{pgettext('payment', 'aces')} <strong>+{p['aces']}</strong>: {aces}</li>",
+            f"<li>{term('secret sets')} <strong>+{p['secret_points']}</strong>{secrets}</li>",
+        ]
+        if p["burned"]:
+            never = gettext("%(loser)s never opened") % {"loser": loser}
+            terms.append(f"<li>{term('burned', 'warn')} <strong>+1</strong>: {never}</li>")
+        out.append(f'<li><p>{pays}</p><ul class="payment-terms">{"".join(terms)}</ul></li>')
+    out.append("</ul>")
+    out.append(_next_game(v, reverse))
+    out.append("</section>")
+    return "".join(out)
+
+
+def _next_game(v: Mapping[str, Any], reverse: Callable[..., str]) -> str:
+    """The way on from the result: go to, watch or join the next game, or play again."""
+    following = v.get("next_game") or {}
+    way, url = following.get("way"), _e(following.get("url") or "")
+    if way == "go":
+        return (
+            f'<p class="again-form"><a class="button" href="{url}">'
+            f"{gettext('Go to the next game')}</a></p>"
+        )
+    if way == "watch":
+        return f'<p class="again-form"><a href="{url}">{gettext("Watch the next game")}</a></p>'
+    if way == "full":
+        watch = f' <a href="{url}">{gettext("Watch it")}</a>' if url else ""
+        return f'<p class="again-form">{gettext("The next game was dealt without you.")}{watch}</p>'
+    if v.get("spectator"):
+        return ""
+    # Before the next game exists the first press makes it; after, the button seats you there.
+    action = reverse("play_again", args=[v["game_id"]])
+    token = v.get("csrf_token")  # the page's (a socket's frame has none: htmx sends it)
+    hidden = (
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
+        if token and str(token) != "NOTPROVIDED"
+        else ""
+    )
+    label = gettext("Join the next game") if way == "join" else gettext("Play again")
+    return (
+        f'<form method="post" action="{action}" hx-post="{action}" class="again-form">'
+        f'{hidden}<button type="submit" class="button">{label}</button></form>'
+    )
+
+
 BUILDERS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+    "result": result,
     "status": status,
     "live": live,
     "seats": seats,
