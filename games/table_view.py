@@ -91,6 +91,7 @@ def turns(journal: Sequence[Entry]) -> list[Turn]:
 
 def forget() -> None:
     _turns_told.clear()
+    _heads.clear()
 
 
 def _turns(journal: Sequence[Entry]) -> list[Turn]:
@@ -252,13 +253,31 @@ def move_list(
     all_turns: list[Turn], names: tuple[str, ...], me: int | None, lang: str | None = None
 ) -> dict[str, Any]:
     """The move list's two parts: the older turns in whole blocks, and the rest."""
-    lines = [move_line(t, names, me, lang) for t in all_turns]
-    sealed = (len(lines) - 1) // BLOCK * BLOCK if lines else 0
+    count = len(all_turns)
+    sealed = (count - 1) // BLOCK * BLOCK if count else 0
     return {
-        "moves_head": tuple(lines[:sealed]),
-        "moves_tail": tuple(lines[sealed:]),
-        "moves_count": len(lines),
+        "moves_head": _head(tuple(all_turns[:sealed]), names, me, lang) if sealed else (),
+        "moves_tail": tuple(move_line(t, names, me, lang) for t in all_turns[sealed:]),
+        "moves_count": count,
     }
+
+
+# The sealed blocks of a game's move list change only when a block fills: told once for
+# each seat and language, not again at every move (keyed by the turns themselves).
+_heads: OrderedDict[tuple, tuple[SafeString, ...]] = OrderedDict()
+HEADS_KEPT = 512
+
+
+def _head(
+    sealed: tuple[Turn, ...], names: tuple[str, ...], me: int | None, lang: str | None
+) -> tuple[SafeString, ...]:
+    key = (sealed, names, me, lang)
+    found = _heads.get(key)
+    if found is None:
+        found = _heads[key] = tuple(move_line(t, names, me, lang) for t in sealed)
+        while len(_heads) > HEADS_KEPT:
+            _heads.popitem(last=False)
+    return found
 
 
 # --- Blocks (R5) -------------------------------------------------------------------------
