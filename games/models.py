@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import display_name_for
@@ -117,9 +118,22 @@ class Game(models.Model):
         return hashlib.sha256(seed.encode()).hexdigest()
 
 
+# The bots' names, in English as a record keeps them (``Seat.name``); shown translated.
+BOT_NAMES = {
+    "easy": gettext_noop("Easy bot"),
+    "normal": gettext_noop("Normal bot"),
+    "hard": gettext_noop("Hard bot"),
+    "random": gettext_noop("Random bot"),
+    "greedy": gettext_noop("Greedy bot"),
+}
+OPEN_SEAT = gettext_noop("Open seat")
+
+
 class SeatKind:
     """Who sits in a seat, for a Seat row and for a live snapshot's copy of it alike."""
 
+    index: int
+    name: str
     bot_kind: str
     user_id: int | None
     away: bool
@@ -137,12 +151,23 @@ class SeatKind:
         """The server moves for this seat: a bot, or a person who is away."""
         return self.is_bot or self.away
 
+    @property
+    def shown_name(self) -> str:
+        """What a page calls this seat, in the active language: ``name`` as kept (in a
+        live snapshot, in a record), but an open seat and a bot are named as the page is
+        made, so one watcher's language never reaches another's page or a record file."""
+        if self.is_bot:
+            return f"{gettext(BOT_NAMES.get(self.bot_kind, self.bot_kind))} {self.index + 1}"
+        if self.is_open and self.name == OPEN_SEAT:  # not an imported record's player
+            return gettext(OPEN_SEAT)
+        return self.name
+
 
 class Seat(SeatKind, models.Model):
     # Levels, named for how they play (games.bots); then the kinds of the tables made
     # before levels, which still play and show as they did.
-    LEVEL_CHOICES = [("easy", _("Easy bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))]
-    BOT_CHOICES = [*LEVEL_CHOICES, ("random", _("Random bot")), ("greedy", _("Greedy bot"))]
+    LEVEL_CHOICES = [(kind, _(BOT_NAMES[kind])) for kind in ("easy", "normal", "hard")]
+    BOT_CHOICES = [*LEVEL_CHOICES, *((kind, _(BOT_NAMES[kind])) for kind in ("random", "greedy"))]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField(_("seat"))
@@ -173,14 +198,15 @@ class Seat(SeatKind, models.Model):
 
     @property
     def name(self) -> str:
-        """What every page calls this seat: the person's display name, an imported record's
-        player, or the bot's kind with its seat number (two greedy bots stay apart)."""
+        """What a record and a live snapshot keep of this seat: the person's display name,
+        an imported record's player, or the bot's kind with its seat number (two greedy
+        bots stay apart), in English; pages show ``shown_name``."""
         if self.display_name:
             return self.display_name
         if self.bot_kind:
-            return f"{self.get_bot_kind_display()} {self.index + 1}"
+            return f"{BOT_NAMES.get(self.bot_kind, self.bot_kind)} {self.index + 1}"
         if self.user_id is None:
-            return "Open seat"
+            return OPEN_SEAT
         return display_name_for(self.user)
 
 

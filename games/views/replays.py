@@ -31,7 +31,7 @@ from games.engine.scoring import hand_points
 from games.engine.state import GameState, Outcome, Phase
 from games.models import Game, Seat
 from games.narration import describe_end, distinct_names, narrate
-from games.records import BadRecord, import_record, record_dict, seat_names, verify_deal
+from games.records import BadRecord, import_record, record_dict, shown_seat_names, verify_deal
 from games.rendering import Face, face, faces
 from games.series import pages as series_pages
 from games.views import HtmxHttpRequest
@@ -263,7 +263,7 @@ def replay_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = replayable_game(request.user, game_id)
     moves = list(game.moves.order_by("seq").values_list("payload", flat=True))
     record = game.record(moves)
-    names = distinct_names(seat_names(game))
+    names = distinct_names(shown_seat_names(game))
     step = build_step(record, step_number(request.GET.get("move"), len(moves)), names)
     narration = narrate(record, names)
     context = {
