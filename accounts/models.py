@@ -28,10 +28,10 @@ class Profile(models.Model):
     is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
     # Where the guest was made from, to limit how many one address makes; cleared when
     # the guest is claimed (an ordinary account keeps no address).
-    guest_address = models.GenericIPAddressField(null=True, blank=True)
+    guest_address = models.GenericIPAddressField(_("guest's address"), null=True, blank=True)
     # The language the player chose (a code of settings.LANGUAGES), applied when they log
     # in; blank until their first log-in, which keeps the language they were using.
-    language = models.CharField(max_length=10, blank=True)
+    language = models.CharField(_("language"), max_length=10, blank=True)
 
     class Meta:
         verbose_name = _("profile")

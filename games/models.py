@@ -41,52 +41,59 @@ class Game(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.WAITING)
     public = models.BooleanField(_("public"), default=True)
-    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
-    variants = models.JSONField(default=list, blank=True)
-    turn_seconds = models.PositiveIntegerField(default=45)
+    invite_token = models.CharField(
+        _("invitation token"), max_length=32, default=new_invite_token, unique=True
+    )
+    variants = models.JSONField(_("variants"), default=list, blank=True)
+    turn_seconds = models.PositiveIntegerField(_("seconds a turn"), default=45)
     # An uploaded record, shown as a replay: never counted in anyone's history or stats.
-    imported = models.BooleanField(default=False)
+    imported = models.BooleanField(_("uploaded record"), default=False)
     # A rated table's finished games move its players' ratings (games.ratings); a casual
     # one's do not. Chosen when the table is made; Quick play is rated.
-    rated = models.BooleanField(default=False)
+    rated = models.BooleanField(_("rated"), default=False)
 
     # Secret until the game ends: the seed, and the deal made from it. Never render these
     # while status is waiting or playing (views, admin and sockets all go through
     # ``Game.revealed``).
-    seed = models.CharField(max_length=80, blank=True)
-    commitment = models.CharField(max_length=64, blank=True)  # SHA-256 hex of the seed
-    deal = models.JSONField(null=True, blank=True)  # {"dealer", "hands", "stock"}
-    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed = models.CharField(_("seed"), max_length=80, blank=True)
+    commitment = models.CharField(
+        _("commitment"), max_length=64, blank=True
+    )  # SHA-256 hex of the seed
+    deal = models.JSONField(_("deal"), null=True, blank=True)  # {"dealer", "hands", "stock"}
+    dealer = models.PositiveSmallIntegerField(_("dealer"), null=True, blank=True)
 
-    started_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     # Summary of the log, updated with each move.
     seq = models.PositiveIntegerField(_("moves"), default=0)  # moves in the log: the game's version
     # Grows with every change a watcher of the table sees: each move, and also what moves
     # no card (a seat taken, away and back, a turn clock extended, the next game made).
     # Sockets are told "game N is at rev R" and each worker loads a game once per rev.
-    rev = models.PositiveIntegerField(default=0)
+    rev = models.PositiveIntegerField(_("version"), default=0)
     turn_seat = models.PositiveSmallIntegerField(_("turn seat"), null=True, blank=True)
-    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     # When the server must act for the seat to move: a bot's pause, or a person's clock.
-    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    last_move_at = models.DateTimeField(null=True, blank=True)
+    due_at = models.DateTimeField(_("due at"), null=True, blank=True, db_index=True)
+    last_move_at = models.DateTimeField(_("last move at"), null=True, blank=True)
 
-    finished_at = models.DateTimeField(null=True, blank=True)
-    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    end = models.CharField(max_length=12, blank=True)  # tongits, draw, fought_draw, stock
-    points = models.JSONField(null=True, blank=True)
-    chips = models.JSONField(null=True, blank=True)
-    burned = models.JSONField(null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(_("winner's seat"), null=True, blank=True)
+    end = models.CharField(
+        _("how it ended"), max_length=12, blank=True
+    )  # tongits, draw, fought_draw, stock
+    points = models.JSONField(_("points"), null=True, blank=True)
+    chips = models.JSONField(_("chips"), null=True, blank=True)
+    burned = models.JSONField(_("burned"), null=True, blank=True)
     aborted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="+",
+        related_name="+", verbose_name=_("aborted by"),
     )  # fmt: skip
-    abort_reason = models.TextField(blank=True)
+    abort_reason = models.TextField(_("why it was aborted"), blank=True)
     # The table the first "Play again" here made: later pressers are seated at it rather
     # than each making their own, so the people of this game can play on together.
     next_game = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_games"
-    )
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_games",
+        verbose_name=_("next game"),
+    )  # fmt: skip
 
     class Meta:
         verbose_name = _("game")
@@ -94,7 +101,11 @@ class Game(models.Model):
         indexes = [models.Index(fields=["status", "due_at"])]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.status})"
+        # The admin's title of a game's page, and its name in a list.
+        return gettext("Game %(id)s (%(status)s)") % {
+            "id": self.pk,
+            "status": self.get_status_display(),
+        }
 
     @property
     def is_over(self) -> bool:
@@ -169,7 +180,9 @@ class Seat(SeatKind, models.Model):
     LEVEL_CHOICES = [(kind, _(BOT_NAMES[kind])) for kind in ("easy", "normal", "hard")]
     BOT_CHOICES = [*LEVEL_CHOICES, *((kind, _(BOT_NAMES[kind])) for kind in ("random", "greedy"))]
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
     index = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -194,7 +207,10 @@ class Seat(SeatKind, models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.index} of game {self.game_id}"
+        return gettext("seat %(index)s of game %(game)s") % {
+            "index": self.index,
+            "game": self.game_id,
+        }
 
     @property
     def name(self) -> str:
@@ -213,10 +229,12 @@ class Seat(SeatKind, models.Model):
 class Move(models.Model):
     """One logged move, never updated or deleted."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game")
+    )
     seq = models.PositiveIntegerField(_("number"))  # 1, 2, 3 … within the game
     seat = models.PositiveSmallIntegerField(_("seat"))
-    payload = models.JSONField()  # the move as in a tongits-record/1
+    payload = models.JSONField(_("move"))  # the move as in a tongits-record/1
     client_move_id = models.CharField(_("client's move id"), max_length=64, null=True, blank=True)
     by_server = models.BooleanField(_("by the server"), default=False)  # a bot's move or a clock's
     created_at = models.DateTimeField(_("made at"), auto_now_add=True)
