@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -38,7 +39,7 @@ class Profile(models.Model):
         verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
-        return f"Profile of {self.user}"
+        return gettext("Profile of %(user)s") % {"user": self.user}
 
     @classmethod
     def for_user(cls, user: AbstractBaseUser) -> Profile:

@@ -107,6 +107,16 @@ class Game(models.Model):
             "status": self.get_status_display(),
         }
 
+    # The one reason we write ourselves (staff write theirs): stored in English, shown in
+    # the reader's language.
+    UNFINISHED_UPLOAD = "An uploaded record of a game that had not ended."
+    ABORT_REASONS = {UNFINISHED_UPLOAD: _("An uploaded record of a game that had not ended.")}
+
+    @property
+    def abort_reason_shown(self) -> str:
+        """Why it was aborted, in the active language (staff's own words as they wrote them)."""
+        return str(self.ABORT_REASONS.get(self.abort_reason, self.abort_reason))
+
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)

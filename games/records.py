@@ -180,7 +180,7 @@ def _store_import(record, result, names: list[str], user) -> Game:
             "stock": [CODES[c] for c in record.stock],
         },
         dealer=record.dealer, seq=len(result.applied),
-        abort_reason="" if o else "An uploaded record of a game that had not ended.",
+        abort_reason="" if o else Game.UNFINISHED_UPLOAD,
     )  # fmt: skip
     for index, name in enumerate(names):
         Seat.objects.create(game=game, index=index, display_name=name)

@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from games import rule_messages
 from games.analysis.context import coach_context
 from games.engine.cards import cards_of
 from games.engine.melds import is_set
@@ -211,9 +212,9 @@ def _to_act(state: GameState, names: list[str]) -> str:
 def _broken_log(result: Replay) -> str:
     if result.ok:
         return ""
-    return gettext("The stored log breaks at move %(n)s: %(error)s.") % {
+    return gettext("The stored log breaks at move %(n)s. %(error)s") % {
         "n": result.error_move + 1,
-        "error": result.error,
+        "error": rule_messages.refused_move(result.error),
     }
 
 
@@ -293,7 +294,9 @@ def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
 class UploadForm(forms.Form):
     record = forms.FileField(
         label=gettext_lazy("Game record"),
-        help_text="A tongits-record/1 JSON file, such as one downloaded from a replay.",
+        help_text=gettext_lazy(
+            "A tongits-record/1 JSON file, such as one downloaded from a replay."
+        ),
     )
 
     def clean_record(self):
