@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -28,17 +29,17 @@ class Profile(models.Model):
     is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
     # Where the guest was made from, to limit how many one address makes; cleared when
     # the guest is claimed (an ordinary account keeps no address).
-    guest_address = models.GenericIPAddressField(null=True, blank=True)
+    guest_address = models.GenericIPAddressField(_("guest's address"), null=True, blank=True)
     # The language the player chose (a code of settings.LANGUAGES), applied when they log
     # in; blank until their first log-in, which keeps the language they were using.
-    language = models.CharField(max_length=10, blank=True)
+    language = models.CharField(_("language"), max_length=10, blank=True)
 
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
-        return f"Profile of {self.user}"
+        return gettext("Profile of %(user)s") % {"user": self.user}
 
     @classmethod
     def for_user(cls, user: AbstractBaseUser) -> Profile:

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import display_name_for
@@ -40,52 +41,59 @@ class Game(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.WAITING)
     public = models.BooleanField(_("public"), default=True)
-    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
-    variants = models.JSONField(default=list, blank=True)
-    turn_seconds = models.PositiveIntegerField(default=45)
+    invite_token = models.CharField(
+        _("invitation token"), max_length=32, default=new_invite_token, unique=True
+    )
+    variants = models.JSONField(_("variants"), default=list, blank=True)
+    turn_seconds = models.PositiveIntegerField(_("seconds a turn"), default=45)
     # An uploaded record, shown as a replay: never counted in anyone's history or stats.
-    imported = models.BooleanField(default=False)
+    imported = models.BooleanField(_("uploaded record"), default=False)
     # A rated table's finished games move its players' ratings (games.ratings); a casual
     # one's do not. Chosen when the table is made; Quick play is rated.
-    rated = models.BooleanField(default=False)
+    rated = models.BooleanField(_("rated"), default=False)
 
     # Secret until the game ends: the seed, and the deal made from it. Never render these
     # while status is waiting or playing (views, admin and sockets all go through
     # ``Game.revealed``).
-    seed = models.CharField(max_length=80, blank=True)
-    commitment = models.CharField(max_length=64, blank=True)  # SHA-256 hex of the seed
-    deal = models.JSONField(null=True, blank=True)  # {"dealer", "hands", "stock"}
-    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed = models.CharField(_("seed"), max_length=80, blank=True)
+    commitment = models.CharField(
+        _("commitment"), max_length=64, blank=True
+    )  # SHA-256 hex of the seed
+    deal = models.JSONField(_("deal"), null=True, blank=True)  # {"dealer", "hands", "stock"}
+    dealer = models.PositiveSmallIntegerField(_("dealer"), null=True, blank=True)
 
-    started_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     # Summary of the log, updated with each move.
     seq = models.PositiveIntegerField(_("moves"), default=0)  # moves in the log: the game's version
     # Grows with every change a watcher of the table sees: each move, and also what moves
     # no card (a seat taken, away and back, a turn clock extended, the next game made).
     # Sockets are told "game N is at rev R" and each worker loads a game once per rev.
-    rev = models.PositiveIntegerField(default=0)
+    rev = models.PositiveIntegerField(_("version"), default=0)
     turn_seat = models.PositiveSmallIntegerField(_("turn seat"), null=True, blank=True)
-    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     # When the server must act for the seat to move: a bot's pause, or a person's clock.
-    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    last_move_at = models.DateTimeField(null=True, blank=True)
+    due_at = models.DateTimeField(_("due at"), null=True, blank=True, db_index=True)
+    last_move_at = models.DateTimeField(_("last move at"), null=True, blank=True)
 
-    finished_at = models.DateTimeField(null=True, blank=True)
-    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    end = models.CharField(max_length=12, blank=True)  # tongits, draw, fought_draw, stock
-    points = models.JSONField(null=True, blank=True)
-    chips = models.JSONField(null=True, blank=True)
-    burned = models.JSONField(null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(_("winner's seat"), null=True, blank=True)
+    end = models.CharField(
+        _("how it ended"), max_length=12, blank=True
+    )  # tongits, draw, fought_draw, stock
+    points = models.JSONField(_("points"), null=True, blank=True)
+    chips = models.JSONField(_("chips"), null=True, blank=True)
+    burned = models.JSONField(_("burned"), null=True, blank=True)
     aborted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="+",
+        related_name="+", verbose_name=_("aborted by"),
     )  # fmt: skip
-    abort_reason = models.TextField(blank=True)
+    abort_reason = models.TextField(_("why it was aborted"), blank=True)
     # The table the first "Play again" here made: later pressers are seated at it rather
     # than each making their own, so the people of this game can play on together.
     next_game = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_games"
-    )
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_games",
+        verbose_name=_("next game"),
+    )  # fmt: skip
 
     class Meta:
         verbose_name = _("game")
@@ -93,7 +101,21 @@ class Game(models.Model):
         indexes = [models.Index(fields=["status", "due_at"])]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.status})"
+        # The admin's title of a game's page, and its name in a list.
+        return gettext("Game %(id)s (%(status)s)") % {
+            "id": self.pk,
+            "status": self.get_status_display(),
+        }
+
+    # The one reason we write ourselves (staff write theirs): stored in English, shown in
+    # the reader's language.
+    UNFINISHED_UPLOAD = "An uploaded record of a game that had not ended."
+    ABORT_REASONS = {UNFINISHED_UPLOAD: _("An uploaded record of a game that had not ended.")}
+
+    @property
+    def abort_reason_shown(self) -> str:
+        """Why it was aborted, in the active language (staff's own words as they wrote them)."""
+        return str(self.ABORT_REASONS.get(self.abort_reason, self.abort_reason))
 
     @property
     def is_over(self) -> bool:
@@ -117,9 +139,22 @@ class Game(models.Model):
         return hashlib.sha256(seed.encode()).hexdigest()
 
 
+# The bots' names, in English as a record keeps them (``Seat.name``); shown translated.
+BOT_NAMES = {
+    "easy": gettext_noop("Easy bot"),
+    "normal": gettext_noop("Normal bot"),
+    "hard": gettext_noop("Hard bot"),
+    "random": gettext_noop("Random bot"),
+    "greedy": gettext_noop("Greedy bot"),
+}
+OPEN_SEAT = gettext_noop("Open seat")
+
+
 class SeatKind:
     """Who sits in a seat, for a Seat row and for a live snapshot's copy of it alike."""
 
+    index: int
+    name: str
     bot_kind: str
     user_id: int | None
     away: bool
@@ -137,14 +172,27 @@ class SeatKind:
         """The server moves for this seat: a bot, or a person who is away."""
         return self.is_bot or self.away
 
+    @property
+    def shown_name(self) -> str:
+        """What a page calls this seat, in the active language: ``name`` as kept (in a
+        live snapshot, in a record), but an open seat and a bot are named as the page is
+        made, so one watcher's language never reaches another's page or a record file."""
+        if self.is_bot:
+            return f"{gettext(BOT_NAMES.get(self.bot_kind, self.bot_kind))} {self.index + 1}"
+        if self.is_open and self.name == OPEN_SEAT:  # not an imported record's player
+            return gettext(OPEN_SEAT)
+        return self.name
+
 
 class Seat(SeatKind, models.Model):
     # Levels, named for how they play (games.bots); then the kinds of the tables made
     # before levels, which still play and show as they did.
-    LEVEL_CHOICES = [("easy", _("Easy bot")), ("normal", _("Normal bot")), ("hard", _("Hard bot"))]
-    BOT_CHOICES = [*LEVEL_CHOICES, ("random", _("Random bot")), ("greedy", _("Greedy bot"))]
+    LEVEL_CHOICES = [(kind, _(BOT_NAMES[kind])) for kind in ("easy", "normal", "hard")]
+    BOT_CHOICES = [*LEVEL_CHOICES, *((kind, _(BOT_NAMES[kind])) for kind in ("random", "greedy"))]
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
     index = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -169,28 +217,34 @@ class Seat(SeatKind, models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.index} of game {self.game_id}"
+        return gettext("seat %(index)s of game %(game)s") % {
+            "index": self.index,
+            "game": self.game_id,
+        }
 
     @property
     def name(self) -> str:
-        """What every page calls this seat: the person's display name, an imported record's
-        player, or the bot's kind with its seat number (two greedy bots stay apart)."""
+        """What a record and a live snapshot keep of this seat: the person's display name,
+        an imported record's player, or the bot's kind with its seat number (two greedy
+        bots stay apart), in English; pages show ``shown_name``."""
         if self.display_name:
             return self.display_name
         if self.bot_kind:
-            return f"{self.get_bot_kind_display()} {self.index + 1}"
+            return f"{BOT_NAMES.get(self.bot_kind, self.bot_kind)} {self.index + 1}"
         if self.user_id is None:
-            return "Open seat"
+            return OPEN_SEAT
         return display_name_for(self.user)
 
 
 class Move(models.Model):
     """One logged move, never updated or deleted."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game")
+    )
     seq = models.PositiveIntegerField(_("number"))  # 1, 2, 3 … within the game
     seat = models.PositiveSmallIntegerField(_("seat"))
-    payload = models.JSONField()  # the move as in a tongits-record/1
+    payload = models.JSONField(_("move"))  # the move as in a tongits-record/1
     client_move_id = models.CharField(_("client's move id"), max_length=64, null=True, blank=True)
     by_server = models.BooleanField(_("by the server"), default=False)  # a bot's move or a clock's
     created_at = models.DateTimeField(_("made at"), auto_now_add=True)

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext
 
+from games import rule_messages
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.record import RecordError, load_record, replay
@@ -27,8 +28,13 @@ class BadRecord(ValueError):
 
 
 def seat_names(game: Game) -> list[str]:
-    """What to call each seat, in seat order."""
+    """What a record calls each seat, in seat order (a bot's name in English)."""
     return [seat.name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
+
+
+def shown_seat_names(game: Game) -> list[str]:
+    """What a page calls each seat, in seat order, in the active language."""
+    return [seat.shown_name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
 
 
 def record_dict(game: Game, moves: list | None = None) -> dict[str, Any]:
@@ -123,13 +129,29 @@ def import_game_record(data: str | bytes | dict, user: AbstractBaseUser | None) 
     try:
         record = load_record(data)
     except RecordError as e:
-        raise BadRecord(f"The record cannot be read: {e}.") from None
+        raise BadRecord(cannot_read(str(e))) from None
     result = replay(record)
     if not result.ok:
-        raise BadRecord(f"Move {result.error_move + 1} is illegal: {result.error}.")
+        raise BadRecord(move_refused(result.error_move, result.error))
     raw = data if isinstance(data, dict) else json.loads(data)
     players = raw.get("players")
     return _store_import(record, result, _checked_names(players), user)
+
+
+def cannot_read(reason: str) -> str:
+    """An upload's message for a record the engine cannot read at all."""
+    return gettext("The record cannot be read: %(reason)s.") % {
+        "reason": rule_messages.unreadable(reason)
+    }
+
+
+def move_refused(index: int, error: str) -> str:
+    """An upload's message for a record whose move ``index`` (from 0) the engine refused:
+    its number, then the rule's sentence."""
+    return gettext("Move %(number)s cannot be played. %(reason)s") % {
+        "number": index + 1,
+        "reason": rule_messages.refused_move(error),
+    }
 
 
 def _checked_names(players: object) -> list[str]:
@@ -139,7 +161,9 @@ def _checked_names(players: object) -> list[str]:
     names = [str(p) if p else "" for p in players]
     for index, name in enumerate(names):
         if not encodable(name):
-            raise BadRecord(f"The name of player {index + 1} is not text.")
+            raise BadRecord(
+                gettext("The name of player %(number)s is not text.") % {"number": index + 1}
+            )
     # Without NULs, which PostgreSQL refuses in a text column.
     return [name.replace("\x00", "")[:40] for name in names]
 
@@ -156,7 +180,7 @@ def _store_import(record, result, names: list[str], user) -> Game:
             "stock": [CODES[c] for c in record.stock],
         },
         dealer=record.dealer, seq=len(result.applied),
-        abort_reason="" if o else "An uploaded record of a game that had not ended.",
+        abort_reason="" if o else Game.UNFINISHED_UPLOAD,
     )  # fmt: skip
     for index, name in enumerate(names):
         Seat.objects.create(game=game, index=index, display_name=name)

@@ -199,7 +199,7 @@ def board_context(
     if lang is None:
         lang = get_language()
     game, mine = table.game, table.mine
-    names = [s.name for s in table.seats]
+    names = [s.shown_name for s in table.seats]
     # Not the Game itself: a template never gets near its seed or its deal.
     ctx: dict[str, Any] = {
         "game_id": game.pk,

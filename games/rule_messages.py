@@ -185,3 +185,77 @@ def known(message: str) -> bool:
 
 def known_malformed(message: str) -> bool:
     return _match(_MALFORMED, message) is not None
+
+
+# --- Uploaded records -----------------------------------------------------------------------
+# Why a record cannot be read: the engine's RecordError (games/engine/record.py), the card
+# reader's error inside it, and the series record's own checks (games/series/record.py).
+# ``manage.py replay`` prints them as they are; an upload's page puts them into words.
+UNREADABLE: list[tuple[str, str]] = [
+    (r"it is nested too deeply", gettext_noop("it is nested too deeply")),
+    (r"the record is not JSON", gettext_noop("the record is not JSON")),
+    (r"a record must be a JSON object", gettext_noop("a record must be a JSON object")),
+    (r"format must be '(?P<format>[^']*)'", gettext_noop("format must be '%(format)s'")),
+    (r"dealer must be 0, 1 or 2", gettext_noop("dealer must be 0, 1 or 2")),
+    (r"moves must be a list", gettext_noop("moves must be a list")),
+    (r"variants must be a list of names", gettext_noop("variants must be a list of names")),
+    (r"unknown variant (?P<name>.*)", gettext_noop("unknown variant %(name)s")),
+    (r"hands must be a list of three hands", gettext_noop("hands must be a list of three hands")),
+    (
+        r"hands\[(?P<seat>\d)\] must hold (?P<size>\d+) cards",
+        gettext_noop("hands[%(seat)s] must hold %(size)s cards"),
+    ),
+    (
+        r"the deal must hold each of the 52 cards exactly once",
+        gettext_noop("the deal must hold each of the 52 cards exactly once"),
+    ),
+    (
+        r"(?P<where>hands\[\d\]|stock) must be a list of cards",
+        gettext_noop("%(where)s must be a list of cards"),
+    ),
+    (
+        r"(?P<where>hands\[\d\]|stock): (?P<text>.*) is not a card",
+        gettext_noop("%(where)s: %(text)s is not a card"),
+    ),
+    # The series record's.
+    (r"ante must be 1, 2 or 5", gettext_noop("ante must be 1, 2 or 5")),
+    (r"the only dealer rule is (?P<rule>.*)", gettext_noop("the only dealer rule is %(rule)s")),
+    (r"hands must be a list of game records", gettext_noop("hands must be a list of game records")),
+    (
+        r"people_at_end must list seats 0, 1 or 2",
+        gettext_noop("people_at_end must list seats 0, 1 or 2"),
+    ),
+    (
+        r"hand (?P<hand>\d+) is dealt by seat (?P<dealer>\d), not the winner (?P<winner>\d)",
+        gettext_noop("hand %(hand)s is dealt by seat %(dealer)s, not the winner %(winner)s"),
+    ),
+    (
+        r"hand (?P<hand>\d+) did not end, yet another hand follows",
+        gettext_noop("hand %(hand)s did not end, yet another hand follows"),
+    ),
+]
+
+_UNREADABLE = [(re.compile(pattern, re.DOTALL), text) for pattern, text in UNREADABLE]
+
+
+def unreadable(message: str) -> str:
+    """Why a record cannot be read (a RecordError's or a series check's ``message``), in
+    the active language; a message with no sentence here reads as it came."""
+    found = _match(_UNREADABLE, message)
+    if found is None:
+        return message
+    text, values = found
+    return gettext(text) % values
+
+
+def known_unreadable(message: str) -> bool:
+    return _match(_UNREADABLE, message) is not None
+
+
+def refused_move(message: str) -> str:
+    """A record's move the engine refused, from the message its replay kept (malformed or
+    against the rules: the replay does not say which, and only "unknown move type" could
+    be either, which a record's move always meets as malformed)."""
+    if known_malformed(message):
+        return str(malformed(message))
+    return str(illegal(message))

@@ -168,7 +168,7 @@ def _check_can_make_table(user: AbstractBaseUser) -> None:
 def quick_play(user: AbstractBaseUser, level: str = "normal") -> Game:
     """A private, rated table with ``user`` and two bots of ``level``, dealt at once."""
     if level not in bots.LEVELS:
-        raise ServiceError(f"There is no bot level {level!r}: choose Easy, Normal or Hard.")
+        raise ServiceError(_("There is no such bot level: choose Easy, Normal or Hard."))
     return create_table(user, public=False, others=(level, level), rated=True)
 
 

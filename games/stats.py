@@ -137,7 +137,7 @@ def history(user: AbstractBaseUser, result: str = "", end: str = "") -> QuerySet
 
 
 def player_of(seat: Seat) -> Player:
-    return Player(seat.name, seat.user.get_username() if seat.user_id else "")
+    return Player(seat.shown_name, seat.user.get_username() if seat.user_id else "")
 
 
 def history_row(seat: Seat) -> HistoryRow:

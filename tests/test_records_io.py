@@ -123,7 +123,7 @@ def test_a_bad_upload_shows_the_engines_message_with_the_move_number_and_stores_
 
     html = response.content.decode()
     assert response.status_code == 400
-    assert "Move 5 is illegal: discard only after the draw (R3)." in html
+    assert "Move 5 cannot be played. Discard only after the draw (R3)." in html
     assert 'role="alert"' in html
     assert (Game.objects.count(), Move.objects.count()) == before
 

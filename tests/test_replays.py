@@ -351,5 +351,5 @@ def test_a_replay_of_a_tampered_log_says_where_it_breaks_instead_of_failing(
     html = response.content.decode()
 
     assert response.status_code == 200
-    assert "The stored log breaks at move 4:" in html
+    assert "The stored log breaks at move 4. " in html
     assert 'id="move-3"' in html and 'id="move-4"' not in html

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games.narration import distinct_names
-from games.records import seat_names
+from games.records import shown_seat_names
 from games.views import HtmxHttpRequest
 from games.views.replays import refusals_explained, replayable_game
 
@@ -30,7 +30,7 @@ def coach(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             return redirect("replay", game.pk)
     else:
         analysis.recover_stale(game=game)
-    names = distinct_names(seat_names(game))
+    names = distinct_names(shown_seat_names(game))
     context = {"game": game, **coach_context(request.user, game, names, game.seq)}
     response = render(request, "games/analysis/coach.html", context)
     current = context["coach"]["analysis"]

@@ -36,7 +36,7 @@ def table_ratings(game_id: int, seats: Sequence) -> dict[str, Any]:
     for seat in seats:
         skill = core.skill_of_seat(skills, seat)
         if skill is not None:
-            lines.append(SeatRating(seat.name, skill.shown, skill.provisional))
+            lines.append(SeatRating(seat.shown_name, skill.shown, skill.provisional))
     return {"table_rated": bool(rated), "seat_ratings": lines}
 
 

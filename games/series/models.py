@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from games.models import Game
 
@@ -45,7 +45,7 @@ class Series(models.Model):
         verbose_name_plural = "series"
 
     def __str__(self) -> str:
-        return f"Series {self.pk}"
+        return gettext("Series %(number)s") % {"number": self.pk}
 
     @property
     def ended(self) -> bool:

@@ -41,7 +41,7 @@ def context_for_game(game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
 
 def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None = None):
     book, series = st.book, st.series
-    names = [s.name for s in st.seats]
+    names = [s.shown_name for s in st.seats]
     mine = st.seat_of(user)
     rows = [
         Row(

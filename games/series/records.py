@@ -7,9 +7,11 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import Game
-from games.records import BadRecord, import_game_record, record_dict
+from games.records import BadRecord, import_game_record, move_refused, record_dict
+from games.rule_messages import unreadable
 from games.series import services
 from games.series.models import Hand, Series
 from games.series.record import DEALER_RULE, FORMAT, ledger_json, replay_series
@@ -42,10 +44,7 @@ def import_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game:
     that has ended) after every hand replays; returns its first hand's game."""
     result, status = replay_series(data)
     if status:
-        where = f"Hand {result['hand']}: " if result.get("hand") else ""
-        move = result.get("move")
-        at = f"move {move + 1} is illegal: " if isinstance(move, int) else ""
-        raise BadRecord(f"The series record cannot be read. {where}{at}{result['error']}.")
+        raise BadRecord(_unreadable(result))
     ended = bool(data.get("ended"))
     series = Series.objects.create(
         created_by=user, ante=data["ante"], imported=True,
@@ -57,3 +56,20 @@ def import_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game:
     for number, game in enumerate(games, start=1):
         Hand.objects.create(series=series, game=game, number=number)
     return games[0]
+
+
+def _unreadable(result: dict[str, Any]) -> str:
+    """What an upload says of a series record that does not replay: the hand, then the
+    move the engine refused or why the record cannot be read, in the active language."""
+    move = result.get("move")
+    if isinstance(move, int):
+        reason = move_refused(move, result["error"])
+    else:
+        said = unreadable(result["error"])
+        reason = said[:1].upper() + said[1:] + "."
+    if result.get("hand"):
+        return gettext("The series record cannot be read. Hand %(hand)s: %(reason)s") % {
+            "hand": result["hand"],
+            "reason": reason,
+        }
+    return gettext("The series record cannot be read. %(reason)s") % {"reason": reason}

@@ -19,6 +19,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 
 from games import charts, stats
 from games.models import Game, Move, Seat
@@ -101,7 +102,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     """A player's numbers over every finished game, and their recent games: all of them
     for the player, only the public ones for anyone else."""
     if "\x00" in username:  # no username holds a NUL, and PostgreSQL refuses one in a query
-        raise Http404("There is no such player.")
+        raise Http404(gettext("There is no such player."))
     people = get_user_model().objects.select_related("profile")
     person = get_object_or_404(people, username=username)
     seats = stats.history(person)

@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from games import rule_messages
 from games.analysis.context import coach_context
 from games.engine.cards import cards_of
 from games.engine.melds import is_set
@@ -31,7 +32,7 @@ from games.engine.scoring import hand_points
 from games.engine.state import GameState, Outcome, Phase
 from games.models import Game, Seat
 from games.narration import describe_end, distinct_names, narrate
-from games.records import BadRecord, import_record, record_dict, seat_names, verify_deal
+from games.records import BadRecord, import_record, record_dict, shown_seat_names, verify_deal
 from games.rendering import Face, face, faces
 from games.series import pages as series_pages
 from games.views import HtmxHttpRequest
@@ -211,9 +212,9 @@ def _to_act(state: GameState, names: list[str]) -> str:
 def _broken_log(result: Replay) -> str:
     if result.ok:
         return ""
-    return gettext("The stored log breaks at move %(n)s: %(error)s.") % {
+    return gettext("The stored log breaks at move %(n)s. %(error)s") % {
         "n": result.error_move + 1,
-        "error": result.error,
+        "error": rule_messages.refused_move(result.error),
     }
 
 
@@ -263,7 +264,7 @@ def replay_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = replayable_game(request.user, game_id)
     moves = list(game.moves.order_by("seq").values_list("payload", flat=True))
     record = game.record(moves)
-    names = distinct_names(seat_names(game))
+    names = distinct_names(shown_seat_names(game))
     step = build_step(record, step_number(request.GET.get("move"), len(moves)), names)
     narration = narrate(record, names)
     context = {
@@ -293,7 +294,9 @@ def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
 class UploadForm(forms.Form):
     record = forms.FileField(
         label=gettext_lazy("Game record"),
-        help_text="A tongits-record/1 JSON file, such as one downloaded from a replay.",
+        help_text=gettext_lazy(
+            "A tongits-record/1 JSON file, such as one downloaded from a replay."
+        ),
     )
 
     def clean_record(self):

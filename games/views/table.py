@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -56,7 +57,7 @@ def act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The next game with the same bots: made by the first player to ask, joined by the rest."""
     if rendering.load_table(game_id, request.user).mine is None:
-        raise PermissionDenied("Only a player at this table can start the next game.")
+        raise PermissionDenied(gettext("Only a player at this table can start the next game."))
     try:
         following = services.play_again(game_id, request.user)
     except ServiceError as e:
