@@ -393,6 +393,27 @@ def _whose_melds(name: str, lang: str | None) -> str:
     return gettext("%(name)s's melds") % {"name": escape(name)}
 
 
+@lru_cache(maxsize=8)
+def _result_words(lang: str | None) -> dict[str, str]:
+    """The result screen's fixed words in ``lang``, which must be the active language."""
+    return {
+        "you": gettext("(you)"),
+        "winner": gettext("winner"),
+        "secret": gettext("(a secret set)"),
+        "none": pgettext("melds", "none"),
+        "no_cards": gettext("no cards left"),
+        "melds": gettext("Melds"),
+        "hand": gettext("Hand"),
+        "payments": gettext("Payments"),
+        "base": pgettext("payment", "base"),
+        "aces": pgettext("payment", "aces"),
+        "go": gettext("Go to the next game"),
+        "watch_next": gettext("Watch the next game"),
+        "watch_it": gettext("Watch it"),
+        "without_you": gettext("The next game was dealt without you."),
+    }
+
+
 def result(v: Mapping[str, Any]) -> str:
     """The result screen: who won and how, every seat's melds and hand, the points and
     chips, each payment's terms with what earned them (R10), and the way to the next game.
@@ -410,6 +431,7 @@ def result(v: Mapping[str, Any]) -> str:
     if not r:
         return head + "</section>"
     ids = itertools.count(1)
+    w = _result_words(v.get("lang") or get_language())
 
     def term(name: str, badge: str = "") -> str:
         return term_html(name, badge, f"tip-result-{next(ids)}")
@@ -420,9 +442,9 @@ def result(v: Mapping[str, Any]) -> str:
         name = _e(row["name"])
         line = f"<strong>{name}</strong>"
         if row["is_me"]:
-            line += f" {gettext('(you)')}"
+            line += f" {w['you']}"
         if row["winner"]:
-            line += f' <span class="badge">{gettext("winner")}</span>'
+            line += f' <span class="badge">{w["winner"]}</span>'
         if row["burned"]:
             line += f" {term('burned', 'warn')}"
         points = ngettext("%(points)s point", "%(points)s points", row["points"]) % {
@@ -435,18 +457,14 @@ def result(v: Mapping[str, Any]) -> str:
             "".join(
                 f'<span class="meld{" was-secret" if m["secret"] else ""}">'
                 + "".join(card(c, "small") for c in m["cards"])
-                + (
-                    f'<span class="visually-hidden"> {gettext("(a secret set)")}</span>'
-                    if m["secret"]
-                    else ""
-                )
+                + (f'<span class="visually-hidden"> {w["secret"]}</span>' if m["secret"] else "")
                 + "</span>"
                 for m in row["melds"]
             )
-            or f'<span class="muted">{pgettext("melds", "none")}</span>'
+            or f'<span class="muted">{w["none"]}</span>'
         )
         held = "".join(card(c, "small") for c in row["hand"]) or (
-            f'<span class="muted">{gettext("no cards left")}</span>'
+            f'<span class="muted">{w["no_cards"]}</span>'
         )
         whose_melds = gettext("%(name)s's melds") % {"name": name}
         whose_hand = gettext("%(name)s's hand") % {"name": name}
@@ -455,12 +473,12 @@ def result(v: Mapping[str, Any]) -> str:
             f'<p class="result-line">{line} <span class="result-figures">{points} · {chips}'
             '</span></p><div class="result-cards">'
             f'<div class="result-melds" role="group" aria-label="{whose_melds}">'
-            f'<span class="result-label" aria-hidden="true">{gettext("Melds")}</span>{melds}</div>'
+            f'<span class="result-label" aria-hidden="true">{w["melds"]}</span>{melds}</div>'
             f'<div class="cards-inline" role="group" aria-label="{whose_hand}">'
-            f'<span class="result-label" aria-hidden="true">{gettext("Hand")}</span>{held}</div>'
+            f'<span class="result-label" aria-hidden="true">{w["hand"]}</span>{held}</div>'
             "</div></li>"
         )
-    out.append(f'</ul><h3>{gettext("Payments")}</h3><ul class="payments">')
+    out.append(f'</ul><h3>{w["payments"]}</h3><ul class="payments">')
     for p in r["payments"]:
         loser, total = _e(p["loser"]), p["total"]
         pays = ngettext(
@@ -475,9 +493,8 @@ def result(v: Mapping[str, Any]) -> str:
         )
         secrets = ": " + "; ".join(_e(s) for s in r["secrets"]) if p["secret_sets"] else ""
         terms = [
-            f"<li>{pgettext('payment', 'base')} <strong>{p['base']}</strong>: "
-            f"{_e(r['base_reason'])}</li>",
-            f"<li>{pgettext('payment', 'aces')} <strong>+{p['aces']}</strong>: {aces}</li>",
+            f"<li>{w['base']} <strong>{p['base']}</strong>: {_e(r['base_reason'])}</li>",
+            f"<li>{w['aces']} <strong>+{p['aces']}</strong>: {aces}</li>",
             f"<li>{term('secret sets')} <strong>+{p['secret_points']}</strong>{secrets}</li>",
         ]
         if p["burned"]:
@@ -494,16 +511,14 @@ def _next_game(v: Mapping[str, Any], reverse: Callable[..., str]) -> str:
     """The way on from the result: go to, watch or join the next game, or play again."""
     following = v.get("next_game") or {}
     way, url = following.get("way"), _e(following.get("url") or "")
+    w = _result_words(v.get("lang") or get_language())
     if way == "go":
-        return (
-            f'<p class="again-form"><a class="button" href="{url}">'
-            f"{gettext('Go to the next game')}</a></p>"
-        )
+        return f'<p class="again-form"><a class="button" href="{url}">{w["go"]}</a></p>'
     if way == "watch":
-        return f'<p class="again-form"><a href="{url}">{gettext("Watch the next game")}</a></p>'
+        return f'<p class="again-form"><a href="{url}">{w["watch_next"]}</a></p>'
     if way == "full":
-        watch = f' <a href="{url}">{gettext("Watch it")}</a>' if url else ""
-        return f'<p class="again-form">{gettext("The next game was dealt without you.")}{watch}</p>'
+        watch = f' <a href="{url}">{w["watch_it"]}</a>' if url else ""
+        return f'<p class="again-form">{w["without_you"]}{watch}</p>'
     if v.get("spectator"):
         return ""
     # Before the next game exists the first press makes it; after, the button seats you there.

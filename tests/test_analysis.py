@@ -252,3 +252,33 @@ def test_the_analyse_command_prints_the_verdicts_as_json(make_game, alice, bob):
         {"seq", "mark", "played_chips", "best_chips", "better"} <= set(m) for m in data["moves"]
     )
     assert Analysis.objects.get(game=game).status == "done"
+
+
+def test_a_move_the_clock_made_for_an_away_person_is_not_held_against_them(
+    make_game, client, alice, bob
+):
+    from games.analysis import report
+
+    game = finished_game(make_game, alice, bob)
+    alices = list(game.moves.filter(seat=0).order_by("seq")[:2])
+    mine, clocks = alices
+    # finish() lets the clock play everyone's moves: say she made the first herself.
+    game.moves.filter(pk=mine.pk).update(by_server=False)
+    game.moves.filter(pk=clocks.pk).update(by_server=True)  # made while she was away
+    a = Analysis.objects.create(game=game, status=Analysis.Status.DONE, total=2, done=2)
+    for move in alices:
+        MoveEvaluation.objects.create(
+            analysis=a, seq=move.seq, seat=0, played=move.payload, best=move.payload,
+            played_chips=-6.0, best_chips=0.0, choices=5, worlds=8, mark="blunder",
+        )  # fmt: skip
+
+    r = report.build(a, ["alice", "Normal bot", "bob"], game.seq)
+
+    assert r.verdicts[mine.seq].mark == "blunder"
+    assert r.verdicts[clocks.seq].mark == "" and r.verdicts[clocks.seq].by_clock
+    assert [v.seq for v in r.marked] == [mine.seq]
+    (alice_summary,) = r.people
+    assert alice_summary.moves == 1 and alice_summary.counts["blunder"] == 1
+    client.force_login(alice)
+    page = client.get(reverse("replay", args=[game.pk]) + f"?move={clocks.seq}").content.decode()
+    assert "The clock played this move for alice, who was away" in page

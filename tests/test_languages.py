@@ -729,6 +729,8 @@ def test_the_coachs_better_move_is_read_in_each_readers_language(client, alice, 
     from tests.fast_games import finish
 
     game = finish(make_game([alice, "normal", bob], seed=7).pk)
+    # finish() lets the clock play for everyone; the coach marks only a person's own moves.
+    game.moves.filter(seat__in=[0, 2]).update(by_server=False)
     with translation.override("fil"):  # the worker's language does not matter
         asked = analysis.request_analysis(game, alice)
         analysis.run(asked.pk)

@@ -25,6 +25,7 @@ class Verdict:
     played_chips: float
     best_chips: float
     better: str
+    by_clock: bool = False  # the clock played it for a person who was away: not counted
 
     @property
     def loss_count(self) -> int:
@@ -84,19 +85,24 @@ class Report:
 
 def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
     rows = list(analysis.evaluations.order_by("seq"))
-    verdicts = {r.seq: _verdict(r, names) for r in rows}
+    # A person's move that the clock made while they were away is evaluated (the graph
+    # follows the game) but neither marked nor counted in their summary: it is not theirs.
+    by_clock = set(analysis.game.moves.filter(by_server=True).values_list("seq", flat=True))
+    verdicts = {r.seq: _verdict(r, names, r.seq in by_clock) for r in rows}
     seats = sorted({r.seat for r in rows})
-    people = [_summary(seat, names[seat], [r for r in rows if r.seat == seat]) for seat in seats]
+    theirs = [r for r in rows if r.seq not in by_clock]
+    people = [_summary(seat, names[seat], [r for r in theirs if r.seat == seat]) for seat in seats]
     thresholds = [(m, MARK_NAMES[m], t) for m, t in MARKS]
     marked = [v for v in verdicts.values() if v.mark]
-    graph = _graph(rows, names, total_moves) if rows else None
+    graph = _graph(rows, names, total_moves, by_clock) if rows else None
     return Report(verdicts, marked, people, graph, thresholds)
 
 
-def _verdict(r: MoveEvaluation, names: Sequence[str]) -> Verdict:
+def _verdict(r: MoveEvaluation, names: Sequence[str], by_clock: bool = False) -> Verdict:
+    mark = "" if by_clock else r.mark
     return Verdict(
-        r.seq, r.seat, names[r.seat], r.mark, MARK_NAMES.get(r.mark, ""), round(r.loss, 1),
-        r.played_chips, r.best_chips, better_words(r, names),
+        r.seq, r.seat, names[r.seat], mark, MARK_NAMES.get(mark, ""), round(r.loss, 1),
+        r.played_chips, r.best_chips, better_words(r, names), by_clock,
     )  # fmt: skip
 
 
@@ -115,7 +121,9 @@ def _summary(seat: int, name: str, rows: list[MoveEvaluation]) -> PersonSummary:
     return PersonSummary(seat, name, len(choices), accuracy, counts, mean_loss)
 
 
-def _graph(rows: list[MoveEvaluation], names: Sequence[str], total: int) -> Graph:
+def _graph(
+    rows: list[MoveEvaluation], names: Sequence[str], total: int, by_clock: set[int]
+) -> Graph:
     values = [r.played_chips for r in rows]
     low, high = min(0.0, *values), max(0.0, *values)
     span = (high - low) or 1.0
@@ -135,8 +143,8 @@ def _graph(rows: list[MoveEvaluation], names: Sequence[str], total: int) -> Grap
                 x(r.seq),
                 y(r.played_chips),
                 r.seq,
-                r.mark,
-                _point_label(names[seat], r),
+                "" if r.seq in by_clock else r.mark,
+                _point_label(names[seat], r, r.seq in by_clock),
             )  # fmt: skip
             for r in mine
         ]
@@ -159,8 +167,10 @@ def _graph(rows: list[MoveEvaluation], names: Sequence[str], total: int) -> Grap
     )
 
 
-def _point_label(name: str, r: MoveEvaluation) -> str:
+def _point_label(name: str, r: MoveEvaluation, by_clock: bool = False) -> str:
     values = {"name": name, "seq": r.seq, "chips": _signed(r.played_chips)}
+    if by_clock:
+        return gettext("%(name)s, move %(seq)s: %(chips)s expected, played by the clock") % values
     if r.mark:
         values["mark"] = MARK_NAMES[r.mark]
         return gettext("%(name)s, move %(seq)s: %(chips)s expected, %(mark)s") % values
