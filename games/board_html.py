@@ -15,6 +15,7 @@ HTML we made, such as a sentence with its cards); numbers and ids are ours.
 
 from __future__ import annotations
 
+import html
 import itertools
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -27,10 +28,11 @@ from games.templatetags.terms import term_html
 
 
 def _e(value: Any) -> str:
-    """``value`` for HTML: as it is if it is markup already, else escaped."""
+    """``value`` for HTML: as it is if it is markup already, else escaped (exactly as
+    Django's ``escape``, without its wrapper for lazy strings on every call)."""
     if hasattr(value, "__html__"):
         return value.__html__()
-    return escape(value)
+    return html.escape(value if type(value) is str else str(value))
 
 
 @lru_cache(maxsize=8)

@@ -100,9 +100,11 @@ def refusal_code(snap: Snapshot | None, user: AbstractBaseUser | AnonymousUser) 
 # --- Cards --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Face:
-    """A face-up card as templates show it."""
+    """A face-up card as templates show it. Made only by ``face()``, once per card and
+    place, so a face is its own identity: every board looks its cards up in the caches
+    of their markup, and compares them, by identity (no Python-level hash or equality)."""
 
     code: str  # "TD": data-card and form values
     label: str  # "10 of diamonds": the engine's English name (pages say ``card_name``)
@@ -122,16 +124,11 @@ class Face:
     def card(self) -> int:
         return _CARD_OF[self.code]
 
-    def __hash__(self) -> int:
-        # The code and the place say all (the rest follows from the code); every board
-        # looks its cards up in the caches of their markup, so the hash is kept short.
-        return hash((self.code, self.order))
-
 
 _CARD_OF = {code(card): card for card in range(52)}
 
 
-@lru_cache(maxsize=52 * 13)
+@cache  # never forgets: a card and place have one Face (52 x 15 at most)
 def face(card: int, order: int = 0) -> Face:
     return Face(code(card), label(card), short(card), code(card)[1].lower(), order)
 
