@@ -474,8 +474,12 @@ def _apply_and_log(
     seq = game.seq + 1
     payload = move.to_dict()
     now = timezone.now()
-    rows.insert_move(game.pk, seq, move.seat, payload, client_move_id or None, by_server, now)
-    _update_summary(game, seats, state, new, now)
+    logged = (game.pk, seq, move.seat, payload, client_move_id or None, by_server, now)
+    if new.outcome is None:  # the common move: its log and the summary in one statement
+        rows.log_and_save(logged, game, _update_summary(game, seats, state, new, now))
+    else:  # the last move is logged before the result's bookkeeping, as it always was
+        rows.insert_move(*logged)
+        rows.save_fields(game, _update_summary(game, seats, state, new, now))
     # The position just before, cached by game_state(): its journal grows by this move.
     before = snapshots.position(game.pk, game.commitment, seq - 1, game.variants)
     found = before.after(move, new, payload)
@@ -497,7 +501,9 @@ RESULT_FIELDS = ["status", "finished_at", "winner_seat", "end", "points", "chips
 
 def _update_summary(
     game: Game, seats: list[SeatRow], before: GameState, after: GameState, now: datetime
-) -> None:
+) -> list[str]:
+    """Move the game's summary on by one move (and store the result of the last); the
+    fields to save."""
     game.seq += 1
     game.rev += 1
     game.last_move_at = now
@@ -512,7 +518,7 @@ def _update_summary(
             game.turn_started_at = now  # a new turn, or a Draw call to answer: a new clock
         game.turn_seat = after.turn
         game.due_at = _due_at(game, seats[after.turn], now)
-    rows.save_fields(game, fields)
+    return fields
 
 
 def _store_result(game: Game, state: GameState, now: datetime) -> None:

@@ -167,3 +167,40 @@ def test_a_moves_own_sql_reads_and_writes_what_the_orm_would(make_game, alice, b
     again = Game.objects.get(pk=game.pk)
     assert (again.seq, again.rev, again.last_move_at) == (orm.seq + 7, orm.rev + 7, orm.started_at)
     assert rows.locked_game(10**9, MOVE_FIELDS) is None
+
+
+def test_a_moves_log_and_summary_are_written_together_or_not_at_all(make_game, alice, bob, carol):
+    # On PostgreSQL rows.log_and_save is one statement: the move's row and the summary.
+    # A move whose number is taken already (a race lost) must leave the summary alone.
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    from games.live import rows
+    from games.models import Game
+    from games.services import MOVE_FIELDS, SUMMARY_FIELDS
+
+    game = make_game([alice, bob, carol], seed=5)
+    seq, now = game.seq + 1, timezone.now()
+    with transaction.atomic():
+        locked = rows.locked_game(game.pk, MOVE_FIELDS)
+        locked.seq, locked.rev, locked.last_move_at = seq, locked.rev + 1, now
+        move = (game.pk, seq, locked.turn_seat, {"type": "draw"}, "id-1", False, now)
+        rows.log_and_save(move, locked, SUMMARY_FIELDS)
+    logged = game.moves.get(seq=seq)
+    assert (logged.payload, logged.client_move_id, logged.by_server) == (
+        {"type": "draw"},
+        "id-1",
+        False,
+    )
+    assert logged.created_at == now
+    again = Game.objects.get(pk=game.pk)
+    assert (again.seq, again.last_move_at) == (seq, now)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        locked = rows.locked_game(game.pk, MOVE_FIELDS)
+        locked.rev = locked.rev + 50
+        rows.log_and_save(
+            (game.pk, seq, 0, {"type": "draw"}, "id-2", False, now), locked, SUMMARY_FIELDS
+        )
+    assert Game.objects.get(pk=game.pk).rev == again.rev
+    assert game.moves.filter(seq=seq).count() == 1
