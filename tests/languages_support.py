@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from html.parser import HTMLParser
 
@@ -87,3 +88,20 @@ def unmarked_text(source: str, allowed: frozenset[str] = frozenset()) -> list[st
 
 
 PUNCTUATION = " ·:;,.!?()-–—"
+
+
+def written_text(node: ast.expr, samples: dict[str, str]) -> str | None:
+    """A message as the code writes it: a string literal, or an f-string with each value
+    filled in from ``samples`` (keyed by the value's source); None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    parts = []
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            parts.append(part.value)
+        else:
+            value = samples[ast.unparse(part.value)]
+            parts.append(repr(value) if part.conversion == ord("r") else value)
+    return "".join(parts)

@@ -27,7 +27,7 @@ from games.engine import rules as engine_rules
 from games.engine.cards import parse_card, short
 from games.models import Game
 from tests.conftest import PASSWORDS
-from tests.languages_support import has_letters, text_nodes, unmarked_text
+from tests.languages_support import has_letters, text_nodes, unmarked_text, written_text
 
 pytestmark = pytest.mark.django_db
 
@@ -430,18 +430,9 @@ def _engine_messages(path: Path, calls: tuple[str, ...], arg: int) -> list[str]:
             continue
         if len(node.args) <= arg:
             continue
-        text = node.args[arg]
-        if isinstance(text, ast.Constant) and isinstance(text.value, str):
-            found.append(text.value)
-        elif isinstance(text, ast.JoinedStr):
-            parts = []
-            for part in text.values:
-                if isinstance(part, ast.Constant):
-                    parts.append(part.value)
-                else:
-                    value = SAMPLES[ast.unparse(part.value)]
-                    parts.append(repr(value) if part.conversion == ord("r") else value)
-            found.append("".join(parts))
+        text = written_text(node.args[arg], SAMPLES)
+        if text is not None:
+            found.append(text)
     return found
 
 

@@ -23,6 +23,7 @@ from accounts.models import Profile
 from games import rule_messages, services
 from games.models import Game
 from tests.history_support import SEED, finish, scripted_record
+from tests.languages_support import written_text
 
 pytestmark = pytest.mark.django_db
 
@@ -105,17 +106,9 @@ def _raised(path: Path, error: str) -> list[str]:
             text = node.value
         else:
             continue
-        if isinstance(text, ast.Constant) and isinstance(text.value, str):
-            found.append(text.value)
-        elif isinstance(text, ast.JoinedStr):
-            parts = []
-            for part in text.values:
-                if isinstance(part, ast.Constant):
-                    parts.append(part.value)
-                else:
-                    value = samples[ast.unparse(part.value)]
-                    parts.append(repr(value) if part.conversion == ord("r") else value)
-            found.append("".join(parts))
+        written = written_text(text, samples)
+        if written is not None:
+            found.append(written)
     return found
 
 
