@@ -32,7 +32,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from games.engine.cards import RANK_MASKS, cards_of
+from games.engine.cards import FULL_DECK, RANK_MASKS, cards_of, points
 from games.engine.determinize import state_from_view
 from games.engine.melds import deadwood
 from games.engine.moves import CALL, DISCARD, DRAW, LAYOFF, MELD, SECRET, TAKE, Move
@@ -156,13 +156,44 @@ def _mean(values: list[float]) -> float:
 
 
 def _rollout(state: GameState, rng: random.Random) -> tuple[Outcome, int]:
-    """(the outcome, moves played) with greedy in every seat to the end."""
+    """(the outcome, moves played) with greedy in every seat to the end.
+
+    Greedy reads each seat's moment straight from the sampled state (``state_reading``),
+    which makes the same moves as from the seat's view at a fraction of the cost.
+    """
     plies = 0
     while state.outcome is None:
-        view = seat_view(state, state.turn)
-        state = apply(state, greedy.choose(view, rng))
+        state = apply(state, greedy.choose_read(state_reading(state)))
         plies += 1
     return state.outcome, plies
+
+
+def state_reading(state: GameState) -> Reading:
+    """What ``read(seat_view(state, state.turn))`` gives, from a state of a sampled deal."""
+    seat, hands, melds = state.turn, state.hands, state.melds
+    hand = hands[seat]
+    seen = hand
+    for card in state.discards:
+        seen |= 1 << card
+    table = tuple(0 if m.secret else m.cards for m in melds)
+    for cards in table:
+        seen |= cards
+    return Reading(
+        None,
+        seat,
+        hand,
+        FULL_DECK & ~seen,
+        state.phase,
+        (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),
+        state.opened,
+        state.blocked,
+        table,
+        tuple(m.owner for m in melds),
+        state.discards[-1] if state.discards else None,
+        len(state.stock) - state.stock_pos,
+        deadwood(hand) if state.held_free else points(hand),
+        state.caller if state.phase is Phase.ANSWER else -1,
+    )
 
 
 def sample_world(view: SeatView, rng: random.Random, shape: int = 0, tries: int = 1) -> GameState:
