@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from games.engine.cards import mask_of
-from games.engine.melds import deadwood, four_of_a_kinds
+from games.engine.cards import cards_of
+from games.engine.melds import all_melds, deadwood, four_of_a_kinds, layoff_options, take_options
 from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, TAKE, Move
 from games.engine.state import Phase
 from games.engine.view import SeatView
@@ -41,39 +41,60 @@ def choose(view: SeatView, rng: random.Random) -> Move:
 
     The policy is deterministic; it takes ``rng`` only to share the bots' signature.
     """
-    r = read(view)
-    if view.phase is Phase.ANSWER:
+    return choose_read(read(view))
+
+
+def choose_read(r: Reading) -> Move:
+    """Greedy's move from a reading of the seat's moment (the search's rollouts call this
+    with readings of the deals they sample)."""
+    if r.phase is Phase.ANSWER:
         return _answer(r)
-    if view.phase is Phase.START:
+    if r.phase is Phase.START:
         return _start(r)
     return _play(r)
 
 
-def _legal(r: Reading, kind: str) -> list[Move]:
-    return [m for m in r.view.legal if m.type == kind]
+def _takes(r: Reading) -> list[Move]:
+    """The legal takes, in the order the rules list them (R3)."""
+    if r.top is None:
+        return []
+    return [Move(TAKE, r.me, c) for c in take_options(r.hand, r.top)]
+
+
+def _melds(r: Reading) -> list[Move]:
+    return [Move(MELD, r.me, m) for m in all_melds(r.hand)]
+
+
+def _layoffs(r: Reading) -> list[Move]:
+    """The legal lay-offs: on every face-up meld, in the order of the melds (R5)."""
+    return [
+        Move(LAYOFF, r.me, option, index)
+        for index, cards in enumerate(r.table)
+        if cards
+        for option in layoff_options(cards, r.hand)
+    ]
 
 
 def _answer(r: Reading) -> Move:
-    guess = r.estimate(r.view.caller) * CALLER_SHARE
+    guess = r.estimate(r.caller) * CALLER_SHARE
     # A fighter who ties the caller wins (R7), hence <=.
-    kind = FIGHT if r.view.hand_points <= guess else FOLD
+    kind = FIGHT if r.hand_points <= guess else FOLD
     return Move(kind, r.me)
 
 
 def _start(r: Reading) -> Move:
-    takes = _legal(r, TAKE)
+    takes = _takes(r)
     for take in takes:
         if _take_empties(r, take):
             return take
-    if any(m.type == CALL for m in r.view.legal) and should_call(r, r.view.hand_points):
+    if r.can_call and should_call(r, r.hand_points):
         return Move(CALL, r.me)
     take = _best_take(r, takes)
     return take if take is not None else Move(DRAW, r.me)
 
 
 def _take_empties(r: Reading, take: Move) -> bool:
-    top = r.view.discards[-1]
-    table = (*_table(r), take.cards | 1 << top)
+    table = (*r.table, take.cards | 1 << r.top)
     return plan_to_empty(r.hand & ~take.cards, table, may_discard=True) is not None
 
 
@@ -104,17 +125,14 @@ def _play(r: Reading) -> Move:
     return _discard(r)
 
 
-def _table(r: Reading) -> tuple[int, ...]:
-    return tuple(0 if m.secret else mask_of(m.cards) for m in r.view.melds)
-
-
 def tongits_step(r: Reading) -> Move | None:
-    plan = plan_to_empty(r.hand, _table(r), may_discard=True)
+    plan = plan_to_empty(r.hand, r.table, may_discard=True)
     if not plan:
         return None
     step: Step = plan[0]
-    move = Move(step.type, r.me, step.cards, step.meld)
-    return move if move in r.view.legal else None
+    # Every step of a plan is legal in the play step: melds and secret sets from the hand,
+    # lay-offs on face-up melds, a discard.
+    return Move(step.type, r.me, step.cards, step.meld) if r.phase is Phase.PLAY else None
 
 
 def _secret_set(r: Reading) -> Move | None:
@@ -128,7 +146,7 @@ def _secret_set(r: Reading) -> Move | None:
 
 def _meld(r: Reading) -> Move | None:
     now = deadwood(r.hand)
-    melds = [m for m in _legal(r, MELD) if deadwood(r.hand & ~m.cards) <= now]
+    melds = [m for m in _melds(r) if deadwood(r.hand & ~m.cards) <= now]
     if not melds:
         return None
     return max(melds, key=lambda m: m.cards.bit_count())
@@ -142,8 +160,8 @@ def _block(r: Reading) -> Move | None:
     """
     blocks = [
         (_change(r, m), m)
-        for m in _legal(r, LAYOFF)
-        if _threatens(r, r.view.melds[m.meld].owner) and _change(r, m) <= BLOCK_BUDGET
+        for m in _layoffs(r)
+        if _threatens(r, r.owners[m.meld]) and _change(r, m) <= BLOCK_BUDGET
     ]
     return min(blocks, key=lambda cm: cm[0])[1] if blocks else None
 
@@ -151,11 +169,7 @@ def _block(r: Reading) -> Move | None:
 def _layoff(r: Reading) -> Move | None:
     """The lay-off that sheds the most deadwood; on our own meld only if it costs no call."""
     own_ok = not _keeps_call(r)
-    layoffs = [
-        (_change(r, m), m)
-        for m in _legal(r, LAYOFF)
-        if own_ok or r.view.melds[m.meld].owner != r.me
-    ]
+    layoffs = [(_change(r, m), m) for m in _layoffs(r) if own_ok or r.owners[m.meld] != r.me]
     best = min(layoffs, key=lambda cm: cm[0], default=None)
     return best[1] if best is not None and best[0] < 0 else None
 
@@ -166,7 +180,7 @@ def _change(r: Reading, move: Move) -> int:
 
 def _keeps_call(r: Reading) -> bool:
     """Whether a lay-off on our own meld would cost us a Draw call next turn (R5)."""
-    if not r.opened(r.me) or r.view.seats[r.me].blocked or r.view.stock_left == 0:
+    if not r.opened(r.me) or r.blocked(r.me) or r.stock_left == 0:
         return False
     leftover = deadwood(r.hand)
     return should_call(r, leftover - _highest_deadwood_card(r))
@@ -174,26 +188,26 @@ def _keeps_call(r: Reading) -> bool:
 
 def _highest_deadwood_card(r: Reading) -> int:
     now = deadwood(r.hand)
-    gains = [now - deadwood(r.hand & ~(1 << c)) for c in r.view.hand]
+    gains = [now - deadwood(r.hand & ~(1 << c)) for c in cards_of(r.hand)]
     return max(gains, default=0)
 
 
 def _threatens(r: Reading, seat: int) -> bool:
     """An opened, unblocked opponent whose Draw call could beat us before our next turn."""
-    info = r.view.seats[seat]
-    if not info.opened or info.blocked:
+    if not r.opened(seat) or r.blocked(seat):
         return False
-    return not r.opened(r.me) or r.estimate(seat) * THREAT_SHARE <= r.view.hand_points
+    return not r.opened(r.me) or r.estimate(seat) * THREAT_SHARE <= r.hand_points
 
 
 def _discard(r: Reading) -> Move:
-    return min(_legal(r, DISCARD), key=lambda m: discard_score(r, m.card))
+    card = min(cards_of(r.hand), key=lambda c: discard_score(r, c))
+    return Move(DISCARD, r.me, 1 << card)
 
 
 def discard_score(r: Reading, card: int) -> float:
     """Lower is better: deadwood kept, chances given up, and what it feeds the next seat."""
     rest = r.hand & ~(1 << card)
-    outs = near_meld_outs(card, rest, r.unseen) if r.view.stock_left else 0
+    outs = near_meld_outs(card, rest, r.unseen) if r.stock_left else 0
     return deadwood(rest) + OUT_WEIGHT * outs + _feed_risk(r, card)
 
 
@@ -202,6 +216,6 @@ def _feed_risk(r: Reading, card: int) -> float:
     unseen = r.unseen.bit_count()
     if not unseen:
         return 0.0
-    share = r.view.seats[nxt].cards / unseen
+    share = r.counts[nxt] / unseen
     weight = FEED_OPENED if r.opened(nxt) else FEED_UNOPENED
     return weight * meld_partners(card, r.unseen) * share * share

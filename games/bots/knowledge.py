@@ -6,29 +6,59 @@ must not know more than the player whose seat it fills.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from games.engine.cards import FULL_DECK, RANK_MASKS, mask_of, points
+from games.engine.state import Phase
 from games.engine.view import SeatView
 
 # The mean points of a card nobody has seen yet, when nothing is known (85 / 13).
 DECK_MEAN_POINTS = 85 / 13
 
 
-@dataclass(frozen=True)
 class Reading:
-    """One seat's view with the masks every decision needs, worked out once per move."""
+    """One seat's moment with the masks and counts every decision needs, worked out once
+    per move: from a ``SeatView`` (``read``), or by the search's rollouts from the deals
+    it samples, which is why nothing here needs the view itself."""
 
-    view: SeatView
-    me: int
-    hand: int
-    unseen: int
+    __slots__ = (
+        "view", "me", "hand", "unseen", "phase", "counts", "opened_bits", "blocked_bits",
+        "table", "owners", "top", "stock_left", "hand_points", "caller", "can_call",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        view: SeatView | None,
+        me: int,
+        hand: int,
+        unseen: int,
+        phase: Phase,
+        counts: tuple[int, ...],
+        opened_bits: int,
+        blocked_bits: int,
+        table: tuple[int, ...],
+        owners: tuple[int, ...],
+        top: int | None,
+        stock_left: int,
+        hand_points: int,
+        caller: int,
+    ) -> None:
+        self.view = view  # None in a rollout
+        self.me, self.hand, self.unseen, self.phase = me, hand, unseen, phase
+        self.counts, self.opened_bits, self.blocked_bits = counts, opened_bits, blocked_bits
+        self.table = table  # each meld's cards by index, 0 for a secret set
+        self.owners = owners  # each meld's owner by index
+        self.top, self.stock_left = top, stock_left
+        self.hand_points, self.caller = hand_points, caller
+        # Draw may be called at a start step by an opened seat that is not blocked (R5, R7).
+        self.can_call = phase is Phase.START and bool((opened_bits & ~blocked_bits) >> me & 1)
 
     def estimate(self, seat: int) -> float:
-        return estimated_points(self.view, seat, self.unseen)
+        return self.counts[seat] * mean_unseen_points(self.unseen)
 
     def opened(self, seat: int) -> bool:
-        return self.view.seats[seat].opened
+        return bool(self.opened_bits >> seat & 1)
+
+    def blocked(self, seat: int) -> bool:
+        return bool(self.blocked_bits >> seat & 1)
 
     def others(self) -> tuple[int, int]:
         """The next seat, then the one after it (R1)."""
@@ -38,7 +68,23 @@ class Reading:
 def read(view: SeatView) -> Reading:
     if view.seat is None:
         raise ValueError("a spectator's view has no hand to play")
-    return Reading(view, view.seat, hand_mask(view), unseen_mask(view))
+    seats = view.seats
+    return Reading(
+        view,
+        view.seat,
+        hand_mask(view),
+        unseen_mask(view),
+        view.phase,
+        tuple(i.cards for i in seats),
+        sum(1 << i.seat for i in seats if i.opened),
+        sum(1 << i.seat for i in seats if i.blocked),
+        tuple(0 if m.secret else mask_of(m.cards) for m in view.melds),
+        tuple(m.owner for m in view.melds),
+        view.discards[-1] if view.discards else None,
+        view.stock_left,
+        view.hand_points,
+        view.caller,
+    )
 
 
 def hand_mask(view: SeatView) -> int:

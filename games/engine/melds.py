@@ -53,8 +53,14 @@ def runs_in(hand: int) -> list[int]:
 def sets_in(hand: int) -> list[int]:
     """Every set (3 or 4 of a rank) that can be made from the hand."""
     out = []
-    for rank_mask in RANK_MASKS:
-        same = hand & rank_mask
+    # Ranks held at least three times, from the four suits' 13-bit fields: most hands have
+    # none, and the loop below visits only those that do.
+    c, d, h, s = hand & 0x1FFF, hand >> 13 & 0x1FFF, hand >> 26 & 0x1FFF, hand >> 39
+    ranks = (c & d & (h | s)) | (h & s & (c | d))
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        same = hand & RANK_MASKS[low.bit_length() - 1]
         count = same.bit_count()
         if count == 3:
             out.append(same)
