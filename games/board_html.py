@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
@@ -421,8 +422,6 @@ def result(v: Mapping[str, Any]) -> str:
     chips, each payment's terms with what earned them (R10), and the way to the next game.
     Hidden (and empty) until the game ends. Made once per seat when a game ends, which
     through the template engine cost as much as a dozen moves' boards."""
-    from django.urls import reverse
-
     from games.templatetags.cards import card
 
     r = v.get("result")
@@ -504,12 +503,12 @@ def result(v: Mapping[str, Any]) -> str:
             terms.append(f"<li>{term('burned', 'warn')} <strong>+1</strong>: {never}</li>")
         out.append(f'<li><p>{pays}</p><ul class="payment-terms">{"".join(terms)}</ul></li>')
     out.append("</ul>")
-    out.append(_next_game(v, reverse))
+    out.append(_next_game(v))
     out.append("</section>")
     return "".join(out)
 
 
-def _next_game(v: Mapping[str, Any], reverse: Callable[..., str]) -> str:
+def _next_game(v: Mapping[str, Any]) -> str:
     """The way on from the result: go to, watch or join the next game, or play again."""
     following = v.get("next_game") or {}
     way, url = following.get("way"), _e(following.get("url") or "")
