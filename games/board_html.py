@@ -88,7 +88,7 @@ def seat_panel(p: Any, now: str, lang: str | None = None) -> str:
     ids = itertools.count(1)
 
     def term(name: str, badge: str) -> str:
-        return term_html(name, badge, f"tip-seat{p.index}-{next(ids)}")
+        return term_html(name, badge, f"tip-seat{p.index}-{next(ids)}", lang)
 
     turn = ' class="seat-panel is-turn" aria-current="true"' if p.turn else ' class="seat-panel"'
     dealer = f" {term('dealer', 'plain')}" if p.dealer else ""
@@ -246,7 +246,7 @@ def hand(v: Mapping[str, Any]) -> str | None:
     ids = itertools.count(1)
 
     def term(name: str, badge: str = "") -> str:
-        return term_html(name, badge, f"tip-hand-{next(ids)}")
+        return term_html(name, badge, f"tip-hand-{next(ids)}", lang)
 
     info = f"{_cards_left(len(cards or ()), lang)} · {_points(v.get('hand_points') or 0, lang)}"
     if mine and mine.opened:
@@ -316,16 +316,16 @@ def piles(v: Mapping[str, Any]) -> str | None:
     before (the template says who is awaited, with the invite link)."""
     if v.get("waiting") or not v.get("dealt"):
         return None
-    from games.templatetags.cards import card
+    from games.templatetags.cards import card_in
 
     lang = v.get("lang")
     words = _felt_words(lang)
     top = v.get("top_discard")
     n = v.get("discards") or 0
-    shown = card(top) if top else '<span class="card empty" aria-hidden="true"></span>'
+    shown = card_in(top, "", lang) if top else '<span class="card empty" aria-hidden="true"></span>'
     pile = ""
     if v.get("discard_pile"):
-        cards = "".join(f"<li>{card(c, 'small')}</li>" for c in v["discard_pile"])
+        cards = "".join(f"<li>{card_in(c, 'small', lang)}</li>" for c in v["discard_pile"])
         see = gettext("See the whole discard pile (%(discards)s)") % {"discards": n}
         pile = (
             f'<details class="discard-pile" id="discard-pile"><summary>{see}</summary>'
@@ -360,12 +360,13 @@ def moves_tail(v: Mapping[str, Any]) -> str:
 def meld(m: Mapping[str, Any], lang: str | None = None) -> str:
     """One meld on the felt: face up (a radio button to lay off on it, when the watcher
     may), or a secret set face down."""
-    from games.templatetags.cards import card
+    from games.templatetags.cards import card_in
 
+    lang = lang or get_language()
     n, fresh = m["number"], " is-fresh" if m["fresh"] else ""
     if m["pickable"]:
         i = m["index"]
-        cards = "".join(card(c, "small") for c in m["cards"])
+        cards = "".join(card_in(c, "small", lang) for c in m["cards"])
         return (
             f'<label class="meld meld-pick{fresh}" for="meld-{i}">'
             f'<input type="radio" name="meld" value="{i}" id="meld-{i}" form="my-hand">'
@@ -386,7 +387,7 @@ def meld(m: Mapping[str, Any], lang: str | None = None) -> str:
         if m["secret"]
         else gettext("Meld %(n)s") % {"n": n}
     )
-    cards = "".join(card(c, "small") for c in m["cards"])
+    cards = "".join(card_in(c, "small", lang) for c in m["cards"])
     was = " was-secret" if m["secret"] else ""
     return f'<div class="meld{was}{fresh}" role="group" aria-label="{escape(said)}">{cards}</div>'
 

@@ -62,7 +62,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
-        self.user = self.scope["user"]
+        # The user itself, not channels' lazy stand-in for it: every frame asks who it is.
+        user = self.scope["user"]
+        self.user = getattr(user, "_wrapped", user) if user.is_authenticated else user
         self.language = of_socket(self.scope)  # every frame is in the watcher's language
         self.group = ""
         self.rev = -1  # the rev of the last board this socket sent

@@ -6,16 +6,28 @@ round trips one at a time however many tables it serves. Moves and loads run her
 small pool of threads instead (each with its own connection from the pool in
 settings.DATABASES, returned after each call); a game's own moves are still serialised
 by its row lock.
+
+The hop to a thread is written out rather than taken from asgiref's ``SyncToAsync``, which
+a worker pays for at every move: it copies the caller's context variables into the
+thread and every change back out again, and shields the call. Here the function runs in a
+copy of the caller's context (its language, say) and nothing comes back but its result.
+The thread is still marked as working for this event loop, as asgiref's own hop marks it,
+so that ``async_to_sync`` in it (a notification sent at commit) runs on this loop.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
+from asgiref.sync import SyncToAsync
 from django.conf import settings
+from django.db import close_old_connections
 
 _pools: dict[str, ThreadPoolExecutor] = {}
 
@@ -32,6 +44,27 @@ def in_db_thread(
 ) -> Callable[..., Any]:
     """``func`` as a coroutine function run on one of the sockets' database threads (or
     on ``executor``), closing or handing back the thread's connection after each call."""
-    if executor is None:
-        executor = thread_pool("db", settings.TONGITS_DB_THREADS)
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor)
+    pool = executor
+
+    @functools.wraps(func)
+    async def in_thread(*args: Any, **kwargs: Any) -> Any:
+        nonlocal pool
+        if pool is None:
+            pool = thread_pool("db", settings.TONGITS_DB_THREADS)
+        loop = asyncio.get_running_loop()
+        call = functools.partial(_run, loop, func, args, kwargs)
+        return await loop.run_in_executor(pool, contextvars.copy_context().run, call)
+
+    return in_thread
+
+
+def _run(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], args, kwargs) -> Any:
+    local = SyncToAsync.threadlocal
+    local.main_event_loop = loop  # what asgiref's async_to_sync looks for
+    local.main_event_loop_pid = os.getpid()
+    local.task_context = None
+    close_old_connections()
+    try:
+        return func(*args, **kwargs)
+    finally:
+        close_old_connections()

@@ -69,6 +69,19 @@ def locked_game(game_id: int, fields: Sequence[str]) -> Game | None:
     return Game.from_db(connection.alias, names, values)
 
 
+@cache
+def _rev_sql() -> str:
+    return f"SELECT {_q('rev')} FROM {_q(Game._meta.db_table)} WHERE {_q('id')} = %s"
+
+
+def game_rev(game_id: int) -> int | None:
+    """The game's rev now (None: no such game), without locking it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_rev_sql(), [game_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
 INSERT_FIELDS = ("game_id", "seq", "seat", "payload", "client_move_id", "by_server", "created_at")
 
 

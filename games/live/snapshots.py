@@ -27,6 +27,7 @@ from typing import Any
 
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, load_record
 from games.engine.record import FORMAT
+from games.live import rows
 from games.live.db import in_db_thread
 from games.models import Game, Seat, SeatKind
 from games.models import Move as MoveRow
@@ -309,7 +310,20 @@ def forget() -> None:
 
 
 def fresh(game_id: int) -> Snapshot | None:
-    """Load the game now and keep it (for a page or a socket's first frame)."""
+    """The game as it is now, kept (for a page or a socket's first frame): the snapshot
+    this process holds if the game's rev says it is current, else loaded.
+
+    A table's three sockets connect together when its game is dealt: the first loads it,
+    the others ask only for its rev. Everything a snapshot holds of its own game moves
+    the rev on; the game after a finished one does not, so a finished game with a next
+    one is always loaded (its way to the next game may have changed)."""
+    hit = cached(game_id)
+    if hit is not None and hit.next_game is None:
+        rev = rows.game_rev(game_id)
+        if rev is None:
+            return None
+        if rev == hit.rev:
+            return hit
     snap = load_snapshot(game_id)
     if snap is not None:
         remember(snap)

@@ -26,6 +26,11 @@ def card(face: Face, size: str = "") -> SafeString:
     return _card(face, size, get_language())
 
 
+def card_in(face: Face, size: str, lang: str | None) -> SafeString:
+    """``card`` in ``lang``, the active language, for callers that have it already."""
+    return _card(face, size, lang)
+
+
 @lru_cache(maxsize=52 * 4 * 2)  # a card looks the same on every board: made once per size
 def _card(face: Face, size: str, lang: str | None) -> SafeString:
     return format_html(

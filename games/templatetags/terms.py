@@ -141,25 +141,27 @@ def term(context, name: str, badge: str = "") -> SafeString:
         if namespace
         else f"tip-{next(_counter(context))}"
     )
-    return SafeString(_markup(name, badge, found, get_language()).replace(TIP, tip))
+    return SafeString(_markup(name, badge, get_language()).replace(TIP, tip))
 
 
 TIP = "%%tip%%"
 
 
-def term_html(name: str, badge: str, tip: str) -> str:
+def term_html(name: str, badge: str, tip: str, lang: str | None = None) -> str:
     """The markup of ``{% term name badge %}`` with the tooltip id ``tip``, in the active
-    language (for parts made in Python, games/board_html.py)."""
-    found = lookup(name)
-    if found is None:
+    language (``lang``: it, if the caller has it already), for parts made in Python
+    (games/board_html.py)."""
+    if lookup(name) is None:
         return format_html("{}", name)
-    return _markup(name, badge, found, get_language()).replace(TIP, tip)
+    return _markup(name, badge, lang or get_language()).replace(TIP, tip)
 
 
 @lru_cache(maxsize=512)
-def _markup(name: str, badge: str, found: Term, lang: str | None) -> str:
+def _markup(name: str, badge: str, lang: str | None) -> str:
     # Made once per word, style and language (the active one): every board shows the
-    # same few, many times over.
+    # same few, many times over. Keyed by the name, not by the Term, whose lazy words
+    # would be translated again only to be hashed.
+    found = lookup(name)
     return format_html(
         '<span class="term"><button type="button" class="{}" aria-describedby="{}" '
         'aria-expanded="false">{}</button><span class="term-tip" role="tooltip" id="{}">{} '
