@@ -37,7 +37,7 @@ from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, ap
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.view import SeatView
-from games.live import rows, snapshots, thinking
+from games.live import publish, rows, snapshots, thinking
 from games.live.snapshots import SeatRow
 from games.models import Game, Seat
 from games.ratings import core as ratings
@@ -681,6 +681,8 @@ _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to ta
 
 
 def _send_soon(layer, group: str, message: dict) -> None:
+    if publish.publish(layer, group, message):  # written at once, not waited for
+        return
     task = asyncio.ensure_future(_send(layer, group, message))
     _sending.add(task)
     task.add_done_callback(_sending.discard)

@@ -14,7 +14,7 @@ from channels.layers import channel_layers
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from games import services
-from games.live import watch
+from games.live import publish, watch
 from games.models import Move as MoveRow
 from tests.table.support import first_legal, seq_of, session_headers, socket
 
@@ -116,3 +116,45 @@ async def test_every_socket_of_a_worker_leaving_at_once_leaves_no_channel_behind
     assert loop_layer.groups == {}
     assert all(not shard._subscribed_to - set(names) for shard in loop_layer._shards)
     await layer.flush()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (CI sets it)")
+async def test_a_move_event_published_without_waiting_reaches_the_group_whole_and_in_order():
+    # What games/live/publish.py writes is what group_send would have sent: the other
+    # workers' subscriptions read it as the layer's own.
+    layer = RedisPubSubChannelLayer(hosts=[REDIS_URL], prefix=f"test-{uuid.uuid4().hex[:8]}")
+    listener = await layer.new_channel()
+    await layer.group_add("game-7", listener)
+    events = [
+        {"type": "game.update", "rev": rev, "news": {"seq": rev, "move": [0, {"type": "draw"}]}}
+        for rev in range(1, 41)
+    ]
+
+    for event in events:
+        assert publish.publish(layer, "game-7", event)
+
+    heard = [await asyncio.wait_for(layer.receive(listener), 5) for _ in events]
+    assert heard == events
+    await layer.flush()
+
+
+async def test_an_event_that_cannot_be_published_is_dropped_with_a_warning_not_a_traceback(
+    caplog,
+):
+    layer = RedisPubSubChannelLayer(hosts=[{"address": NOBODY_LISTENS}])
+
+    for rev in (1, 2, 3):
+        assert publish.publish(layer, "game-8", {"type": "game.update", "rev": rev})
+    await asyncio.sleep(0.2)  # the connection is refused meanwhile
+
+    said = [r.getMessage() for r in caplog.records if "Could not tell game-8" in r.getMessage()]
+    assert said  # once a second at most, however many events
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def test_a_layer_other_than_redis_pub_sub_is_left_to_its_own_group_send():
+    from channels.layers import InMemoryChannelLayer
+
+    assert publish._address(InMemoryChannelLayer()) is None
+    several = RedisPubSubChannelLayer(hosts=["redis://127.0.0.1:1/0", "redis://127.0.0.1:2/0"])
+    assert publish._address(several) is None
