@@ -160,12 +160,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
-    # Each worker's sockets use TONGITS_DB_THREADS threads, its clock one more and
-    # Channels' own thread (logins at connect) one: the pool holds a connection for each.
+    # Each worker's sockets use TONGITS_DB_THREADS threads and its clock one more, each
+    # holding a connection of the pool for as long as it lives (games/live/db.py);
+    # Channels' own thread (logins at connect) and the pages take one while they work.
+    _db_threads = int(os.environ.get("TONGITS_DB_THREADS", "8"))
     DATABASES["default"]["OPTIONS"] = {
         "pool": {
             "min_size": 2,
-            "max_size": int(os.environ.get("TONGITS_DB_POOL_MAX", "12")),
+            "max_size": int(os.environ.get("TONGITS_DB_POOL_MAX", str(_db_threads + 4))),
             "timeout": 20,
         }
     }
