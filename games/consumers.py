@@ -65,7 +65,10 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         # The user itself, not channels' lazy stand-in for it: every frame asks who it is.
         user = self.scope["user"]
         self.user = getattr(user, "_wrapped", user) if user.is_authenticated else user
-        self.language = of_socket(self.scope)  # every frame is in the watcher's language
+        # Every frame is in the watcher's language: made active once, for this socket's
+        # task (a context variable), not switched to and back at every frame.
+        self.language = of_socket(self.scope)
+        translation.activate(self.language)
         self.group = ""
         self.rev = -1  # the rev of the last board this socket sent
         self.seq = -1  # and its seq
@@ -110,8 +113,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         verdict = self.frames.verdict()
         if verdict != ADMIT:
             if verdict == WARN:
-                with translation.override(self.language):
-                    shown = rendering.message_frame(SLOW_DOWN, self.seq)
+                shown = rendering.message_frame(SLOW_DOWN, self.seq)
                 await self.send(text_data=shown)
             elif verdict == CLOSE:
                 await self.close(code=TOO_MANY_REQUESTS)
@@ -123,8 +125,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             snap = await in_db_thread(snapshots.fresh)(self.game_id)
             await self.send_board(snap, whole=True, message=e.message)
         except ServiceError as e:
-            with translation.override(self.language):
-                shown = rendering.message_frame(e.message, self.seq)
+            shown = rendering.message_frame(e.message, self.seq)
             await self.send(text_data=shown)
         else:
             # At once, not only when the group event comes round: the mover sees the
@@ -164,8 +165,11 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             except PermissionDenied:
                 await self.close(code=4403)
                 return
-            with translation.override(self.language):
+            if translation.get_language() == self.language:
                 frame = self.frame(table, whole, message)
+            else:  # called from another task (the socket check, games.live.watch)
+                with translation.override(self.language):
+                    frame = self.frame(table, whole, message)
             if frame:
                 await self.send(text_data=frame)
 

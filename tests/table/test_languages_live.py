@@ -131,3 +131,27 @@ async def test_a_refused_move_is_explained_in_the_senders_language(table, alice,
 def _current(game: Game):
     game.refresh_from_db()
     return game, first_legal(game)
+
+
+async def test_a_board_sent_by_the_socket_check_is_in_the_socket_s_language(
+    table, alice, bob, carol, monkeypatch
+):
+    # The check runs in a task of its own, not in the socket's: it still speaks Filipino
+    # to a Filipino socket that missed an event.
+    from games import services
+    from games.live import watch
+
+    phone = socket(table.pk, await database_sync_to_async(headers_for)(bob, cookie="fil"))
+    await phone.connect()
+    await phone.receive_from(timeout=3)
+    monkeypatch.setattr(services, "notify_game", lambda *args: None)  # the event is lost
+    game, (seat, move) = await database_sync_to_async(_current)(table)
+    people = [alice, bob, carol]
+    await database_sync_to_async(services.submit_move)(game.pk, people[seat], move.to_dict())
+
+    assert await watch.check(now=True) == 1
+    healed = await phone.receive_from(timeout=3)
+    await phone.disconnect()
+
+    assert seq_of(healed) == 1
+    assert filipino(healed) and not english(healed)
