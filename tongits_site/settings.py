@@ -259,6 +259,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "filters": {"redis_hiccup": {"()": "tongits_site.log_filters.RedisHiccup"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     # Replaces Django's default "django" handlers, which would print each line a second time.
@@ -269,6 +270,8 @@ LOGGING = {
         # SQL parameters hold the deal and the seed of games still in play: never log them,
         # whatever DJANGO_LOG_LEVEL says.
         "django.db.backends": {"level": "INFO"},
+        # A dropped Redis connection, which it heals by itself: one line, not a traceback.
+        "channels_redis.pubsub": {"filters": ["redis_hiccup"]},
     },
 }
 

@@ -158,3 +158,21 @@ def test_a_layer_other_than_redis_pub_sub_is_left_to_its_own_group_send():
     assert publish._address(InMemoryChannelLayer()) is None
     several = RedisPubSubChannelLayer(hosts=["redis://127.0.0.1:1/0", "redis://127.0.0.1:2/0"])
     assert publish._address(several) is None
+
+
+def test_the_layer_s_receiver_losing_redis_is_one_warning_line_not_a_traceback(caplog):
+    # channels_redis logs its receive task's dropped connection with logger.exception and
+    # reconnects by itself: a restart of Redis must not read as a crash in the log.
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    receiver = logging.getLogger("channels_redis.pubsub")
+    for error in (RedisConnectionError("Connection closed by server."), ValueError("a bug")):
+        try:
+            raise error
+        except Exception:
+            receiver.exception("Unexpected exception in receive task")
+
+    dropped, bug = [r for r in caplog.records if r.name == "channels_redis.pubsub"]
+    assert dropped.levelno == logging.WARNING and dropped.exc_info is None
+    assert "Connection closed by server." in dropped.getMessage()
+    assert bug.levelno == logging.ERROR and bug.exc_info is not None  # anything else stays
