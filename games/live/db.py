@@ -3,8 +3,8 @@
 Channels runs every ``database_sync_to_async`` call of a process on one thread, so one
 socket's move waits for every other socket's queries, and a worker does its database
 round trips one at a time however many tables it serves. Moves and loads run here on a
-small pool of threads instead (each with its own connection from the pool in
-settings.DATABASES, returned after each call); a game's own moves are still serialised
+small pool of threads instead (each keeping a connection from the pool in
+settings.DATABASES, see ``_let_go_if_unfit``); a game's own moves are still serialised
 by its row lock.
 
 The hop to a thread is written out rather than taken from asgiref's ``SyncToAsync``, which
