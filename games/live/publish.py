@@ -48,7 +48,10 @@ def publish(layer: Any, group: str, message: dict[str, Any]) -> bool:
     loop = asyncio.get_running_loop()
     publisher = _publishers.get((loop, address))
     if publisher is None:
-        publisher = _publishers[(loop, address)] = Publisher(address, loop)
+        try:
+            publisher = _publishers[(loop, address)] = Publisher(address, loop)
+        except ValueError:  # an address only channels_redis itself understands
+            return False
     channel = layer._get_group_channel_name(group)
     publisher.publish(channel, layer.serialize(message), group)
     return True
@@ -82,6 +85,7 @@ class Publisher(asyncio.Protocol):
 
     def __init__(self, address: str, loop: asyncio.AbstractEventLoop) -> None:
         self.address = address
+        self.params = parse_url(address)  # host and port, or a socket's path; credentials
         self.loop = loop
         self.transport: asyncio.Transport | None = None
         self.connecting: asyncio.Task | None = None
@@ -112,7 +116,7 @@ class Publisher(asyncio.Protocol):
 
     async def _connect(self) -> None:
         try:
-            params = parse_url(self.address)
+            params = self.params
             kind = params.get("connection_class")
             if kind is UnixDomainSocketConnection:
                 await self.loop.create_unix_connection(lambda: self, params["path"])
@@ -122,7 +126,7 @@ class Publisher(asyncio.Protocol):
                     lambda: self, params.get("host", "localhost"), params.get("port", 6379),
                     ssl=context,
                 )  # fmt: skip
-        except (TimeoutError, OSError, ValueError) as e:
+        except (TimeoutError, OSError) as e:
             queued, self.queued = self.queued, []
             for _, group in queued:
                 self._not_told(group, e)
@@ -131,7 +135,7 @@ class Publisher(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
-        params = parse_url(self.address)
+        params = self.params
         if params.get("password") is not None:
             auth = [b"AUTH"]
             if params.get("username"):
