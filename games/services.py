@@ -476,7 +476,9 @@ def _apply_and_log(
     now = timezone.now()
     logged = (game.pk, seq, move.seat, payload, client_move_id or None, by_server, now)
     if new.outcome is None:  # the common move: its log and the summary in one statement
-        rows.log_and_save(logged, game, _update_summary(game, seats, state, new, now))
+        # The transaction's last write: every caller returns once the move is logged.
+        summary = _update_summary(game, seats, state, new, now)
+        rows.log_and_save(logged, game, summary, last=True)
     else:  # the last move is logged before the result's bookkeeping, as it always was
         rows.insert_move(*logged)
         rows.save_fields(game, _update_summary(game, seats, state, new, now))

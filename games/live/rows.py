@@ -1,6 +1,16 @@
 """A move's statements, written out: lock the game's summary, then log the move and save
 the summary (one statement on PostgreSQL, two on SQLite).
 
+On PostgreSQL a move is two round trips in all. Through Django and psycopg it was four
+(psycopg sends the transaction's BEGIN on its own before the first statement, and the
+COMMIT after the last), each costing the worker about as much CPU as a whole statement.
+Here, in the outermost transaction of a move, the BEGIN travels with the lock and the
+COMMIT with the move's write, as one simple-protocol query each, sent on the thread's
+psycopg connection directly; Django's transaction goes on as before (psycopg sees the
+transaction that the lock opened, and has nothing left to commit at the block's end, where
+Django runs the on-commit hooks). Values go into that SQL as literals made here for the
+few types a move writes (ints, booleans, text escaped by libpq, times, JSON).
+
 Through the ORM each statement was compiled afresh on every move (building the query,
 its columns, its converters), which cost more CPU than the rest of the move together. The
 SQL here is made once per process from the models' own metadata (table and column names),
@@ -11,6 +21,7 @@ the same values the ORM gives, on PostgreSQL and SQLite alike.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from functools import cache
@@ -57,9 +68,12 @@ def locked_game(game_id: int, fields: Sequence[str]) -> Game | None:
     """The game's row with only ``fields`` loaded (the rest deferred), locked until the
     end of the transaction; None if there is no such game."""
     sql, names, converting = _lock_plan(tuple(fields), connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        row = cursor.fetchone()
+    if _opens_transaction():
+        row = _begin_and_fetch_one(sql % int(game_id))
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [game_id])
+            row = cursor.fetchone()
     if row is None:
         return None
     values = list(row)
@@ -127,14 +141,21 @@ def _log_and_save_sql(fields: tuple[str, ...]) -> str:
     return f"WITH logged AS ({_insert_sql()}) {_update_sql(fields)}"
 
 
-def log_and_save(move: tuple, game: Game, fields: Sequence[str]) -> None:
+def log_and_save(move: tuple, game: Game, fields: Sequence[str], *, last: bool = False) -> None:
     """``insert_move(*move)`` then ``save_fields(game, fields)``, in one statement where
-    the database can."""
+    the database can. ``last``: nothing is written after this in the transaction, so on
+    PostgreSQL the outermost transaction is committed with it (see the module's words)."""
     fields = tuple(fields)
     if connection.vendor != "postgresql":
         insert_move(*move)
         save_fields(game, fields)
         return
+    if last and _commits_here():
+        values = [*move, *(getattr(game, f) for f in fields), game.pk]
+        literals = [_literal(v) for v in values]
+        if None not in literals:
+            _simple((_log_and_save_sql(fields) % tuple(literals) + "; COMMIT").encode())
+            return
     logged = _prepared(MoveRow, INSERT_FIELDS, move)
     saved = _prepared(Game, fields, (getattr(game, f) for f in fields))
     _execute(_log_and_save_sql(fields), [*logged, *saved, game.pk])
@@ -151,3 +172,91 @@ def _prepared(model, fields: Sequence[str], values: Iterable[Any]) -> list[Any]:
 def _execute(sql: str, params: list[Any]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+# --- Two round trips a move on PostgreSQL ---------------------------------------------------
+
+
+def _outermost() -> bool:
+    """In a transaction of Django's own (the outermost atomic block, not a savepoint) on
+    PostgreSQL, with nothing gone wrong in it."""
+    return (
+        connection.vendor == "postgresql"
+        and connection.in_atomic_block
+        and len(connection.atomic_blocks) == 1
+        and not connection.savepoint_ids
+        and not connection.needs_rollback
+        and connection.connection is not None
+    )
+
+
+def _opens_transaction() -> bool:
+    """The next statement would be the transaction's first: psycopg would send BEGIN."""
+    return _outermost() and connection.connection.pgconn.transaction_status == _IDLE
+
+
+def _commits_here() -> bool:
+    return _outermost() and connection.connection.pgconn.transaction_status == _INTRANS
+
+
+def _begin_and_fetch_one(sql: str) -> tuple | None:
+    results = _simple(f"BEGIN; {sql}".encode())
+    found = results[-1]
+    if found.ntuples == 0:
+        return None
+    # The connection's own loaders, as a cursor would use (Django registers its own).
+    tx = Transformer(connection.connection)
+    tx.set_pgresult(found)
+    return tx.load_row(0, tuple)
+
+
+def _simple(sql: bytes) -> list:
+    """Send ``sql`` (statements with their values in it) as one simple-protocol query on
+    the thread's psycopg connection and wait for every result, as psycopg itself waits
+    for its BEGIN and COMMIT. A failed statement raises the error Django would raise."""
+    conn = connection.connection
+    with connection.wrap_database_errors, conn.lock:
+        pgconn = conn.pgconn
+        pgconn.send_query(sql)
+        results = conn.wait(generators.execute(pgconn))
+        for result in results:
+            if result.status == _FATAL_ERROR:
+                raise errors.error_from_result(result, encoding=conn.info.encoding)
+    return results
+
+
+def _literal(value: Any) -> str | None:
+    """``value`` as an SQL literal, for the types a move writes (None: some other type,
+    which goes through the cursor instead)."""
+    kind = type(value)
+    if value is None:
+        return "NULL"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value)
+    if kind is str:
+        return _quoted(value)
+    if kind is datetime:
+        if value.tzinfo is None:
+            return None
+        return f"'{value.isoformat()}'"
+    if kind is dict or kind is list:
+        return _quoted(json.dumps(value))
+    return None
+
+
+def _quoted(text: str) -> str:
+    # libpq's escaping, in the connection's encoding (and standard_conforming_strings).
+    return Escaping(connection.connection.pgconn).escape_literal(text.encode()).decode()
+
+
+try:
+    from psycopg import errors, generators
+    from psycopg.adapt import Transformer
+    from psycopg.pq import Escaping, ExecStatus, TransactionStatus
+
+    _IDLE, _INTRANS = TransactionStatus.IDLE, TransactionStatus.INTRANS
+    _FATAL_ERROR = ExecStatus.FATAL_ERROR
+except ImportError:  # no psycopg: SQLite only, where none of this runs
+    _IDLE = _INTRANS = _FATAL_ERROR = None
