@@ -40,7 +40,8 @@ def _sent_queries(run) -> list[str]:
         trace.seek(0)
         lines = trace.read().splitlines()
     # A frontend message: "<time> F <length> <Type> ...": simple Query, or Parse.
-    return [line for line in lines if "\tF\t" in line and ("\tQuery\t" in line or "\tParse\t" in line)]
+    sent = [line for line in lines if "\tF\t" in line]
+    return [line for line in sent if "\tQuery\t" in line or "\tParse\t" in line]
 
 
 def test_a_move_is_two_round_trips_and_is_logged_whole(make_game, alice, bob, carol):
