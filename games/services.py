@@ -37,7 +37,8 @@ from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, ap
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.view import SeatView
-from games.live import publish, rows, snapshots, thinking
+from games.live import publish, rows, snapshots, thinking, watch
+from games.live.layer import drops_own_events
 from games.live.snapshots import SeatRow
 from games.models import Game, Seat
 from games.ratings import core as ratings
@@ -658,7 +659,7 @@ def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> N
     if loop is not None:
         # A database thread of a running server: the event loop sends it, and the thread
         # goes on to its next piece of work instead of waiting for Redis.
-        loop.call_soon_threadsafe(_send_soon, layer, game_group(game_id), message)
+        loop.call_soon_threadsafe(_send_soon, layer, game_id, message)
         return
     try:
         async_to_sync(layer.group_send)(game_group(game_id), message)
@@ -682,8 +683,11 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
 _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
 
 
-def _send_soon(layer, group: str, message: dict) -> None:
+def _send_soon(layer, game_id: int, message: dict) -> None:
+    group = game_group(game_id)
     if publish.publish(layer, group, message):  # written at once, not waited for
+        if drops_own_events(layer):  # this process's sockets hear it from here, not Redis
+            watch.tell(game_id, message)
         return
     task = asyncio.ensure_future(_send(layer, group, message))
     _sending.add(task)

@@ -182,8 +182,10 @@ if REDIS_URL:
             # takes a Redis round trip per socket per event, one at a time per worker,
             # which queued the table's updates for hundreds of milliseconds under load.
             # An event is not stored: one missed while a worker's Redis connection was
-            # down is made good by the sockets' own check (games/live/watch.py).
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # down is made good by the sockets' own check (games/live/watch.py). A worker
+            # tells its own sockets of its own moves without Redis, and its subscription
+            # skips them when they come back (games/live/layer.py).
+            "BACKEND": "games.live.layer.EchoFreeLayer",
             "CONFIG": {
                 # redis-py 8 defaults to a 5 s socket timeout, which would drop the
                 # subscription connection that idly waits between moves.

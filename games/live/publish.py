@@ -29,6 +29,8 @@ from typing import Any
 
 from redis.asyncio.connection import SSLConnection, UnixDomainSocketConnection, parse_url
 
+from games.live.layer import ORIGIN, EchoFreeLayer, drops_own_events
+
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0  # between attempts to connect while Redis is down
@@ -52,6 +54,8 @@ def publish(layer: Any, group: str, message: dict[str, Any]) -> bool:
             publisher = _publishers[(loop, address)] = Publisher(address, loop)
         except ValueError:  # an address only channels_redis itself understands
             return False
+    if drops_own_events(layer):  # this process's sockets are told without Redis
+        message = {**message, "from": ORIGIN}
     channel = layer._get_group_channel_name(group)
     publisher.publish(channel, layer.serialize(message), group)
     return True
@@ -61,7 +65,7 @@ def _address(layer: Any) -> str | None:
     """The Redis URL of the layer's one shard, if it is a pub/sub layer with one."""
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
-    if type(layer) is not RedisPubSubChannelLayer:
+    if type(layer) not in (RedisPubSubChannelLayer, EchoFreeLayer):
         return None
     # (The layer's own __getattr__ would hand an unknown name to its per-loop layer.)
     found = layer.__dict__.get("_publish_address", False)

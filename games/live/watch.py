@@ -87,5 +87,27 @@ async def check(*, now: bool = False) -> int:
     return len(behind)
 
 
+def tell(game_id: int, event: dict) -> None:
+    """Hand ``event`` to this process's sockets of the game, on the event loop, as if the
+    channel layer had brought it (a layer that does not bring a process its own events,
+    games/live/layer.py)."""
+    sockets = _sockets.get(game_id)
+    if sockets:
+        task = asyncio.get_running_loop().create_task(_tell_each(list(sockets), event))
+        _telling.add(task)
+        task.add_done_callback(_telling.discard)
+
+
+_telling: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
+
+
+async def _tell_each(sockets: list[Watcher], event: dict) -> None:
+    for socket in sockets:
+        try:
+            await socket.game_update(event)
+        except Exception:  # a socket closing as we speak: its disconnect forgets it
+            log.warning("Could not tell a socket of game %s of a move.", socket.game_id)
+
+
 def _revs(game_ids: list[int]) -> dict[int, int]:
     return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "rev"))

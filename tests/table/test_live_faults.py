@@ -15,6 +15,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from games import services
 from games.live import publish, watch
+from games.live.layer import EchoFreeLayer
 from games.models import Move as MoveRow
 from tests.table.support import first_legal, seq_of, session_headers, socket
 
@@ -136,6 +137,30 @@ async def test_a_move_event_published_without_waiting_reaches_the_group_whole_an
     heard = [await asyncio.wait_for(layer.receive(listener), 5) for _ in events]
     assert heard == events
     await layer.flush()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (CI sets it)")
+async def test_a_worker_does_not_hear_its_own_events_back_and_the_others_hear_them_whole():
+    # This process tells its own sockets of its moves (watch.tell); the other workers'
+    # subscriptions must still get every event, and this one's must skip them.
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    here = EchoFreeLayer(hosts=[REDIS_URL], prefix=prefix)
+    elsewhere = RedisPubSubChannelLayer(hosts=[REDIS_URL], prefix=prefix)  # another worker
+    mine, theirs = await here.new_channel(), await elsewhere.new_channel()
+    await here.group_add("game-9", mine)
+    await elsewhere.group_add("game-9", theirs)
+    events = [{"type": "game.update", "rev": rev} for rev in range(1, 6)]
+
+    for event in events:
+        assert publish.publish(here, "game-9", event)
+    heard = [await asyncio.wait_for(elsewhere.receive(theirs), 5) for _ in events]
+    # An event of another worker's reaches this one as ever.
+    await elsewhere.group_send("game-9", {"type": "game.update", "rev": 6})
+
+    assert [{k: v for k, v in e.items() if k != "from"} for e in heard] == events
+    assert await asyncio.wait_for(here.receive(mine), 5) == {"type": "game.update", "rev": 6}
+    await here.flush()
+    await elsewhere.flush()
 
 
 async def test_an_event_that_cannot_be_published_is_dropped_with_a_warning_not_a_traceback(
