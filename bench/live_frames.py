@@ -133,6 +133,7 @@ class Board:
         self.parts: dict[str, Element] = {}
         self.seq = -1  # the highest data-seq seen on any part
         self._hand: tuple[Element, Hand] | None = None
+        self._inputs: dict[str, tuple[Element, dict[str, str]]] = {}
 
     def apply(self, html: str) -> list[Element]:
         """Swap a frame's parts in; return the parts that were taken (not older ones)."""
@@ -156,14 +157,21 @@ class Board:
         read = self._hand[1]
         hand = Hand(read.seq, list(read.actions), list(read.cards), dict(read.hidden), read.is_form)
         # As a browser's FormData does: inputs elsewhere on the page that belong to the
-        # form (form="my-hand"), such as its seq and move id in the status bar.
+        # form (form="my-hand"), such as its seq and move id in the status bar (each part
+        # read once per version, like the hand).
         for other in self.parts.values():
             if other.id != "my-hand" and 'form="my-hand"' in other.html:
-                hand.hidden.update(_form_inputs(other.html, "my-hand"))
+                hand.hidden.update(self._inputs_of(other))
         seq = hand.hidden.get("seq", "")
         if seq.isdigit():
             hand.seq = int(seq)
         return hand
+
+    def _inputs_of(self, element: Element) -> dict[str, str]:
+        found = self._inputs.get(element.id)
+        if found is None or found[0] is not element:
+            found = self._inputs[element.id] = (element, _form_inputs(element.html, "my-hand"))
+        return found[1]
 
     def message(self) -> str:
         element = self.parts.get("messages")

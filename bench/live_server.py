@@ -126,6 +126,15 @@ def setup_django(env: dict[str, str]) -> None:
     call_command("collectstatic", interactive=False, verbosity=0)
     # The bench's own table-making would log every deal; the workers still log as usual.
     logging.getLogger("games").setLevel(logging.WARNING)
+    # Nobody listens to what the bench's own table-making tells: its tables are full before
+    # any socket opens, and there is no lobby socket. Through Redis each of those events
+    # cost this process a new connection (async_to_sync's loop of the moment), which the
+    # clients' share of the two cores paid for; the workers keep the Redis layer.
+    from channels.layers import channel_layers
+    from django.conf import settings
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
 
 
 def close_django() -> None:
