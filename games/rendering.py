@@ -186,12 +186,14 @@ class SeatPanel:
 
 
 def board_context(
-    table: Table, view: SeatView | None = None, lang: str | None = None
+    table: Table, view: SeatView | None = None, lang: str | None = None, now: str | None = None
 ) -> dict[str, Any]:
     """The template context of the whole board for this watcher, in the active language
     (``lang``: it, taken once per board; it keys every cache of words).
 
     ``view`` defaults to the watcher's seat view of the current state (tests pass one).
+    ``now``: the server's time as the board says it (default: now; a socket's boards
+    carry a placeholder, filled in as each frame goes out).
     """
     if lang is None:
         lang = get_language()
@@ -213,7 +215,7 @@ def board_context(
         "seed": game.seed if game.revealed else "",
         "client_move_id": client_move_id(game.pk, game.seq, mine),
         "act_url": act_url(game.pk),
-        "now": timezone.now().isoformat(),
+        "now": now if now is not None else timezone.now().isoformat(),
         "message": "",
         "lang": lang,
     }
@@ -272,20 +274,16 @@ def _dealt_context(
     game, me = table.game, view.seat
     journal = game.position.journal if game.position else ()
     told = table_view.story(journal, view, names, lang)
-    panels = _panels(table, view, names, told["fresh_melds"])
+    # An aborted game's state still has a seat to act; nobody may.
+    can = legal_flags(view.legal if game.status == Game.Status.PLAYING else ())
+    panels = _panels(table, view, names, told["fresh_melds"], can["layoff"])
     for seat, note in table_view.blocks(journal, view, names).items():
         panels[seat].block_note = note
     for seat, did in told["last_turns"].items():
         panels[seat].last_turn = did
-    in_meld = table_view.in_melds(view.hand) if view.hand else 0
     aborted = game.status == Game.Status.ABORTED
-    # An aborted game's state still has a seat to act; nobody may.
-    legal = view.legal if game.status == Game.Status.PLAYING else ()
     order = [me, (me + 1) % 3, (me + 2) % 3] if me is not None else [0, 1, 2]
-    hand = [
-        hand_card(f, bool(in_meld >> card & 1), lang)
-        for card, f in zip(view.hand, hand_faces(view.hand), strict=True)
-    ]
+    hand, hand_html = _hand_cards(view.hand, lang)
     ctx = {
         "dealt": True,
         "playing": not view.finished and not game.is_over,
@@ -296,13 +294,13 @@ def _dealt_context(
         "meld_groups": [panels[s] for s in order if panels[s].melds],
         "hand": hand,
         "hand_points": view.hand_points,
-        "hand_html": SafeString("".join(hand)),
+        "hand_html": hand_html,
         "top_discard": face(view.top_discard) if view.top_discard is not None else None,
         "discards": len(view.discards),
         "discard_cards": view.discards,
         "discard_pile": faces(view.discards),
         "stock_left": view.stock_left,
-        "can": legal_flags(legal),
+        "can": can,
         "turn_text": str(ABORTED) if aborted else turn_text(view, names),
         "last_move": told["last_sentence"],
         "moves_head": told["moves_head"],
@@ -313,6 +311,20 @@ def _dealt_context(
         ctx["result"] = table_view.result_context(view, names, faces)
         ctx["next_game"] = next_game_context(table)
     return ctx
+
+
+@lru_cache(maxsize=1024)
+def _hand_cards(
+    hand: tuple[int, ...], lang: str | None
+) -> tuple[tuple[SafeString, ...], SafeString]:
+    """The hand's cards as the form shows them, one by one and joined: made once per hand
+    and language (a hand is shown again at every move of the others)."""
+    in_meld = table_view.in_melds(hand) if hand else 0
+    cards = tuple(
+        hand_card(f, bool(in_meld >> card & 1), lang)
+        for card, f in zip(hand, hand_faces(hand), strict=True)
+    )
+    return cards, SafeString("".join(cards))
 
 
 def next_game_context(table: Table) -> dict[str, Any] | None:
@@ -338,11 +350,17 @@ def next_game_context(table: Table) -> dict[str, Any] | None:
 
 
 def _panels(
-    table: Table, view: SeatView, names: list[str], fresh: Collection[int] = ()
+    table: Table,
+    view: SeatView,
+    names: list[str],
+    fresh: Collection[int] = (),
+    may_lay_off: bool | None = None,
 ) -> list[SeatPanel]:
     game = table.game
     playing = not view.finished and game.status == Game.Status.PLAYING
-    laying_off = legal_flags(view.legal)["layoff"] and playing
+    if may_lay_off is None:
+        may_lay_off = legal_flags(view.legal)["layoff"]
+    laying_off = may_lay_off and playing
     now = timezone.now()
     panels = []
     for seat, info in zip(table.seats, view.seats, strict=True):
@@ -461,9 +479,7 @@ def _made_parts(
     """Each part as (HTML, a hash of it without its version): the hash of the part as
     made with placeholders for the version and the move id, so that a part whose
     content did not change hashes the same at the next version."""
-    values = {**board_context(table, view, lang), "oob": True, "message": message}
-    if now is not None:
-        values["now"] = now
+    values = {**board_context(table, view, lang, now), "oob": True, "message": message}
     stand_in = {**values, "seq": SEQ, "client_move_id": MOVE_ID}
     seq, move_id = str(values["seq"]), values["client_move_id"]
     made = {}
