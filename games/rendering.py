@@ -313,7 +313,7 @@ def _dealt_context(
     return ctx
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)  # a hand's markup is some 4 KB: 2 MB at most
 def _hand_cards(
     hand: tuple[int, ...], lang: str | None
 ) -> tuple[tuple[SafeString, ...], SafeString]:
