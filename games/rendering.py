@@ -353,13 +353,11 @@ def _panels(
     table: Table,
     view: SeatView,
     names: list[str],
-    fresh: Collection[int] = (),
-    may_lay_off: bool | None = None,
+    fresh: Collection[int],
+    may_lay_off: bool,
 ) -> list[SeatPanel]:
     game = table.game
     playing = not view.finished and game.status == Game.Status.PLAYING
-    if may_lay_off is None:
-        may_lay_off = legal_flags(view.legal)["layoff"]
     laying_off = may_lay_off and playing
     now = timezone.now()
     panels = []

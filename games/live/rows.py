@@ -28,6 +28,9 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
+from psycopg import errors, generators
+from psycopg.adapt import Transformer
+from psycopg.pq import Escaping, ExecStatus, TransactionStatus
 
 from games.models import Game
 from games.models import Move as MoveRow
@@ -176,6 +179,9 @@ def _execute(sql: str, params: list[Any]) -> None:
 
 # --- Two round trips a move on PostgreSQL ---------------------------------------------------
 
+_IDLE, _INTRANS = TransactionStatus.IDLE, TransactionStatus.INTRANS
+_FATAL_ERROR = ExecStatus.FATAL_ERROR
+
 
 def _outermost() -> bool:
     """In a transaction of Django's own (the outermost atomic block, not a savepoint) on
@@ -249,14 +255,3 @@ def _literal(value: Any) -> str | None:
 def _quoted(text: str) -> str:
     # libpq's escaping, in the connection's encoding (and standard_conforming_strings).
     return Escaping(connection.connection.pgconn).escape_literal(text.encode()).decode()
-
-
-try:
-    from psycopg import errors, generators
-    from psycopg.adapt import Transformer
-    from psycopg.pq import Escaping, ExecStatus, TransactionStatus
-
-    _IDLE, _INTRANS = TransactionStatus.IDLE, TransactionStatus.INTRANS
-    _FATAL_ERROR = ExecStatus.FATAL_ERROR
-except ImportError:  # no psycopg: SQLite only, where none of this runs
-    _IDLE = _INTRANS = _FATAL_ERROR = None

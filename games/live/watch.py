@@ -80,11 +80,15 @@ async def check(*, now: bool = False) -> int:
         if due.get(game_id, -1) > socket.rev
     ]
     for socket, rev in behind:
-        try:
-            await socket.game_update({"type": "game.update", "rev": rev})
-        except Exception:  # a socket closing as we speak: its disconnect forgets it
-            log.warning("Could not bring a socket of game %s up to date.", socket.game_id)
+        await _update(socket, {"type": "game.update", "rev": rev})
     return len(behind)
+
+
+async def _update(socket: Watcher, event: dict) -> None:
+    try:
+        await socket.game_update(event)
+    except Exception:  # a socket closing as we speak: its disconnect forgets it
+        log.warning("Could not bring a socket of game %s up to date.", socket.game_id)
 
 
 def tell(game_id: int, event: dict) -> None:
@@ -103,10 +107,7 @@ _telling: set[asyncio.Task] = set()  # the loop keeps only weak references to ta
 
 async def _tell_each(sockets: list[Watcher], event: dict) -> None:
     for socket in sockets:
-        try:
-            await socket.game_update(event)
-        except Exception:  # a socket closing as we speak: its disconnect forgets it
-            log.warning("Could not tell a socket of game %s of a move.", socket.game_id)
+        await _update(socket, event)
 
 
 def _revs(game_ids: list[int]) -> dict[int, int]:
