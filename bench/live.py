@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import resource
 import shutil
 import signal
@@ -50,6 +51,8 @@ from bench.live_server import (
 )
 
 SETTLE_SECONDS = 10
+# A table starts up to this many moves into its game (a game lasts some 35 to 40 moves).
+STAGGER_MOVES = 30
 HANDSHAKES = ("accepted", "failed", "timed_out")
 MEMORY_EVERY = 100  # games between two RSS readings in memory mode (--games)
 CLIENT_BUSY = 85  # % of one core: above this the clients, not the server, set the pace
@@ -69,6 +72,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--moves", type=int, default=0, help="stop after the people made N moves")
     p.add_argument("--games", type=int, default=0, help="memory mode: play N games")
     p.add_argument("--herd", action="store_true", help="every socket connects at once")
+    p.add_argument(
+        "--in-step", dest="stagger", action="store_false",
+        help="every table starts at its game's first move (by default each starts at a "
+        "random point of its game, so games end at a steady rate, not all at once)",
+    )  # fmt: skip
     p.add_argument("--kill-worker", action="store_true", help="SIGKILL worker 0 halfway")
     p.add_argument(
         "--restart-redis", action="store_true",
@@ -255,9 +263,13 @@ class LiveRun(Bench):
             table = Table(self, index, [u for u, _ in mine], [c for _, c in mine])
             bots = self.opts.bots and self.opts.bot_level
             table.game_id = await self.orm(make_game, table.users, bots)
+            if self.opts.stagger and not bots:
+                moves = random.Random(self.seed * 7919 + index).randint(0, STAGGER_MOVES)
+                self.stats.stagger_moves += await self.orm(advance, table.game_id, moves)
             self.game_ids.append(table.game_id)
             self.tables.append(table)
-        say(f"{len(self.tables)} tables, {len(people)} sockets, think {self.think} s")
+        started = "in step" if not self.opts.stagger or self.opts.bots else "mid-game"
+        say(f"{len(self.tables)} tables ({started}), {len(people)} sockets, think {self.think} s")
 
     async def open_sockets(self, clients: list[Client]) -> dict[str, Any]:
         """Every client loads its page, then the sockets open: paced, or all at once."""
@@ -419,6 +431,8 @@ class LiveRun(Bench):
             "frames_per_move": round(s.window_frames / moves, 2) if moves else None,
             "frame_kb": round(s.frame_bytes / max(1, s.frames) / 1024, 2),
             "games_finished": s.games_finished,
+            "started_mid_game": opts.stagger and not opts.bots,
+            "moves_before_start": s.stagger_moves,
             **herd,
             "load_avg": [round(x, 2) for x in os.getloadavg()],
         }
@@ -493,6 +507,54 @@ def make_game(user_ids: list[int], bots: str | bool) -> int:
     for person in people[1:]:
         services.join_table(game.pk, person)
     return game.pk
+
+
+def advance(game_id: int, moves: int) -> int:
+    """Play up to ``moves`` moves of a dealt game, the way the bench's people play
+    (bench/live_frames.choose), through the site's own service, and stop before the stock
+    runs low: the moves made.
+
+    Tables that all start at their first move all end their games within a second or
+    two of each other, some 35 s later at ``--think 1``, and every socket of the run
+    reconnects at once: a herd in the middle of the window, which ``--herd`` measures on
+    its own. A site that has been running has its games at every stage, ending at a
+    steady rate; tables started at random points of their games are that site.
+    """
+    from games import services
+    from games.engine.rules import apply
+    from games.engine.view import seat_view
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    state = services.game_state(game)
+    users = {s.index: s.user for s in game.seats.select_related("user")}
+    made = 0
+    while made < moves and state.outcome is None and len(state.stock) - state.stock_pos > 3:
+        view = next(v for v in map(lambda s: seat_view(state, s), range(3)) if v.legal)
+        move = plain_move(view)
+        payload = {k: v for k, v in move.to_dict().items() if k != "seat"}
+        services.submit_move(game_id, users[view.seat], payload, expected_seq=game.seq + made)
+        state = apply(state, move)
+        made += 1
+    return made
+
+
+def plain_move(view):
+    """bench/live_frames.choose in the engine's terms: fold, draw, meld three, discard
+    the card worth most, fight."""
+    from games.engine.cards import points, rank_of
+    from games.engine.moves import DISCARD, DRAW, FIGHT, FOLD, MELD
+
+    kinds: dict[str, list] = {}
+    for move in view.legal:
+        kinds.setdefault(move.type, []).append(move)
+    threes = [m for m in kinds.get(MELD, ()) if m.cards.bit_count() == 3]
+    for choice in (kinds.get(FOLD), kinds.get(DRAW), threes):
+        if choice:
+            return choice[0]
+    if kinds.get(DISCARD):
+        return max(kinds[DISCARD], key=lambda m: (points(m.cards), rank_of(m.card)))
+    return (kinds.get(FIGHT) or view.legal)[0]
 
 
 def count_moves() -> int:

@@ -50,6 +50,7 @@ class Stats:
     no_answer: int = 0
     stalls: int = 0
     tables_not_made: int = 0  # a new table for a finished one was refused
+    stagger_moves: int = 0  # moves played before the sockets open (bench/live.py advance)
     handshakes: Counter = field(default_factory=Counter)  # accepted / failed / timed_out
     closes: Counter = field(default_factory=Counter)  # unexpected closes by code
     reconnects: int = 0

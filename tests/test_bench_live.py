@@ -87,3 +87,5 @@ def test_a_short_live_run_loses_and_doubles_no_move_and_stops_by_itself():
     assert report["lost"] == report["doubled"] == report["unknown_logged"] == 0, output
     assert report["seats_behind"] == 0 and report["replay"]["exit"] == 0, output
     assert report["errors"] == 0, output
+    # Its tables start at random points of their games, played through the service.
+    assert report["started_mid_game"] and report["moves_before_start"] > 0, output
