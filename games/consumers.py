@@ -85,7 +85,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         # Join before loading, so no move falls between the load and the first event.
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        snap = await in_db_thread(snapshots.fresh)(self.game_id)
+        snap = await snapshots.current(self.game_id)
         code = rendering.refusal_code(snap, self.user)
         if code is not None:
             await self.leave()

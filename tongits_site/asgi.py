@@ -17,10 +17,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tongits_site.settings")
 # Set up Django (apps, models) before anything below imports consumers that touch models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.clock import ClockStarter  # noqa: E402
+from games.live.auth import AuthMiddlewareStack  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from tongits_site.ws_origin import SameOriginValidator  # noqa: E402
 

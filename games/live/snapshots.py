@@ -334,6 +334,24 @@ def fresh(game_id: int) -> Snapshot | None:
 _loading: dict[int, asyncio.Future] = {}
 
 
+async def current(game_id: int) -> Snapshot | None:
+    """``fresh``, for a socket that has just joined the game's group (its first frame).
+
+    A new game's three sockets connect together, and each found nothing cached and loaded
+    the whole game (four queries) at once. Now the first loads it and the others wait for
+    that load, then check only that the game's rev has not moved since (one small query,
+    made after they joined, so a move that committed meanwhile is never missed: its
+    event reaches them, or the rev differs and they load)."""
+    loading = _loading.get(game_id)
+    if loading is None or loading.done() or loading.get_loop() is not asyncio.get_running_loop():
+        return await asyncio.shield(_load(game_id))
+    try:
+        await asyncio.shield(loading)
+    except Exception:  # that load's own socket hears of its failure; this one tries its own
+        pass
+    return await in_db_thread(fresh)(game_id)
+
+
 async def snapshot(game_id: int, min_rev: int = 0) -> Snapshot | None:
     """The game at ``min_rev`` or later: from the cache, or loaded once for all of this
     process's sockets that ask at the same time. None if there is no such game."""

@@ -1,0 +1,31 @@
+"""Who a socket's person is, found on the sockets' database threads.
+
+Channels' ``AuthMiddleware`` looks the session's user up through
+``database_sync_to_async``: on the process's one thread for such calls, one socket at a
+time, taking a connection from the pool before each lookup and handing it back after
+(``close_old_connections``). When many sockets open at once (the herd after a worker
+restarts, a round of games ending together) their logins queued there, and the
+connection's round trip to the pool cost each of them more than the lookup itself. Here
+the same lookup, Channels' own function, runs on the sockets' database threads
+(games/live/db.py), which keep their connections between calls.
+"""
+
+from __future__ import annotations
+
+from channels import auth
+from channels.sessions import CookieMiddleware, SessionMiddleware
+
+from games.live.db import in_db_thread
+
+# Channels' get_user without its wrapper: the session's user, checked as Django checks
+# it (the backend named in the session, the password's hash), or AnonymousUser.
+_user_of = in_db_thread(auth.get_user.func)
+
+
+class AuthMiddleware(auth.AuthMiddleware):
+    async def resolve_scope(self, scope):
+        scope["user"]._wrapped = await _user_of(scope)
+
+
+def AuthMiddlewareStack(inner):  # noqa: N802 (named as Channels names its own)
+    return CookieMiddleware(SessionMiddleware(AuthMiddleware(inner)))

@@ -1,0 +1,117 @@
+"""Many sockets opening at once (a new game's three seats, the herd after a worker restart):
+each is served without waiting behind the others, a game is loaded once for all of a
+process's sockets that open together, and none of them misses a move made meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.live import snapshots
+from tests.table.support import first_legal, seq_of, session_headers, socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def headers(alice, bob, carol) -> list[list[tuple[bytes, bytes]]]:
+    return [session_headers(user) for user in (alice, bob, carol)]
+
+
+@pytest.fixture
+def loads(monkeypatch) -> list[int]:
+    """Every whole load of a game from the database, by game id."""
+    done: list[int] = []
+    real = snapshots.load_snapshot
+
+    def counted(game_id: int):
+        done.append(game_id)
+        return real(game_id)
+
+    monkeypatch.setattr(snapshots, "load_snapshot", counted)
+    snapshots.forget()
+    return done
+
+
+async def first_frames(game_id: int, headers) -> list[str]:
+    sockets = [socket(game_id, h) for h in headers]
+    opened = await asyncio.gather(*(s.connect() for s in sockets))
+    assert all(ok for ok, _ in opened)
+    frames = [await s.receive_from(timeout=3) for s in sockets]
+    for s in sockets:
+        await s.disconnect()
+    return frames
+
+
+async def test_a_new_games_three_sockets_opening_together_load_it_once(
+    three_people, headers, loads
+):
+    frames = await first_frames(three_people.pk, headers)
+
+    assert [seq_of(text) for text in frames] == [0, 0, 0]
+    assert loads == [three_people.pk]
+
+
+async def test_a_socket_that_waits_for_anothers_load_still_sees_a_move_made_during_it(
+    three_people, alice, bob, carol, monkeypatch
+):
+    """The second socket joined the game's group after the first socket's load had read
+    the game, and a move committed in between: its event went to neither, so the second
+    must not take that load's (older) game for its first frame."""
+    game = three_people
+    people = {0: alice, 1: bob, 2: carol}
+    snapshots.forget()
+    read, go_on = threading.Event(), threading.Event()
+    real = snapshots.load_snapshot
+
+    def slow_first_load(game_id: int):
+        snap = real(game_id)
+        if not read.is_set():
+            read.set()
+            go_on.wait(5)
+        return snap
+
+    monkeypatch.setattr(snapshots, "load_snapshot", slow_first_load)
+    first = asyncio.create_task(snapshots.current(game.pk))
+    assert await asyncio.to_thread(read.wait, 5)
+
+    def move() -> None:
+        from games import services
+
+        seat, legal = first_legal(game)
+        services.submit_move(game.pk, people[seat], legal.to_dict())
+
+    await database_sync_to_async(move)()
+    second = asyncio.create_task(snapshots.current(game.pk))
+    await asyncio.sleep(0.05)  # the second is waiting on the first's load
+    go_on.set()
+
+    assert (await first).seq == 0  # read before the move
+    assert (await second).seq == 1
+
+
+async def test_a_socket_opens_while_channels_own_database_thread_is_busy(three_people, headers):
+    """Logins are looked up on the sockets' database threads: a slow call on Channels'
+    one thread for ``database_sync_to_async`` (another page's, another socket's) does not
+    hold every opening socket of the process behind it."""
+    busy, release = threading.Event(), threading.Event()
+
+    def occupy() -> None:
+        busy.set()
+        release.wait(10)
+
+    blocker = asyncio.create_task(database_sync_to_async(occupy)())
+    assert await asyncio.to_thread(busy.wait, 5)
+    try:
+        seat = socket(three_people.pk, headers[0])
+        connected, _ = await seat.connect(timeout=3)
+        assert connected
+        text = await seat.receive_from(timeout=3)
+        assert seq_of(text) == 0 and 'name="cards"' in text
+        await seat.disconnect()
+    finally:
+        release.set()
+        await blocker
