@@ -649,22 +649,34 @@ def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> N
     (from its process's snapshot of that rev, loaded once for all of them). ``news`` is
     what a move changed, so that other processes need not load it (see
     ``snapshots.move_news``)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     message = {"type": "game.update", "rev": rev}
     if news is not None:
         message["news"] = news
+    _tell(game_group(game_id), message, game_id)
+
+
+def notify_lobby() -> None:
+    """Tell the lobby's sockets that its list of tables changed."""
+    _tell(LOBBY_GROUP, {"type": "lobby.update"})
+
+
+def _tell(group: str, message: dict, game_id: int | None = None) -> None:
+    """Send ``message`` to ``group``. Never raises: while the channel layer is down the
+    event is dropped with a warning (the change itself is saved, and pages and sockets
+    catch up by themselves)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
     loop = _server_loop()
     if loop is not None:
         # A database thread of a running server: the event loop sends it, and the thread
         # goes on to its next piece of work instead of waiting for Redis.
-        loop.call_soon_threadsafe(_send_soon, layer, game_id, message)
+        loop.call_soon_threadsafe(_send_soon, layer, group, message, game_id)
         return
     try:
-        async_to_sync(layer.group_send)(game_group(game_id), message)
+        async_to_sync(layer.group_send)(group, message)
     except LAYER_DOWN as e:
-        _not_told(game_group(game_id), e)
+        _not_told(group, e)
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
@@ -683,10 +695,11 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
 _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
 
 
-def _send_soon(layer, game_id: int, message: dict) -> None:
-    group = game_group(game_id)
-    if publish.publish(layer, group, message):  # written at once, not waited for
-        if drops_own_events(layer):  # this process's sockets hear it from here, not Redis
+def _send_soon(layer, group: str, message: dict, game_id: int | None) -> None:
+    # A game's event is written at once, not waited for; this process's sockets of the
+    # game hear it from here, not back from Redis. (Others, rare, go the layer's way.)
+    if game_id is not None and publish.publish(layer, group, message):
+        if drops_own_events(layer):
             watch.tell(game_id, message)
         return
     task = asyncio.ensure_future(_send(layer, group, message))
@@ -708,12 +721,7 @@ def _not_told(group: str, error: Exception) -> None:
 
 
 def _notify_lobby_on_commit() -> None:
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.update"})
-
-    transaction.on_commit(send, robust=True)
+    transaction.on_commit(notify_lobby, robust=True)
 
 
 # --- Staff: ending a game that cannot go on -----------------------------------------------

@@ -17,7 +17,7 @@ from games import services
 from games.live import publish, watch
 from games.live.layer import EchoFreeLayer
 from games.models import Move as MoveRow
-from tests.table.support import first_legal, seq_of, session_headers, socket
+from tests.table.support import first_legal, play_to_the_end, seq_of, session_headers, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,6 +94,22 @@ async def test_a_move_is_saved_and_said_once_in_the_log_when_its_event_cannot_be
     assert await database_sync_to_async(MoveRow.objects.filter(game=three_people).count)() == 1
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert [r.getMessage() for r in caplog.records if "Could not tell game-" in r.getMessage()]
+
+
+async def test_games_ending_and_tables_made_while_redis_is_down_log_no_traceback(
+    three_people, alice, bob, carol, unreachable_layer, caplog
+):
+    """The lobby hears of tables that start and end; while the layer is down it is not
+    told (its page catches up at its next change), and each such event is one warning
+    line, not an ERROR with a traceback per game (seen with Redis restarted mid-game)."""
+    await database_sync_to_async(play_to_the_end)(three_people, [alice, bob, carol])
+    made = await database_sync_to_async(services.create_table)(alice, others=("easy", "easy"))
+    await asyncio.sleep(0.5)  # the events' sending on the event loop, and its failure
+
+    assert made.status == made.Status.PLAYING
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    told = [r.getMessage() for r in caplog.records if "Could not tell lobby" in r.getMessage()]
+    assert len(told) == 2  # the game's end and the new table
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (CI sets it)")
