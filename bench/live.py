@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -33,7 +35,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,7 @@ from bench.live_server import (
     BenchDatabase,
     Workers,
     close_django,
+    configure_django,
     restart_redis,
     server_url_from,
     setup_django,
@@ -125,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         say(f"database {database.name if opts.postgres else 'sqlite'} migrated")
         workers.start(opts.workers, env)
         say(f"{opts.workers} worker(s) on ports {[w.port for w in workers.items]}")
-        report = asyncio.run(LiveRun(opts, workers).run())
+        quiet_collector()
+        report = asyncio.run(LiveRun(opts, workers, env).run())
         print_report(report)
         return 0 if report["ok"] else 1
     finally:
@@ -143,6 +147,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 STARTED = time.perf_counter()
+# How often this process collects its young objects (Python's default is 700): as
+# rarely as the workers do (TONGITS_GC_THRESHOLD).
+CLIENTS_GC_THRESHOLD = 10_000
+
+
+def quiet_collector() -> None:
+    """Keep this process's garbage collector from pausing every client at once: one such
+    pause (140 ms, a full collection, seen with gc.callbacks) delayed every frame in
+    flight and was counted as the server's latency. What is loaded by now (Django, the
+    site) is kept out of the collector's sight, and young objects are collected rarely."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(CLIENTS_GC_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def say(text: str, *, file=None) -> None:
@@ -163,11 +180,19 @@ class Reading:
 
 
 class LiveRun(Bench):
-    def __init__(self, opts: argparse.Namespace, workers: Workers) -> None:
+    def __init__(self, opts: argparse.Namespace, workers: Workers, env: dict[str, str]) -> None:
         super().__init__(workers, think=opts.think, seed=opts.seed,
                          open_timeout=opts.open_timeout, herd=opts.herd)  # fmt: skip
         self.opts = opts
         self.orm_thread = ThreadPoolExecutor(1)  # one thread: one database connection
+        # The tables that follow finished games are made in a process of their own: made
+        # here (some 30 ms of Python each, a few a second at 100 tables) they held this
+        # process's clients from reading their frames, which then counted as the server's
+        # latency. (On a site the worker serving "Play again" does that work.)
+        spawn = multiprocessing.get_context("spawn")  # not a fork of a process with threads
+        self.table_maker = ProcessPoolExecutor(
+            1, mp_context=spawn, initializer=configure_django, initargs=(env,)
+        )
         self.game_ids: list[int] = []
         self.events: dict[str, Any] = {}
 
@@ -179,7 +204,11 @@ class LiveRun(Bench):
         if self.stopping or (opts.games and self.stats.games_finished >= opts.games):
             return None
         try:
-            game_id = await self.orm(make_game, table.users, opts.bots and opts.bot_level)
+            loop = asyncio.get_running_loop()
+            made = loop.run_in_executor(
+                self.table_maker, make_game, table.users, opts.bots and opts.bot_level
+            )
+            game_id = await made
         except Exception as e:  # a refusal (a limit, say) ends the table, counted, not a hang
             self.stats.tables_not_made += 1
             self.stats.note(f"new table refused: {e}")
@@ -192,9 +221,12 @@ class LiveRun(Bench):
             return await asyncio.wait_for(self._run(), self.opts.seconds + 300)
         finally:
             self.orm_thread.shutdown(wait=False)
+            self.table_maker.shutdown(wait=False, cancel_futures=True)
 
     async def _run(self) -> dict[str, Any]:
         rss_ready = self.rss()
+        # The table maker starts (a new interpreter, Django set up) before anyone plays.
+        await asyncio.get_running_loop().run_in_executor(self.table_maker, os.getpid)
         await self.seat_everyone()
         clients = [c for t in self.tables for c in t.clients]
         tasks = [asyncio.create_task(c.play()) for c in clients]

@@ -114,16 +114,22 @@ def site_env(db_url: str, redis_url: str, scratch: Path, *, bots: bool) -> dict[
 def setup_django(env: dict[str, str]) -> None:
     """Point this process's Django at the bench database, migrate it and collect the static
     files the workers serve (DEBUG off needs the manifest)."""
+    configure_django(env)
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def configure_django(env: dict[str, str]) -> None:
+    """Point this process's Django at the bench database (this process, or the one that
+    makes the bench's new tables while the clients play)."""
     os.environ.update(env)
     if "REDIS_URL" not in env:
         os.environ.pop("REDIS_URL", None)
     import django
 
     django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
     # The bench's own table-making would log every deal; the workers still log as usual.
     logging.getLogger("games").setLevel(logging.WARNING)
     # Nobody listens to what the bench's own table-making tells: its tables are full before

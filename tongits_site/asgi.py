@@ -11,6 +11,7 @@ from tongits_site import memtrace
 # Opt-in (TONGITS_TRACEMALLOC=1): where this worker's memory goes, dumped on SIGUSR1.
 memtrace.start_from_env()
 
+from django.conf import settings  # noqa: E402
 from django.core.asgi import get_asgi_application  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tongits_site.settings")
@@ -44,3 +45,14 @@ start_with_process()
 # a worker of the live benchmark at 100 tables: its longest collection went from ~150 ms
 # to ~50 ms and the time in full collections fell by two thirds.
 gc.freeze()
+
+# The youngest generation is collected after TONGITS_GC_THRESHOLD new objects, not
+# Python's 700. A move makes thousands of small objects (boards, keys, turns); most die
+# within the move, but at 700 collections came three or four times a second and caught
+# each move's survivors young, so they were walked again by the middle generation's
+# collections (~20 ms of CPU every 3 s) and pushed into full ones (~100 ms every 20 s or
+# so): 16 ms of collecting a second in a worker at 100 tables, and most of the slowest
+# moves. At 10,000 (measured the same way, gc.callbacks in the live benchmark's
+# workers): 7 ms a second, young collections of ~25 ms every few seconds, the others
+# rarely (README, live-play benchmark).
+gc.set_threshold(settings.TONGITS_GC_THRESHOLD, *gc.get_threshold()[1:])

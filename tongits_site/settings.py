@@ -302,6 +302,9 @@ TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
 # Processes per worker in which Hard bots think (games.live.thinking): never the worker's
 # own threads, which serve the sockets.
 TONGITS_THINKERS = int(os.environ.get("TONGITS_THINKERS", "2"))
+# New objects between two collections of the youngest generation in an ASGI worker
+# (Python's default is 700; see tongits_site/asgi.py).
+TONGITS_GC_THRESHOLD = int(os.environ.get("TONGITS_GC_THRESHOLD", "10000"))
 
 # Rate limits. A table socket may send this many frames a second, in bursts of up to
 # _BURST; frames beyond are dropped (with one message), and a socket that keeps on past
