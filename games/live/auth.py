@@ -4,10 +4,10 @@ Channels' ``AuthMiddleware`` looks the session's user up through
 ``database_sync_to_async``: on the process's one thread for such calls, one socket at a
 time, taking a connection from the pool before each lookup and handing it back after
 (``close_old_connections``). When many sockets open at once (the herd after a worker
-restarts, a round of games ending together) their logins queued there, and the
-connection's round trip to the pool cost each of them more than the lookup itself. Here
-the same lookup, Channels' own function, runs on the sockets' database threads
-(games/live/db.py), which keep their connections between calls.
+restarts, a round of games ending together) their logins queued there, behind each other
+and behind anything else on that thread. Here the same lookup, Channels' own function,
+runs on the sockets' database threads (games/live/db.py), several at once, each thread
+keeping its connection between calls.
 """
 
 from __future__ import annotations
