@@ -59,6 +59,7 @@ STAGGER_MOVES = 30
 HANDSHAKES = ("accepted", "failed", "timed_out")
 MEMORY_EVERY = 100  # games between two RSS readings in memory mode (--games)
 CLIENT_BUSY = 85  # % of one core: above this the clients, not the server, set the pace
+LAG_TICK = 0.01  # s: how often the clients' event loop is checked for lateness
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -237,6 +238,7 @@ class LiveRun(Bench):
         for table in self.tables:
             table.last_frame = start.at
         watchdog = asyncio.create_task(self.watch(clients))
+        lag = asyncio.create_task(self.clients_lag())
         await self.play_window(start)
         end = await self.reading()
         self.stats.measuring = False
@@ -245,6 +247,7 @@ class LiveRun(Bench):
         settled = await self.settle(clients)
         await self.close(tasks)
         watchdog.cancel()
+        lag.cancel()
         # Nothing may move while the logs are checked (replay --stored reads a game's row
         # and its moves one after the other), so the workers and their clocks stop first.
         self.workers.stop()
@@ -391,6 +394,17 @@ class LiveRun(Bench):
                     for client in table.clients:
                         await client.reload()
 
+    async def clients_lag(self) -> None:
+        """How late the clients' own event loop wakes a task that sleeps 10 ms, through the
+        window: a frame that arrives meanwhile waits as long, and counts as the server's
+        latency. High figures here mean the clients, not the server, made the tail."""
+        loop = asyncio.get_running_loop()
+        while True:
+            asleep = loop.time()
+            await asyncio.sleep(LAG_TICK)
+            if self.stats.measuring:
+                self.stats.lag_s.append(loop.time() - asleep - LAG_TICK)
+
     async def settle(self, clients: list[Client]) -> bool:
         """Wait for the answers still due and for every seat to show its game's seq."""
         deadline = time.perf_counter() + SETTLE_SECONDS
@@ -460,6 +474,7 @@ class LiveRun(Bench):
             "worker_cpu_pct": round(100 * worker_ms / 1000 / seconds / opts.workers, 1),
             "client_cpu_pct": round(client_pct, 1),
             "client_bottleneck": client_pct > CLIENT_BUSY,
+            **latency("client_loop_lag", s.lag_s),
             "frames_per_move": round(s.window_frames / moves, 2) if moves else None,
             "frame_kb": round(s.frame_bytes / max(1, s.frames) / 1024, 2),
             "games_finished": s.games_finished,
@@ -665,7 +680,7 @@ def print_report(r: dict[str, Any]) -> None:
         f"{r['moves']} moves in {r['seconds']} s: {r['moves_per_s']} moves/s "
         f"({r['moves_per_s_per_worker']} per worker), {r['games_finished']} games finished"
     )
-    for name in ("move_to_mover", "move_to_all_seats"):
+    for name in ("move_to_mover", "move_to_all_seats", "client_loop_lag"):
         figures = " / ".join(str(r[f"{name}_{p}_ms"]) for p in ("p50", "p95", "p99"))
         say(f"{name.replace('_', ' ')}: p50 / p95 / p99 = {figures} ms")
     say(
