@@ -77,6 +77,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=0, help="memory mode: play N games")
     p.add_argument("--herd", action="store_true", help="every socket connects at once")
     p.add_argument(
+        "--route", choices=("table", "round-robin"), default="table",
+        help="how the proxy spreads sockets over the workers: all of a game's to one worker "
+        "(the README's production setup, the default), or each to the next",
+    )  # fmt: skip
+    p.add_argument(
         "--in-step", dest="stagger", action="store_false",
         help="every table starts at its game's first move (by default each starts at a "
         "random point of its game, so games end at a steady rate, not all at once)",
@@ -185,6 +190,7 @@ class LiveRun(Bench):
         super().__init__(workers, think=opts.think, seed=opts.seed,
                          open_timeout=opts.open_timeout, herd=opts.herd)  # fmt: skip
         self.opts = opts
+        self.by_table = opts.route == "table"
         self.orm_thread = ThreadPoolExecutor(1)  # one thread: one database connection
         # The tables that follow finished games are made in a process of their own: made
         # here (some 30 ms of Python each, a few a second at 100 tables) they held this
@@ -458,6 +464,7 @@ class LiveRun(Bench):
             "database": "postgresql" if opts.postgres else "sqlite",
             "channel_layer": "redis" if opts.redis else "memory",
             "workers": opts.workers,
+            "route": opts.route,
             "tables": len(self.tables),
             "sockets": len(clients),
             "think_s": opts.think,

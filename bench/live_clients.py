@@ -206,7 +206,8 @@ class Client:
         self.bench.stats.http[status] += 1
 
     async def open(self, game_id: int, first: bool) -> ClientConnection | None:
-        worker = self.bench.workers.next_alive()
+        workers = self.bench.workers
+        worker = workers.for_game(game_id) if self.bench.by_table else workers.next_alive()
         self.url = f"http://127.0.0.1:{worker.port}/games/{game_id}/"
         stats = self.bench.stats
         try:
@@ -401,6 +402,7 @@ class Bench:
         self.seed = seed
         self.open_timeout = open_timeout
         self.herd = herd
+        self.by_table = False  # route a game's sockets to one worker (bench/live.py --route)
         self.stats = Stats()
         self.stopping = False  # no new moves
         self.closing = False  # sockets close

@@ -215,6 +215,14 @@ class Workers:
         for worker in self.items:
             wait_for_port(worker)
 
+    def for_game(self, game_id: int) -> Worker:
+        """The worker still running that a proxy routing by table sends this game's
+        sockets to (as nginx's ``hash $request_uri consistent`` does)."""
+        alive = [w for w in self.items if w.alive]
+        if not alive:
+            raise RuntimeError("every worker has stopped")
+        return alive[game_id % len(alive)]
+
     def next_alive(self) -> Worker:
         """Round-robin over the workers still running, as a load balancer would."""
         for _ in range(len(self.items)):

@@ -65,7 +65,8 @@ def test_the_bench_keeps_the_newest_version_of_each_part_and_ignores_older_ones(
 def bench_options() -> list[str]:
     """A few tables for a few seconds, on the services the test run itself uses: PostgreSQL
     and Redis (two workers) when set, else SQLite and the in-memory layer (one worker)."""
-    options = ["--tables", "3", "--think", "0", "--seconds", "4"]
+    # Round-robin: a game's sockets on both workers, so its events cross between them.
+    options = ["--tables", "3", "--think", "0", "--seconds", "4", "--route", "round-robin"]
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         options.append("--sqlite")
     redis = os.environ.get("REDIS_URL")
