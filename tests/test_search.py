@@ -201,3 +201,23 @@ def test_the_search_bench_prints_its_move_times_last_and_never_imports_django():
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert {"moves", "wall_p50_ms", "wall_p95_ms", "cpu_p50_ms", "cpu_p95_ms"} <= set(figures)
     assert figures["moves"] > 0 and figures["cpu_p95_ms"] >= figures["cpu_p50_ms"]
+
+
+def test_the_oracle_bench_measures_a_knowing_search_and_the_bot_never_imports_it():
+    """bench.oracle gives the search deals that know the truth, to measure what better
+    guesses would be worth; the bot players meet samples from their own view only."""
+    script = (
+        "import sys, bench.oracle as b; "
+        "b.main(['--games', '3', '--jobs', '1', '--know', 'next', '--phases', 'play']); "
+        "assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["games"] == 3 and figures["know"] == "next"
+    low, high = figures["win_rate_95"]
+    assert 0 <= low <= figures["win_rate"] <= high <= 1
+    for module in (REPO / "games").rglob("*.py"):
+        text = module.read_text()
+        assert "from bench" not in text and "import bench" not in text, module

@@ -6,6 +6,7 @@ hand it over, so an arena run also shows that a bot can finish games from its vi
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -37,6 +38,10 @@ class EntryResult:
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
+    def win_rate_interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson's 95% interval for the win rate: it stays inside 0..1 at any count."""
+        return wilson_interval(self.wins, self.games, z)
+
     @property
     def mean_chips(self) -> float:
         return self.chips / self.games if self.games else 0.0
@@ -58,6 +63,16 @@ class EntryResult:
             "win_rate": round(self.win_rate, 3),
             "mean_chips": round(self.mean_chips, 3),
         }
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's interval for a win rate of ``wins`` in ``games`` (95% for ``z`` 1.96)."""
+    if not games:
+        return 0.0, 1.0
+    n, p = games, wins / games
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
@@ -107,7 +122,7 @@ def play_arena(
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     tallies = [_Tally() for _ in kinds]
-    for done, (_, game_tallies) in enumerate(_played(kinds, _games(games, seed), jobs), 1):
+    for done, (_, game_tallies) in enumerate(_played(kinds, schedule(games, seed), jobs), 1):
         for tally, more in zip(tallies, game_tallies, strict=True):
             tally.add(more)
         if progress is not None:
@@ -122,7 +137,8 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _games(games: int, seed: int) -> list[_Game]:
+def schedule(games: int, seed: int) -> list[_Game]:
+    """Each game's (number, deal seed, bots' seed): the three games of a rotation share a deal."""
     master = random.Random(seed)
     out = []
     deal_seed = 0

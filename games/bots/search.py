@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.cards import FULL_DECK, RANK_MASKS, cards_of, points
@@ -79,7 +80,16 @@ def choose(view: SeatView, rng: random.Random) -> Move:
     return choose_with(view, rng, DEFAULT_BUDGET)
 
 
-def choose_with(view: SeatView, rng: random.Random, budget: Budget) -> Move:
+# A sampler of deals: (view, rng, budget) -> a state that fits the view.
+Sampler = Callable[[SeatView, random.Random, Budget], GameState]
+
+
+def choose_with(
+    view: SeatView, rng: random.Random, budget: Budget, sampler: Sampler | None = None
+) -> Move:
+    """The search's move with ``budget``; ``sampler`` replaces the deals it plays in (the
+    oracle bench gives it deals that know more than the view, to measure what knowing
+    would be worth; the bot itself always samples from the view)."""
     r = read(view)
     default = greedy.choose(view, rng)
     if len(view.legal) == 1 or _obvious(r):
@@ -91,7 +101,11 @@ def choose_with(view: SeatView, rng: random.Random, budget: Budget) -> Move:
     candidates = _candidates(r, default, budget)
     if len(candidates) == 1:
         return candidates[0]
-    return _race(view, candidates, rng, budget)
+    return _race(view, candidates, rng, budget, sampler or _sample)
+
+
+def _sample(view: SeatView, rng: random.Random, budget: Budget) -> GameState:
+    return sample_world(view, rng, budget.shape, budget.tries, budget.discard_tries)
 
 
 def _obvious(r: Reading) -> bool:
@@ -121,7 +135,9 @@ def _by_deadwood(r: Reading, moves: list[Move], keep: int) -> list[Move]:
     return sorted(moves, key=lambda m: (deadwood(r.hand & ~m.cards), -m.cards.bit_count()))[:keep]
 
 
-def _race(view: SeatView, candidates: list[Move], rng: random.Random, budget: Budget) -> Move:
+def _race(
+    view: SeatView, candidates: list[Move], rng: random.Random, budget: Budget, sampler: Sampler
+) -> Move:
     """Play the live candidates in batches of the same sampled deals; drop the clearly worse."""
     me = view.seat
     scores: list[list[float]] = [[] for _ in candidates]
@@ -129,7 +145,7 @@ def _race(view: SeatView, candidates: list[Move], rng: random.Random, budget: Bu
     plies = worlds = 0
     while len(alive) > 1 and worlds < budget.max_worlds and plies < budget.max_plies:
         for _ in range(budget.batch):
-            world = sample_world(view, rng, budget.shape, budget.tries, budget.discard_tries)
+            world = sampler(view, rng, budget)
             for i in alive:
                 outcome, used = _rollout(apply(world, candidates[i]), rng)
                 scores[i].append(outcome.chips[me] + budget.win_bonus * (outcome.winner == me))

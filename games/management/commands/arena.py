@@ -5,12 +5,11 @@ each listed entry did. Nothing touches the database.
 from __future__ import annotations
 
 import json
-import math
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 
 from games.bots import BOT_KINDS
-from games.bots.arena import ArenaResult, EntryResult, default_jobs, play_arena
+from games.bots.arena import ArenaResult, default_jobs, play_arena
 
 BAR_WIDTH = 30
 
@@ -53,7 +52,7 @@ class Command(BaseCommand):
     def _report(self, result: ArenaResult, as_json: bool) -> None:
         self.stdout.write(f"{result.games} games, seats rotating game by game")
         for number, entry in enumerate(result.entries, 1):
-            low, high = win_rate_interval(entry)
+            low, high = entry.win_rate_interval()
             self.stdout.write(
                 f"{number}. {entry.kind:<7} win rate {entry.win_rate:6.1%} "
                 f"(95% CI {low:.1%}-{high:.1%})  mean chips {entry.mean_chips:+.2f}  "
@@ -62,14 +61,6 @@ class Command(BaseCommand):
             )
         if as_json:
             self.stdout.write(json.dumps(result.to_dict()))
-
-
-def win_rate_interval(entry: EntryResult, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% interval for the entry's win rate: it stays inside 0..1 at any count."""
-    n, p = entry.games, entry.win_rate
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class ProgressBar:
