@@ -12,6 +12,8 @@ this file.
 - ``hands``: both other hands exactly; the stock's order is still shuffled;
 - ``next`` / ``prev``: the next seat's (the seat after ours) or the previous seat's hand
   exactly, the other hand and the stock shuffled together from the rest;
+- ``stock``: which cards are in the stock (in a shuffled order), the two other hands dealt
+  at random from the rest;
 - ``points``: the bot's own deals, of up to 300 the first whose two other hands are each
   within ``--tolerance`` points of the truth (else the nearest): how much knowing the
   others' points, and nothing more, would be worth.
@@ -36,7 +38,7 @@ from games.engine import GameState, apply, new_game, seat_view
 from games.engine.cards import cards_of, points
 from games.engine.state import Phase
 
-KNOWS = ("nothing", "hands", "next", "prev", "points")
+KNOWS = ("nothing", "hands", "next", "prev", "stock", "points")
 PHASES = {"start": Phase.START, "play": Phase.PLAY, "answer": Phase.ANSWER}
 POINT_TRIES = 300
 
@@ -47,17 +49,22 @@ def oracle(truth: GameState, know: str, tolerance: int) -> search.Sampler:
 
     def hands(view, rng, budget):
         world = truth.copy()
-        hidden = {"hands": (), "next": ((me + 2) % 3,), "prev": ((me + 1) % 3,)}[know]
-        rest = list(world.stock[world.stock_pos :])
-        for seat in hidden:
-            rest += cards_of(world.hands[seat])
-        rng.shuffle(rest)
         world.hands = world.hands[:]
-        for seat in hidden:
+        nxt, prev = (me + 1) % 3, (me + 2) % 3
+        redealt = {"hands": (), "next": (prev,), "prev": (nxt,), "stock": (nxt, prev)}[know]
+        stock = list(world.stock[world.stock_pos :])
+        rng.shuffle(stock)
+        # A hand not known is dealt from the cards it could be: with the stock, unless
+        # the stock's cards are what is known.
+        pool = [c for seat in redealt for c in cards_of(world.hands[seat])]
+        if know != "stock":
+            pool, stock = pool + stock, []
+        rng.shuffle(pool)
+        for seat in redealt:
             count = world.hands[seat].bit_count()
-            world.hands[seat] = sum(1 << c for c in rest[:count])
-            rest = rest[count:]
-        world.stock = (*world.stock[: world.stock_pos], *rest)
+            world.hands[seat] = sum(1 << c for c in pool[:count])
+            pool = pool[count:]
+        world.stock = (*world.stock[: world.stock_pos], *stock, *pool)
         return world
 
     def near_points(view, rng, budget):
