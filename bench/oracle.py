@@ -70,7 +70,7 @@ def oracle(truth: GameState, know: str, tolerance: int) -> search.Sampler:
     def near_points(view, rng, budget):
         best, best_error = None, None
         for _ in range(POINT_TRIES):
-            world = search._sample(view, rng, budget)
+            world = search.sample_deal(view, rng, budget)
             error = max(
                 abs(points(world.hands[s]) - points(truth.hands[s])) for s in range(3) if s != me
             )

@@ -101,10 +101,11 @@ def choose_with(
     candidates = _candidates(r, default, budget)
     if len(candidates) == 1:
         return candidates[0]
-    return _race(view, candidates, rng, budget, sampler or _sample)
+    return _race(view, candidates, rng, budget, sampler or sample_deal)
 
 
-def _sample(view: SeatView, rng: random.Random, budget: Budget) -> GameState:
+def sample_deal(view: SeatView, rng: random.Random, budget: Budget) -> GameState:
+    """The bot's own sampler: ``sample_world`` with the budget's shaping and tries."""
     return sample_world(view, rng, budget.shape, budget.tries, budget.discard_tries)
 
 
