@@ -113,7 +113,10 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--seed", type=int, default=0, help="the arena's seed (0)")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="processes")
     args = parser.parse_args(argv)
-    phases = frozenset(PHASES[p] for p in args.phases.split(",") if p)
+    asked = [p for p in args.phases.split(",") if p]
+    if not asked or set(asked) - set(PHASES):
+        parser.error(f"--phases: a comma-separated list of {', '.join(PHASES)}")
+    phases = frozenset(PHASES[p] for p in asked)
     work = [(g, args.know, phases, args.tolerance) for g in schedule(args.games, args.seed)]
     results = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -39,11 +39,9 @@ def test_a_rated_game_moves_the_winner_up_and_the_losers_down(alice):
     # seat's win and the other's loss at once, so only a person's change has one direction.
     if game.winner_seat == 0:
         assert changes[0].mu > changes[0].mu_before
-    else:
-        assert changes[0].mu < changes[0].mu_before
-    if game.winner_seat == 0:
         assert me.mu > core.NEW.mu
     else:
+        assert changes[0].mu < changes[0].mu_before
         assert me.mu < core.NEW.mu
     assert me.games == 1 and skills[("bot", "normal")].games == 1
     assert me.provisional and me.shown.endswith("?")
