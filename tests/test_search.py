@@ -221,3 +221,25 @@ def test_the_oracle_bench_measures_a_knowing_search_and_the_bot_never_imports_it
     for module in (REPO / "games").rglob("*.py"):
         text = module.read_text()
         assert "from bench" not in text and "import bench" not in text, module
+
+
+def test_the_sampler_bench_scores_the_bots_guesses_against_the_truth():
+    """bench.sampler compares the search bot's sampled deals with the real hands at greedy
+    games' discards, without Django: every figure is there for every sampler, in its range
+    (a mean absolute error of the hands' points, R1, is never below its mean signed one)."""
+    script = (
+        "import sys, bench.sampler as b; "
+        "b.main(['--games', '2', '--states', '8', '--deals', '3']); "
+        "assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["states"] == 8 and figures["deals"] == 3
+    for name in ("random", "fitted", "bot"):
+        result = figures[name]
+        assert 0 < result["ll_next"] and 0 < result["ll_prev"]
+        assert 0 <= result["take_brier"] <= 1
+        assert result["mae_next"] >= abs(result["bias_next"])
+        assert result["mae_prev"] >= abs(result["bias_prev"])
