@@ -243,3 +243,23 @@ def test_the_sampler_bench_scores_the_bots_guesses_against_the_truth():
         assert 0 <= result["take_brier"] <= 1
         assert result["mae_next"] >= abs(result["bias_next"])
         assert result["mae_prev"] >= abs(result["bias_prev"])
+
+
+def test_the_inference_bench_learns_on_half_the_games_and_tests_on_the_other():
+    """bench.inference measures how much the public move log says of the next seat's hand
+    against greedy, without Django: both figures for the cards and for the points (R1)."""
+    script = (
+        "import sys, bench.inference as b; "
+        "b.main(['--games', '6']); "
+        "assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["moments"] > 0
+    assert set(figures["card_log_loss"]) == {"count", "learned"}
+    assert all(0 < v < 1 for v in figures["card_log_loss"].values())
+    assert set(figures["points_mae"]) == {"count", "scaled", "learned"}
+    assert all(v >= 0 for v in figures["points_mae"].values())
+
