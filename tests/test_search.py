@@ -262,4 +262,3 @@ def test_the_inference_bench_learns_on_half_the_games_and_tests_on_the_other():
     assert all(0 < v < 1 for v in figures["card_log_loss"].values())
     assert set(figures["points_mae"]) == {"count", "scaled", "learned"}
     assert all(v >= 0 for v in figures["points_mae"].values())
-
