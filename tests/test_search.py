@@ -192,13 +192,7 @@ def _as_rebuilt(state: GameState) -> GameState:
 
 
 def test_the_search_bench_prints_its_move_times_last_and_never_imports_django():
-    script = (
-        "import sys, bench.search as b; b.main(['--games', '2']);assert 'django' not in sys.modules"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
-    )
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures = bench_figures("search", "--games", "2")
     assert {"moves", "wall_p50_ms", "wall_p95_ms", "cpu_p50_ms", "cpu_p95_ms"} <= set(figures)
     assert figures["moves"] > 0 and figures["cpu_p95_ms"] >= figures["cpu_p50_ms"]
 
@@ -206,15 +200,9 @@ def test_the_search_bench_prints_its_move_times_last_and_never_imports_django():
 def test_the_oracle_bench_measures_a_knowing_search_and_the_bot_never_imports_it():
     """bench.oracle gives the search deals that know the truth, to measure what better
     guesses would be worth; the bot players meet samples from their own view only."""
-    script = (
-        "import sys, bench.oracle as b; "
-        "b.main(['--games', '3', '--jobs', '1', '--know', 'next', '--phases', 'play']); "
-        "assert 'django' not in sys.modules"
+    figures = bench_figures(
+        "oracle", "--games", "3", "--jobs", "1", "--know", "next", "--phases", "play"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
-    )
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["games"] == 3 and figures["know"] == "next"
     low, high = figures["win_rate_95"]
     assert 0 <= low <= figures["win_rate"] <= high <= 1
@@ -227,15 +215,7 @@ def test_the_sampler_bench_scores_the_bots_guesses_against_the_truth():
     """bench.sampler compares the search bot's sampled deals with the real hands at greedy
     games' discards, without Django: every figure is there for every sampler, in its range
     (a mean absolute error of the hands' points, R1, is never below its mean signed one)."""
-    script = (
-        "import sys, bench.sampler as b; "
-        "b.main(['--games', '2', '--states', '8', '--deals', '3']); "
-        "assert 'django' not in sys.modules"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
-    )
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures = bench_figures("sampler", "--games", "2", "--states", "8", "--deals", "3")
     assert figures["states"] == 8 and figures["deals"] == 3
     for name in ("random", "fitted", "bot"):
         result = figures[name]
@@ -248,17 +228,22 @@ def test_the_sampler_bench_scores_the_bots_guesses_against_the_truth():
 def test_the_inference_bench_learns_on_half_the_games_and_tests_on_the_other():
     """bench.inference measures how much the public move log says of the next seat's hand
     against greedy, without Django: both figures for the cards and for the points (R1)."""
-    script = (
-        "import sys, bench.inference as b; "
-        "b.main(['--games', '6']); "
-        "assert 'django' not in sys.modules"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
-    )
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures = bench_figures("inference", "--games", "6")
     assert figures["moments"] > 0
     assert set(figures["card_log_loss"]) == {"count", "learned"}
     assert all(0 < v < 1 for v in figures["card_log_loss"].values())
     assert set(figures["points_mae"]) == {"count", "scaled", "learned"}
     assert all(v >= 0 for v in figures["points_mae"].values())
+
+
+def bench_figures(module: str, *args: str) -> dict:
+    """Run ``python -m bench.<module> args`` in a fresh interpreter, check that it never
+    imported Django (a bench of the bots needs no site), and return its last line's JSON."""
+    script = (
+        f"import sys, bench.{module} as b; b.main({list(args)!r}); "
+        "assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
