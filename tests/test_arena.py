@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.bots import arena
-from games.bots.arena import play_arena
+from games.bots.arena import EntryResult, play_arena
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -30,8 +30,10 @@ def test_arena_json_ends_its_output_with_one_entry_per_listed_seat():
     assert result["games"] == 20
     assert [s["kind"] for s in result["seats"]] == ["greedy", "random", "random"]
     for seat in result["seats"]:
-        assert list(seat) == ["kind", "win_rate", "mean_chips"]
-        assert 0 <= seat["win_rate"] <= 1
+        assert list(seat) == ["kind", "win_rate", "win_rate_95", "mean_chips", "mean_chips_95"]
+        assert 0 <= seat["win_rate_95"][0] <= seat["win_rate"] <= seat["win_rate_95"][1] <= 1
+        low, high = seat["mean_chips_95"]
+        assert low <= seat["mean_chips"] <= high
     # One winner a game, and chips only change hands.
     assert sum(s["win_rate"] for s in result["seats"]) == pytest.approx(1, abs=0.002)
     assert sum(s["mean_chips"] for s in result["seats"]) == pytest.approx(0, abs=0.002)
@@ -42,6 +44,32 @@ def test_arena_without_json_prints_a_line_per_entry_for_people():
     out, _ = run_arena("--games", "3", "--seats", "random,greedy,random")
     assert "greedy" in out and "win rate" in out
     assert not out.strip().splitlines()[-1].startswith("{")
+
+
+def test_the_mean_chips_interval_is_spread_between_rotations_that_share_a_deal():
+    """The three games of a rotation share one deal, so the interval of the mean chips is
+    taken from how rotations differ, not games; a last short rotation weighs its games."""
+    steady = EntryResult("greedy", 6, 2, 6, rotation_chips=(3, 3))
+    assert steady.mean_chips_interval() == (1.0, 1.0)
+    # Rotations of 0 and 6 chips: each 3 from the mean of 3 a rotation, so the spread of
+    # the total is sqrt(2 * 18) = 6 and of the mean 6 / 6 = 1 chip.
+    swinging = EntryResult("greedy", 6, 2, 6, rotation_chips=(0, 6))
+    low, high = swinging.mean_chips_interval()
+    assert (low, high) == pytest.approx((1 - 1.96, 1 + 1.96))
+    short = EntryResult("greedy", 4, 1, 4, rotation_chips=(3, 1))  # 3 games, then 1
+    assert short.mean_chips_interval() == (1.0, 1.0)
+    assert EntryResult("greedy", 3, 1, 3, rotation_chips=(3,)).mean_chips_interval() is None
+
+
+def test_the_arena_prints_both_intervals_and_more_games_narrow_the_chips_one():
+    few = play_arena(["greedy", "random", "random"], 30, seed=2).entries[0]
+    many = play_arena(["greedy", "random", "random"], 300, seed=2).entries[0]
+    low_few, high_few = few.mean_chips_interval()
+    low_many, high_many = many.mean_chips_interval()
+    assert low_many <= many.mean_chips <= high_many
+    assert high_many - low_many < high_few - low_few
+    out, _ = run_arena("--games", "6", "--seats", "greedy,random,random")
+    assert out.count("95% CI") == 6  # win rate and mean chips, for each entry
 
 
 def test_the_same_seed_plays_the_same_arena_and_another_seed_another():

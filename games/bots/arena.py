@@ -33,6 +33,8 @@ class EntryResult:
     moves: int = field(default=0, compare=False)
     seconds: float = field(default=0.0, compare=False)
     move_seconds: tuple[float, ...] = field(default=(), compare=False, repr=False)
+    # The entry's chips in each rotation of three games (the last may hold fewer), in order.
+    rotation_chips: tuple[int, ...] = field(default=(), repr=False)
 
     @property
     def win_rate(self) -> float:
@@ -46,6 +48,21 @@ class EntryResult:
     def mean_chips(self) -> float:
         return self.chips / self.games if self.games else 0.0
 
+    def mean_chips_interval(self, z: float = 1.96) -> tuple[float, float] | None:
+        """A 95% interval for the mean chips (None below two rotations).
+
+        The three games of a rotation share a deal, so they are not independent: the spread
+        is taken between rotations, each weighed by its games (a ratio estimator).
+        """
+        rounds = len(self.rotation_chips)
+        if rounds < 2 or not self.games:
+            return None
+        mean = self.mean_chips
+        sizes = [min(3, self.games - 3 * r) for r in range(rounds)]
+        spread = sum((c - mean * k) ** 2 for c, k in zip(self.rotation_chips, sizes, strict=True))
+        half = z * math.sqrt(rounds / (rounds - 1) * spread) / self.games
+        return mean - half, mean + half
+
     @property
     def ms_per_move(self) -> float:
         return 1000 * self.seconds / self.moves if self.moves else 0.0
@@ -58,10 +75,13 @@ class EntryResult:
         return 1000 * ordered[min(int(share * len(ordered)), len(ordered) - 1)]
 
     def to_dict(self) -> dict[str, object]:
+        chips = self.mean_chips_interval()
         return {
             "kind": self.kind,
             "win_rate": round(self.win_rate, 3),
+            "win_rate_95": [round(x, 3) for x in self.win_rate_interval()],
             "mean_chips": round(self.mean_chips, 3),
+            "mean_chips_95": [round(x, 3) for x in chips] if chips else None,
         }
 
 
@@ -91,10 +111,13 @@ class _Tally:
     moves: int = 0
     seconds: float = 0.0
     move_seconds: list[float] = field(default_factory=list)
+    rotation_chips: dict[int, int] = field(default_factory=dict)
 
     def add(self, other: _Tally) -> None:
         self.wins += other.wins
         self.chips += other.chips
+        for rotation, chips in other.rotation_chips.items():
+            self.rotation_chips[rotation] = self.rotation_chips.get(rotation, 0) + chips
         self.moves += other.moves
         self.seconds += other.seconds
         self.move_seconds += other.move_seconds
@@ -167,6 +190,8 @@ def _one_game(kinds: Sequence[str], game: _Game) -> tuple[int, list[_Tally]]:
     tallies = [_Tally() for _ in kinds]
     seats = [(number + i) % 3 for i in range(3)]  # seats[entry] is that entry's seat
     _play_one(kinds, seats, new_game(deal_seed), random.Random(rng_seed), tallies)
+    for tally in tallies:
+        tally.rotation_chips[number // 3] = tally.chips
     return number, tallies
 
 
@@ -221,5 +246,12 @@ def play_game(
 
 def _entry(kind: str, games: int, tally: _Tally) -> EntryResult:
     return EntryResult(
-        kind, games, tally.wins, tally.chips, tally.moves, tally.seconds, tuple(tally.move_seconds)
+        kind,
+        games,
+        tally.wins,
+        tally.chips,
+        tally.moves,
+        tally.seconds,
+        tuple(tally.move_seconds),
+        tuple(tally.rotation_chips[r] for r in sorted(tally.rotation_chips)),
     )

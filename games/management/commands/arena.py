@@ -53,9 +53,11 @@ class Command(BaseCommand):
         self.stdout.write(f"{result.games} games, seats rotating game by game")
         for number, entry in enumerate(result.entries, 1):
             low, high = entry.win_rate_interval()
+            chips = entry.mean_chips_interval()
+            chips_ci = f" (95% CI {chips[0]:+.2f} to {chips[1]:+.2f})" if chips else ""
             self.stdout.write(
                 f"{number}. {entry.kind:<7} win rate {entry.win_rate:6.1%} "
-                f"(95% CI {low:.1%}-{high:.1%})  mean chips {entry.mean_chips:+.2f}  "
+                f"(95% CI {low:.1%}-{high:.1%})  mean chips {entry.mean_chips:+.2f}{chips_ci}  "
                 f"({entry.ms_per_move:.3f} ms a move, p50 {entry.ms_percentile(0.5):.3f}, "
                 f"p95 {entry.ms_percentile(0.95):.3f})"
             )
