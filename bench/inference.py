@@ -26,16 +26,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import sys
 from collections import defaultdict
 
-from games.bots import greedy
+from bench.sampler import discard_moments, unseen
 from games.bots.knowledge import mean_unseen_points
-from games.engine import GameState, apply, new_game, seat_view
-from games.engine.cards import FULL_DECK, RANK_MASKS, points
+from games.engine import GameState
+from games.engine.cards import RANK_MASKS, points
 from games.engine.moves import DISCARD, DRAW, TAKE, Move
-from games.engine.state import Phase
 
 Log = list[Move]
 
@@ -58,17 +56,6 @@ def passes(log: Log, seat: int) -> list[int]:
             if after is not None and after.type == DRAW:
                 out.append(move.card)
     return out
-
-
-def unseen(state: GameState) -> int:
-    """The cards the seat to play has not seen: not in its hand, the pile or a face-up meld
-    (nor in a secret set of its own)."""
-    me = state.turn
-    seen = state.hands[me] | sum(1 << c for c in state.discards)
-    for meld in state.melds:
-        if not meld.secret or meld.owner == me:
-            seen |= meld.cards
-    return FULL_DECK & ~seen
 
 
 def card_rows(state: GameState, log: Log) -> list[tuple[float, tuple[int, ...], int]]:
@@ -126,18 +113,10 @@ def point_row(state: GameState, log: Log) -> tuple[list[float], int]:
 
 def play(games: int, seed: int) -> list[tuple[int, list, tuple[list[float], int]]]:
     """For every moment before a discard in ``games`` greedy games: (game, cards, points)."""
-    rng = random.Random(seed)
-    found = []
-    for number in range(games):
-        state, log = new_game(rng.randrange(1 << 30)), []
-        while state.outcome is None:
-            view = seat_view(state, state.turn)
-            move = greedy.choose(view, rng)
-            if state.phase is Phase.PLAY and move.type == DISCARD and len(view.legal) > 1:
-                found.append((number, card_rows(state, log), point_row(state, log)))
-            log.append(move)
-            state = apply(state, move)
-    return found
+    return [
+        (number, card_rows(state, log), point_row(state, log))
+        for number, state, log in discard_moments(games, seed)
+    ]
 
 
 def log_loss(rows: list[tuple[float, int]]) -> float:

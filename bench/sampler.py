@@ -37,13 +37,13 @@ import json
 import math
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from games.bots import greedy, search
 from games.engine import GameState, apply, new_game, seat_view
-from games.engine.cards import cards_of, points
+from games.engine.cards import FULL_DECK, cards_of, points
 from games.engine.melds import take_options
-from games.engine.moves import DISCARD
+from games.engine.moves import DISCARD, Move
 from games.engine.state import Phase
 from games.engine.view import SeatView
 
@@ -76,19 +76,31 @@ SAMPLERS: dict[str, Deal] = {
 }
 
 
-def moments(games: int, seed: int) -> list[GameState]:
-    """The states of greedy games at which the seat to play is about to discard."""
+def discard_moments(games: int, seed: int) -> Iterator[tuple[int, GameState, list[Move]]]:
+    """(game number, state, the public moves so far) at each moment of ``games`` greedy
+    games at which the seat to play is about to discard. The list of moves grows as the
+    game goes on: read it before asking for the next moment."""
     rng = random.Random(seed)
-    found = []
-    for _ in range(games):
-        state = new_game(rng.randrange(1 << 30))
+    for number in range(games):
+        state, log = new_game(rng.randrange(1 << 30)), []
         while state.outcome is None:
             view = seat_view(state, state.turn)
             move = greedy.choose(view, rng)
             if state.phase is Phase.PLAY and move.type == DISCARD and len(view.legal) > 1:
-                found.append(state)
+                yield number, state, log
+            log.append(move)
             state = apply(state, move)
-    return found
+
+
+def unseen(state: GameState) -> int:
+    """The cards the seat to play has not seen: not in its hand, the pile or a face-up meld
+    (nor in a secret set of its own)."""
+    me = state.turn
+    seen = state.hands[me] | sum(1 << c for c in state.discards)
+    for meld in state.melds:
+        if not meld.secret or meld.owner == me:
+            seen |= meld.cards
+    return FULL_DECK & ~seen
 
 
 def score(states: list[GameState], deal: Deal, deals: int, seed: int) -> dict[str, float]:
@@ -112,12 +124,10 @@ def score(states: list[GameState], deal: Deal, deals: int, seed: int) -> dict[st
                 mean_points[i] += points(world.hands[seat]) / deals
             for card in takes:
                 takes[card] += bool(take_options(world.hands[others[0]], card))
-        unseen = truth.hands[others[0]] | truth.hands[others[1]]
-        unseen |= sum(1 << c for c in truth.stock[truth.stock_pos :])
-        unseen |= sum(m.cards for m in truth.melds if m.secret and m.owner != me)
+        hidden = unseen(truth)
         for i, seat in enumerate(others):
             name = ("next", "prev")[i]
-            for card in cards_of(unseen):
+            for card in cards_of(hidden):
                 # A little smoothing, so one deal's miss is not an infinite loss.
                 p = (held[i][card] + 0.25) / (deals + 0.5)
                 sums[f"ll_{name}"] -= math.log(p if truth.hands[seat] >> card & 1 else 1 - p)
@@ -147,7 +157,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     names = [s for s in args.samplers.split(",") if s]
     if not names or set(names) - set(SAMPLERS):
         parser.error(f"--samplers: a comma-separated list of {', '.join(SAMPLERS)}")
-    states = moments(args.games, args.seed)
+    states = [state for _, state, _ in discard_moments(args.games, args.seed)]
     random.Random(args.seed).shuffle(states)
     states = states[: args.states]
     print(f"{len(states)} moments before a discard, {args.deals} deals each", file=sys.stderr)
