@@ -115,7 +115,7 @@ def play(games: int, seed: int) -> list[tuple[int, list, tuple[list[float], int]
     """For every moment before a discard in ``games`` greedy games: (game, cards, points)."""
     return [
         (number, card_rows(state, log), point_row(state, log))
-        for number, state, log in discard_moments(games, seed)
+        for number, _, state, log in discard_moments(games, seed)
     ]
 
 

@@ -16,7 +16,10 @@ this file.
   at random from the rest;
 - ``points``: the bot's own deals, of up to 300 the first whose two other hands are each
   within ``--tolerance`` points of the truth (else the nearest): how much knowing the
-  others' points, and nothing more, would be worth.
+  others' points, and nothing more, would be worth;
+- ``posterior``: deals that fit the whole public record if the other seats play greedy
+  (``bench.posterior``'s chain, started at the truth): the best guess reading the record
+  allows. Slow: some 2 s a game.
 
 ``--phases`` says at which of the bot's decisions the oracle is asked (``start``: call,
 draw or take; ``play``: melds, lay-offs, the discard; ``answer``: fold or fight); at the
@@ -32,13 +35,14 @@ import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
+from bench import posterior
 from games.bots import greedy, search
 from games.bots.arena import default_jobs, schedule, wilson_interval
 from games.engine import GameState, apply, new_game, seat_view
 from games.engine.cards import cards_of, points
 from games.engine.state import Phase
 
-KNOWS = ("nothing", "hands", "next", "prev", "stock", "points")
+KNOWS = ("nothing", "hands", "next", "prev", "stock", "points", "posterior")
 PHASES = {"start": Phase.START, "play": Phase.PLAY, "answer": Phase.ANSWER}
 POINT_TRIES = 300
 
@@ -87,16 +91,22 @@ def play(args: tuple[tuple[int, int, int], str, frozenset[Phase], int]) -> tuple
     """One game: (the oracle's chips, how the game ended, 1 if the oracle won)."""
     (number, deal_seed, rng_seed), know, phases, tolerance = args
     state, rng = new_game(deal_seed), random.Random(rng_seed)
+    first, log = state, []
     me = number % 3  # the arena's rotation: entry 0 sits in seat g % 3 in game g
     while state.outcome is None:
         view = seat_view(state, state.turn)
         if state.turn != me:
             move = greedy.choose(view, rng)
         elif know != "nothing" and state.phase in phases:
-            sampler = oracle(state, know, tolerance)
+            if know == "posterior":
+                chain_rng = random.Random(rng_seed * 1000 + state.ply)
+                sampler = posterior.sampler(first, log, me, chain_rng)
+            else:
+                sampler = oracle(state, know, tolerance)
             move = search.choose_with(view, rng, search.DEFAULT_BUDGET, sampler)
         else:
             move = search.choose(view, rng)
+        log.append(move)
         state = apply(state, move)
     won = state.outcome.winner == me
     return state.outcome.chips[me], state.outcome.end, int(won)

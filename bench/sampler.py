@@ -76,18 +76,21 @@ SAMPLERS: dict[str, Deal] = {
 }
 
 
-def discard_moments(games: int, seed: int) -> Iterator[tuple[int, GameState, list[Move]]]:
-    """(game number, state, the public moves so far) at each moment of ``games`` greedy
-    games at which the seat to play is about to discard. The list of moves grows as the
-    game goes on: read it before asking for the next moment."""
+def discard_moments(
+    games: int, seed: int
+) -> Iterator[tuple[int, GameState, GameState, list[Move]]]:
+    """(game number, the game's first state, state, the moves so far) at each moment of
+    ``games`` greedy games at which the seat to play is about to discard. The list of moves
+    grows as the game goes on: read it before asking for the next moment."""
     rng = random.Random(seed)
     for number in range(games):
-        state, log = new_game(rng.randrange(1 << 30)), []
+        first = new_game(rng.randrange(1 << 30))
+        state, log = first, []
         while state.outcome is None:
             view = seat_view(state, state.turn)
             move = greedy.choose(view, rng)
             if state.phase is Phase.PLAY and move.type == DISCARD and len(view.legal) > 1:
-                yield number, state, log
+                yield number, first, state, log
             log.append(move)
             state = apply(state, move)
 
@@ -157,7 +160,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     names = [s for s in args.samplers.split(",") if s]
     if not names or set(names) - set(SAMPLERS):
         parser.error(f"--samplers: a comma-separated list of {', '.join(SAMPLERS)}")
-    states = [state for _, state, _ in discard_moments(args.games, args.seed)]
+    states = [state for _, _, state, _ in discard_moments(args.games, args.seed)]
     random.Random(args.seed).shuffle(states)
     states = states[: args.states]
     print(f"{len(states)} moments before a discard, {args.deals} deals each", file=sys.stderr)

@@ -236,6 +236,32 @@ def test_the_inference_bench_learns_on_half_the_games_and_tests_on_the_other():
     assert all(v >= 0 for v in figures["points_mae"].values())
 
 
+def test_the_posterior_bench_deals_only_what_fits_the_record_and_guesses_from_it():
+    """bench.posterior's chain gives deals in which greedy, replayed from the first move,
+    makes every move the other seats made: each looks to the seat exactly as the real
+    moment does (R2, R4: the same hand, pile, melds and hand sizes), while the other hands
+    differ between deals. Its figures, and the oracle's games with it, come out whole."""
+    from bench.posterior import Chain
+    from bench.sampler import discard_moments
+
+    moments = [(f, s, log[:]) for _, f, s, log in discard_moments(1, 3)]
+    first, truth, log = moments[len(moments) // 2]
+    me = truth.turn
+    deals = Chain(first, log, me, random.Random(1)).deals(6)
+    expected = seat_view(truth, me)
+    others = {tuple(w.hands[s] for s in range(3) if s != me) for w in deals}
+    assert all(seat_view(w, me) == expected for w in deals)
+    assert len(others) > 1
+    figures = bench_figures("posterior", "--games", "2", "--states", "3", "--deals", "4")
+    assert figures["states"] == 3
+    for name in ("size", "bot", "posterior"):
+        assert 0 < figures[name]["ll_next"] < 1 and figures[name]["mae_prev"] >= 0
+    games = bench_figures(
+        "oracle", "--games", "1", "--jobs", "1", "--know", "posterior", "--phases", "play"
+    )
+    assert games["games"] == 1 and games["know"] == "posterior"
+
+
 def bench_figures(module: str, *args: str) -> dict:
     """Run ``python -m bench.<module> args`` in a fresh interpreter, check that it never
     imported Django (a bench of the bots needs no site), and return its last line's JSON."""
