@@ -210,8 +210,9 @@ def _hand_words(lang: str | None) -> dict[str, str]:
         "back": gettext("I'm back"),
         "legend": gettext("Your cards: choose cards for your next action"),
         "actions": escape(gettext("Actions")),
-        "take": gettext("To take the discard, choose the cards it melds with."),
-        "layoff": gettext("To lay off, choose cards and a meld on the table."),
+        # Not "take" and "layoff": those keys are the buttons' labels, set below.
+        "take_hint": gettext("To take the discard, choose the cards it melds with."),
+        "layoff_hint": gettext("To lay off, choose cards and a meld on the table."),
         # The labels are the buttons' whole markup, made once per flag set below.
         **{kind: pgettext("action", label) for kind, _, label in ACTIONS},
     }
@@ -292,9 +293,9 @@ def hand(v: Mapping[str, Any]) -> str | None:
     if can.get("any"):
         out.append(_actions(tuple(bool(can.get(kind)) for kind, _, _ in ACTIONS), lang))
         if can.get("take"):
-            out.append(f'<p class="hint">{words["take"]}</p>')
+            out.append(f'<p class="hint">{words["take_hint"]}</p>')
         elif can.get("layoff"):
-            out.append(f'<p class="hint">{words["layoff"]}</p>')
+            out.append(f'<p class="hint">{words["layoff_hint"]}</p>')
     out.append("</form>")
     return "".join(out)
 

@@ -285,6 +285,18 @@ def test_a_seat_that_may_lay_off_can_pick_a_face_up_meld_with_a_radio(
     assert 'name="action" value="layoff"' in html
     assert ">Lay off</button>" in html and ">Discard</button>" in html
     assert ">Draw</button>" not in html
+    # The hint under the buttons says how, not the button's label again (R5).
+    assert '<p class="hint">To lay off, choose cards and a meld on the table.</p>' in html
+
+
+def test_a_seat_that_may_take_the_discard_is_told_how(client, alice, bob, carol, three_people):
+    people = [alice, bob, carol]
+    seat = play_until(three_people, people, lambda v: any(m.type == "take" for m in v.legal))
+
+    html = page(client, people[seat], three_people).content.decode()
+
+    assert ">Take discard</button>" in html
+    assert '<p class="hint">To take the discard, choose the cards it melds with.</p>' in html
 
 
 def test_a_draw_call_names_the_caller_and_asks_the_answering_seat_to_fold_or_fight(
