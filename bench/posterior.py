@@ -140,15 +140,12 @@ def guesses(moments: list, deals: int, seed: int) -> dict[str, dict[str, float]]
             hand = truth.hands[seat]
             size = hand.bit_count() / hidden.bit_count()
             for guesser in GUESSERS:
-                # The size alone: every card at its size share, as if from that many deals.
-                held = [size * deals] * 52
-                mean = size * points(hidden)
-                if guesser != "size":
-                    held = [0] * 52
+                if guesser == "size":
+                    # Every card at its size share, as if from that many deals.
+                    held, mean = [size * deals] * 52, size * points(hidden)
+                else:
                     hands = [w.hands[seat] for w in worlds[guesser]]
-                    for h in hands:
-                        for card in cards_of(h):
-                            held[card] += 1
+                    held = [sum(h >> card & 1 for h in hands) for card in range(52)]
                     mean = sum(points(h) for h in hands) / len(hands)
                 for card in cards_of(hidden):
                     p = (held[card] + PRIOR_DEALS * size) / (deals + PRIOR_DEALS)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.posterior import Chain
+from bench.sampler import discard_moments
 from games.bots import choose, greedy, search
 from games.bots.knowledge import unseen_mask
 from games.engine import GameState, Move, apply, new_game, seat_view
@@ -241,9 +243,6 @@ def test_the_posterior_bench_deals_only_what_fits_the_record_and_guesses_from_it
     makes every move the other seats made: each looks to the seat exactly as the real
     moment does (R2, R4: the same hand, pile, melds and hand sizes), while the other hands
     differ between deals. Its figures, and the oracle's games with it, come out whole."""
-    from bench.posterior import Chain
-    from bench.sampler import discard_moments
-
     moments = [(f, s, log[:]) for _, f, s, log in discard_moments(1, 3)]
     first, truth, log = moments[len(moments) // 2]
     me = truth.turn
