@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from django.urls import path
+from channels.security.websocket import WebsocketDenier
+from django.urls import path, re_path
 
 from games.consumers import GameConsumer
 from games.lobby_consumer import LobbyConsumer
@@ -8,4 +9,8 @@ from games.lobby_consumer import LobbyConsumer
 websocket_urlpatterns = [
     path("ws/game/<int:game_id>/", GameConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    # Last: any other path (a typo, a probe, /ws/game/abc/) has its handshake refused.
+    # Without it Channels' router raises "No route found", which the server logs as an
+    # ERROR with a whole traceback for each such request.
+    re_path(r"", WebsocketDenier.as_asgi()),
 ]

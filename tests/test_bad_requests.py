@@ -6,10 +6,12 @@ from __future__ import annotations
 import logging
 
 import pytest
+from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from games import services
 from games.models import Game
+from tongits_site.asgi import application
 
 pytestmark = pytest.mark.django_db
 
@@ -83,4 +85,23 @@ def test_logging_in_with_a_nul_in_the_username_is_a_clean_400(client, alice, err
     response = client.post(reverse("login"), {"username": "al\x00ice", "password": "x"})
 
     assert response.status_code == 400
+    assert error_lines(errors) == []
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/ws/x/", "/ws/game/abc/", "/nothing/"])
+async def test_a_socket_to_a_path_with_no_route_is_refused_without_an_error(path, errors):
+    # From the site's own origin, so the origin check lets it through to the routing.
+    origin = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+    sock = WebsocketCommunicator(application, path, headers=origin)
+
+    connected, _ = await sock.connect(timeout=3)
+
+    assert not connected
+    assert error_lines(errors) == []
+    assert not [r for r in errors if r.exc_info]
+
+
+def test_a_plain_request_to_a_path_with_no_route_is_a_404(client, errors):
+    assert client.get("/nothing/").status_code == 404
     assert error_lines(errors) == []
