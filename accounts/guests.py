@@ -38,8 +38,9 @@ class GuestRefused(Exception):
 
 
 def make_guest(address: str | None, language: str | None = None) -> AbstractBaseUser:
-    """A new guest account made for a visitor at ``address``, or GuestRefused when that
-    address has made its hour's worth already. It speaks ``language`` (by default the
+    """A new guest account made for a visitor at ``address`` (as tongits_site.client_ip
+    counts it: an IPv6 visitor's /64), or GuestRefused when that address has made its
+    hour's worth already. It speaks ``language`` (by default the
     active one: in a request, the browser's or the switch's)."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
     with transaction.atomic():
