@@ -17,17 +17,19 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def errors(caplog) -> list[logging.LogRecord]:
-    """ERROR records of every logger; Django's own do not reach the root (settings.py)."""
+def errors(caplog) -> pytest.LogCaptureFixture:
+    """The log of every logger, WARNING and above; Django's own do not reach the root
+    (settings.py). Its records are read at the end: pytest starts a new list for the test
+    itself after its fixtures are set up."""
     django_logger = logging.getLogger("django")
     django_logger.addHandler(caplog.handler)
     caplog.set_level(logging.WARNING)
-    yield caplog.records
+    yield caplog
     django_logger.removeHandler(caplog.handler)
 
 
-def error_lines(records: list[logging.LogRecord]) -> list[str]:
-    return [r.getMessage() for r in records if r.levelno >= logging.ERROR]
+def error_lines(log: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in log.records if r.levelno >= logging.ERROR]
 
 
 def test_a_sixteen_kilobyte_invite_token_is_a_clean_400(client, alice, bob, errors):
@@ -99,7 +101,7 @@ async def test_a_socket_to_a_path_with_no_route_is_refused_without_an_error(path
 
     assert not connected
     assert error_lines(errors) == []
-    assert not [r for r in errors if r.exc_info]
+    assert not [r for r in errors.records if r.exc_info]
 
 
 def test_a_plain_request_to_a_path_with_no_route_is_a_404(client, errors):
