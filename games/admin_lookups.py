@@ -34,11 +34,21 @@ class SecretsGuardedAdmin(admin.ModelAdmin):
         refused = sorted(key for key in request.GET if touches_secret(key))
         if refused:
             # The lookup's name only: its value may be a guess at the secret.
-            log.warning("Refused an admin lookup on a secret: %s by %s", refused, request.user)
-            return HttpResponseBadRequest(
+            log.warning(
+                "400 %s %s: refused an admin lookup on a secret: %s by %s",
+                request.method,
+                request.path,
+                ", ".join(refused),
+                request.user,
+            )
+            response = HttpResponseBadRequest(
                 gettext("This list cannot be filtered by a game's seed, deal or moves."),
                 content_type="text/plain",
             )
+            # The line above says it all: Django's own "Bad Request" line would be a second
+            # for the one refusal. (Django marks the responses it has logged this way.)
+            response._has_been_logged = True
+            return response
         return super().changelist_view(request, extra_context)
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:

@@ -261,8 +261,20 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
-    "filters": {"redis_hiccup": {"()": "tongits_site.log_filters.RedisHiccup"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {
+        "redis_hiccup": {"()": "tongits_site.log_filters.RedisHiccup"},
+        "refusals_in_one_line": {"()": "tongits_site.log_filters.RefusalsInOneLine"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            # On the handler, not a logger: Django logs a SuspiciousOperation under a
+            # logger named after its class (django.security.DisallowedHost, ...), and a
+            # logger's filters do not see what its children log.
+            "filters": ["refusals_in_one_line"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     # Replaces Django's default "django" handlers, which would print each line a second time.
     "loggers": {
