@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.core.management import call_command
+from django.db import connection, transaction
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from games import services
 from games.models import Game
 from games.ratings import core
 from games.ratings.models import Rating, RatingChange
-from tests.fast_games import finish
+from tests.fast_games import finish, play_out, prepare
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +112,36 @@ def test_recompute_gives_the_live_numbers_over_a_few_hundred_games(users, settin
     assert _everything() == live
 
 
+@hypothesis_settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 20), st.booleans()), min_size=0, max_size=12
+    ),  # each game's finish stamp (few values: ties) and whether it was rated live
+    st.randoms(use_true_random=False),
+)
+def test_recompute_replays_live_games_as_applied_and_the_others_where_they_finished(stamps, rng):
+    # Games as recompute reads them: (pk, ..., finished_at), in the order they finished.
+    games = sorted(((pk, "result", at) for pk, (at, _) in enumerate(stamps)), key=lambda g: g[::-1])
+    live = [pk for pk, (_, rated) in enumerate(stamps) if rated]
+    rng.shuffle(live)  # the order their ratings were applied in, whatever their stamps
+    applied = {pk: 100 + 3 * n for n, pk in enumerate(live)}  # their first change ids
+
+    order = [g[0] for g in core._replay_order(games, applied)]
+
+    assert sorted(order) == list(range(len(stamps)))  # each game once
+    assert [pk for pk in order if pk in applied] == live
+    never = [pk for pk in order if pk not in applied]
+    assert never == [g[0] for g in games if g[0] not in applied]
+    finished = {g[0]: (g[2], g[0]) for g in games}
+    for pk in never:
+        # After the live games applied before the first one that finished after it.
+        later = [n for n, g in enumerate(live) if finished[g] > finished[pk]]
+        before = live[: later[0]] if later else live
+        assert {g for g in order[: order.index(pk)] if g in applied} == set(before)
+    if live == sorted(live, key=finished.get):  # no race: the order they finished
+        assert order == [g[0] for g in games]
+
+
 def _everything():
     ratings = sorted(
         Rating.objects.values_list("user_id", "bot_kind", "mu", "sigma", "games"),
@@ -149,3 +187,110 @@ def test_ratings_show_in_the_lobby_the_table_the_profile_and_the_leaderboard(
     assert "Best rating" in board and "Bot levels by rating" in board
     assert "Normal bot" in board.split('id="bot-ratings"')[1]
     assert played.is_over
+
+
+# --- Concurrent finishes on PostgreSQL (issue 23) ---------------------------------------------
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks and concurrent transactions"
+)
+
+
+def _lock_waiters() -> int:
+    """Sessions of this database waiting for a lock (another transaction's row or table)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0]
+
+
+def _until(done: Callable[[], bool], timeout: float = 30) -> bool:
+    end = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+@contextmanager
+def _held(take: Callable[[], object]) -> Iterator[None]:
+    """Another transaction that has done ``take`` (locked some rows) and commits when the
+    block ends."""
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                take()
+                taken.set()
+                release.wait(60)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert taken.wait(30)
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join(60)
+
+
+class _Running(threading.Thread):
+    """A call on a thread (and a connection) of its own; its result or error kept."""
+
+    def __init__(self, call: Callable[[], object]) -> None:
+        super().__init__()
+        self.call, self.outcome = call, None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.outcome = self.call()
+        except Exception as e:
+            self.outcome = e
+        finally:
+            connection.close()
+
+
+def _many_tables(settings) -> None:
+    settings.TONGITS_TABLES_PER_MINUTE = 10_000
+    settings.TONGITS_OPEN_TABLES_MAX = 10_000
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_recompute_replays_games_in_the_order_their_ratings_were_applied(alice, bob, settings):
+    _many_tables(settings)
+    # Bob's game makes the Easy and Normal levels' rating rows, Alice's then makes hers.
+    finish(services.create_table(bob, others=("easy", "normal"), rated=True).pk)
+    finish(services.create_table(alice, others=("easy", "normal"), rated=True).pk)
+    early = services.create_table(alice, others=("easy", "easy"), rated=True)
+    late = services.create_table(alice, others=("normal", "normal"), rated=True)
+    prepare(early.pk)
+    prepare(late.pk)
+
+    # While another game holds the Easy level's row, Alice's Easy game ends (its last move
+    # stored and stamped) and waits for it; her Normal game ends after it but is rated
+    # first. Both move her rating, so the order they are replayed in changes the numbers.
+    with _held(lambda: list(Rating.objects.select_for_update().filter(bot_kind="easy"))):
+        first = _Running(lambda: play_out(early.pk))
+        assert _until(lambda: _lock_waiters() == 1)
+        play_out(late.pk)
+    first.join(60)
+    assert isinstance(first.outcome, Game), first.outcome
+    early.refresh_from_db()
+    late.refresh_from_db()
+    assert early.finished_at < late.finished_at
+    # The profile shows the rating as it stands: the change applied last, not the newest.
+    me = Rating.objects.get(user=alice)
+    assert core.history(alice.pk)[-1][1:] == (me.mu, me.sigma, me.games)
+    live = _everything()
+
+    call_command("recompute_ratings", verbosity=0)
+
+    assert _everything() == live
