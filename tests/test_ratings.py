@@ -294,3 +294,32 @@ def test_recompute_replays_games_in_the_order_their_ratings_were_applied(alice, 
     call_command("recompute_ratings", verbosity=0)
 
     assert _everything() == live
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_game_that_finishes_while_ratings_are_recomputed_keeps_its_rating(alice, settings):
+    _many_tables(settings)
+    for _ in range(3):
+        finish(services.quick_play(alice).pk)
+    game = services.quick_play(alice)
+    prepare(game.pk)
+
+    # A transaction holding a change row stops the recompute midway (after it has read the
+    # games), as a long one would be; the game ends meanwhile.
+    with _held(lambda: list(RatingChange.objects.select_for_update()[:1])):
+        recompute = _Running(lambda: call_command("recompute_ratings", verbosity=0))
+        assert _until(lambda: _lock_waiters() == 1)
+        ending = _Running(lambda: play_out(game.pk))
+        assert _until(lambda: not ending.is_alive() or _lock_waiters() == 2)
+    recompute.join(60)
+    ending.join(60)
+    assert recompute.outcome is None and isinstance(ending.outcome, Game), (
+        recompute.outcome,
+        ending.outcome,
+    )
+
+    assert RatingChange.objects.filter(game=game).count() == 3
+    live = _everything()
+    call_command("recompute_ratings", verbosity=0)
+    assert _everything() == live

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Min, Q
 from openskill.models import PlackettLuce
 
@@ -225,10 +225,25 @@ def _replay_order(games: list[tuple], applied: dict[int, int]) -> list[tuple]:
     return ordered
 
 
+def _lock_out_live_updates() -> None:
+    """Make every live update wait until this transaction ends, so that no game is rated
+    from the rows being rebuilt, nor left out of them. Each live update writes a rating row
+    before anything else of the ratings (``_locked_rows`` inserts, then locks rows), and
+    EXCLUSIVE conflicts with both while pages may still read the ratings. SQLite lets one
+    writer in at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            table = connection.ops.quote_name(Rating._meta.db_table)
+            cursor.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+
+
 @transaction.atomic
 def recompute() -> int:
     """Every rating again from the stored games, in the order the live updates applied
-    them; the number of games rated."""
+    them; the number of games rated. Live updates wait meanwhile, then apply on top."""
+    # The lock comes before the games are read: a game that finishes meanwhile is either
+    # committed (and read here) or waits and is rated after the rebuilt ratings.
+    _lock_out_live_updates()
     applied = dict(
         RatingChange.objects.values("game_id")
         .annotate(first=Min("pk"))
