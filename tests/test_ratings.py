@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 import time
@@ -9,6 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection, transaction
 from hypothesis import given
@@ -216,9 +218,9 @@ def _until(done: Callable[[], bool], timeout: float = 30) -> bool:
 
 
 @contextmanager
-def _held(take: Callable[[], object]) -> Iterator[None]:
-    """Another transaction that has done ``take`` (locked some rows) and commits when the
-    block ends."""
+def _held(take: Callable[[], object], commit: bool = True) -> Iterator[None]:
+    """Another transaction that has done ``take`` (locked or inserted rows) and commits, or
+    rolls back, when the block ends."""
     taken, release = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -227,6 +229,7 @@ def _held(take: Callable[[], object]) -> Iterator[None]:
                 take()
                 taken.set()
                 release.wait(60)
+                transaction.set_rollback(not commit)
         finally:
             connection.close()
 
@@ -255,6 +258,9 @@ class _Running(threading.Thread):
             self.outcome = e
         finally:
             connection.close()
+
+
+PLAYERS = 6  # new people ending their first games at once
 
 
 def _many_tables(settings) -> None:
@@ -323,3 +329,34 @@ def test_a_game_that_finishes_while_ratings_are_recomputed_keeps_its_rating(alic
     live = _everything()
     call_command("recompute_ratings", verbosity=0)
     assert _everything() == live
+
+
+@postgres_only
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_first_games_of_new_people_sharing_new_bot_levels_end_together_without_deadlock(
+    settings,
+):
+    _many_tables(settings)
+    User = get_user_model()
+    pairs = list(itertools.combinations(["easy", "normal", "greedy", "random"], 2))
+    for n, (one, other) in enumerate(pairs * 3):
+        Rating.objects.filter(user=None).delete()  # the two bot levels are new again
+        games = []
+        for i in range(PLAYERS):
+            person = User.objects.create_user(f"new-{n}-{i}")
+            game = services.create_table(person, others=(one, other), rated=True)
+            prepare(game.pk, left=0)
+            games.append(game.pk)
+        waiting = (one, other)[n % 2]
+        # Another game has made one level's row and will roll back, so the games' last
+        # moves all wait, some holding the other level's new row; then they go at once.
+        new_level = Rating(bot_kind=waiting, mu=core.NEW.mu, sigma=core.NEW.sigma)
+        with _held(new_level.save, commit=False):
+            ending = [_Running(lambda pk=pk: play_out(pk)) for pk in games]
+            assert _until(lambda: _lock_waiters() == PLAYERS)
+        for thread in ending:
+            thread.join(60)
+
+        assert all(isinstance(t.outcome, Game) for t in ending), [t.outcome for t in ending]
+        assert RatingChange.objects.filter(game__in=games).count() == 3 * PLAYERS

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection, transaction
-from django.db.models import Min, Q
+from django.db.models import F, Min, Q
 from openskill.models import PlackettLuce
 
 from accounts.models import Profile
@@ -181,12 +181,25 @@ def _key(row: Rating) -> Key:
 
 def _locked_rows(keys: set[Key]) -> dict[Key, Rating]:
     """The players' rating rows, made if new, locked until the transaction ends (bot
-    levels are shared by many tables)."""
+    levels are shared by many tables).
+
+    Both steps take the rows in one order, the same in every transaction: bot levels by
+    name, then people by id. Inserting a row that another transaction has inserted and not
+    yet committed waits for it, so two games inserting their new rows in different orders
+    (a set's order, which differs with its contents and between processes) could each
+    hold a row the other waits for."""
+    order = sorted(keys)  # ("bot", kind) before ("user", id)
     Rating.objects.bulk_create(
-        [_new_row(k) for k in keys], ignore_conflicts=True
+        [_new_row(k) for k in order], ignore_conflicts=True
     )  # a row another game made meanwhile is kept
     # Users by their one-to-one: ignore_conflicts covers it as well as the bots' constraint.
-    rows = Rating.objects.select_for_update().filter(_where(keys)).order_by("pk")
+    # PostgreSQL locks the rows in the ORDER BY's order; bot levels' names are lowercase
+    # ASCII words, which every collation sorts as Python does.
+    rows = (
+        Rating.objects.select_for_update()
+        .filter(_where(keys))
+        .order_by(F("user_id").asc(nulls_first=True), "bot_kind")
+    )
     return {_key(r): r for r in rows}
 
 
