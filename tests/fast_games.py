@@ -20,6 +20,25 @@ LEFT_FOR_THE_SERVER = 3
 
 def finish(game_id: int, rng: random.Random | None = None) -> Game:
     """Play a dealt game to its end: bots for every seat (people's seats as away)."""
+    prepare(game_id, rng)
+    return play_out(game_id)
+
+
+def play_out(game_id: int) -> Game:
+    """The server plays a prepared game's moves until it ends."""
+    for _ in range(200):
+        if services.play_due(game_id, now=timezone.now() + timedelta(days=1)) is None:
+            break
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.Status.FINISHED, game.status
+    return game
+
+
+def prepare(
+    game_id: int, rng: random.Random | None = None, left: int = LEFT_FOR_THE_SERVER
+) -> None:
+    """Store a dealt game's moves but its last ``left`` + 1 or so, the next one due now, for
+    the server (``services.play_due``, as in ``play_out``) to play the rest."""
     rng = rng or random.Random(game_id)
     game = Game.objects.get(pk=game_id)
     Seat.objects.filter(game_id=game_id, bot_kind="").update(away=True)
@@ -33,7 +52,7 @@ def finish(game_id: int, rng: random.Random | None = None) -> Game:
             break
         played.append(move)
         state = after
-    keep = played[: max(0, len(played) - LEFT_FOR_THE_SERVER)]
+    keep = played[: max(0, len(played) - left)]
     MoveRow.objects.bulk_create(
         MoveRow(game_id=game_id, seq=i, seat=m.seat, payload=m.to_dict(), by_server=True)
         for i, m in enumerate(keep, start=game.seq + 1)
@@ -44,9 +63,3 @@ def finish(game_id: int, rng: random.Random | None = None) -> Game:
         seq=game.seq + len(keep), rev=game.rev + len(keep) + 1, turn_seat=state.turn, due_at=past
     )
     services.forget_cached_states()
-    for _ in range(200):
-        if services.play_due(game_id, now=timezone.now() + timedelta(days=1)) is None:
-            break
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED, game.status
-    return game

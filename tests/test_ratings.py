@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection, transaction
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from games import services
 from games.models import Game
 from games.ratings import core
 from games.ratings.models import Rating, RatingChange
-from tests.fast_games import finish
+from tests.fast_games import finish, play_out, prepare
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +114,36 @@ def test_recompute_gives_the_live_numbers_over_a_few_hundred_games(users, settin
     assert _everything() == live
 
 
+@hypothesis_settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 20), st.booleans()), min_size=0, max_size=12
+    ),  # each game's finish stamp (few values: ties) and whether it was rated live
+    st.randoms(use_true_random=False),
+)
+def test_recompute_replays_live_games_as_applied_and_the_others_where_they_finished(stamps, rng):
+    # Games as recompute reads them: (pk, ..., finished_at), in the order they finished.
+    games = sorted(((pk, "result", at) for pk, (at, _) in enumerate(stamps)), key=lambda g: g[::-1])
+    live = [pk for pk, (_, rated) in enumerate(stamps) if rated]
+    rng.shuffle(live)  # the order their ratings were applied in, whatever their stamps
+    applied = {pk: 100 + 3 * n for n, pk in enumerate(live)}  # their first change ids
+
+    order = [g[0] for g in core._replay_order(games, applied)]
+
+    assert sorted(order) == list(range(len(stamps)))  # each game once
+    assert [pk for pk in order if pk in applied] == live
+    never = [pk for pk in order if pk not in applied]
+    assert never == [g[0] for g in games if g[0] not in applied]
+    finished = {g[0]: (g[2], g[0]) for g in games}
+    for pk in never:
+        # After the live games applied before the first one that finished after it.
+        later = [n for n, g in enumerate(live) if finished[g] > finished[pk]]
+        before = live[: later[0]] if later else live
+        assert {g for g in order[: order.index(pk)] if g in applied} == set(before)
+    if live == sorted(live, key=finished.get):  # no race: the order they finished
+        assert order == [g[0] for g in games]
+
+
 def _everything():
     ratings = sorted(
         Rating.objects.values_list("user_id", "bot_kind", "mu", "sigma", "games"),
@@ -149,3 +189,174 @@ def test_ratings_show_in_the_lobby_the_table_the_profile_and_the_leaderboard(
     assert "Best rating" in board and "Bot levels by rating" in board
     assert "Normal bot" in board.split('id="bot-ratings"')[1]
     assert played.is_over
+
+
+# --- Concurrent finishes on PostgreSQL (issue 23) ---------------------------------------------
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks and concurrent transactions"
+)
+
+
+def _lock_waiters() -> int:
+    """Sessions of this database waiting for a lock (another transaction's row or table)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0]
+
+
+def _until(done: Callable[[], bool], timeout: float = 30) -> bool:
+    end = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+@contextmanager
+def _held(take: Callable[[], object], commit: bool = True) -> Iterator[None]:
+    """Another transaction that has done ``take`` (locked or inserted rows) and commits, or
+    rolls back, when the block ends."""
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                take()
+                taken.set()
+                release.wait(60)
+                transaction.set_rollback(not commit)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert taken.wait(30)
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join(60)
+
+
+class _Running(threading.Thread):
+    """A call on a thread (and a connection) of its own; its result or error kept."""
+
+    def __init__(self, call: Callable[[], object]) -> None:
+        super().__init__()
+        self.call, self.outcome = call, None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.outcome = self.call()
+        except Exception as e:
+            self.outcome = e
+        finally:
+            connection.close()
+
+
+PLAYERS = 6  # new people ending their first games at once
+
+
+def _many_tables(settings) -> None:
+    settings.TONGITS_TABLES_PER_MINUTE = 10_000
+    settings.TONGITS_OPEN_TABLES_MAX = 10_000
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_recompute_replays_games_in_the_order_their_ratings_were_applied(alice, bob, settings):
+    _many_tables(settings)
+    # Bob's game makes the Easy and Normal levels' rating rows, Alice's then makes hers.
+    finish(services.create_table(bob, others=("easy", "normal"), rated=True).pk)
+    finish(services.create_table(alice, others=("easy", "normal"), rated=True).pk)
+    early = services.create_table(alice, others=("easy", "easy"), rated=True)
+    late = services.create_table(alice, others=("normal", "normal"), rated=True)
+    prepare(early.pk)
+    prepare(late.pk)
+
+    # While another game holds the Easy level's row, Alice's Easy game ends (its last move
+    # stored and stamped) and waits for it; her Normal game ends after it but is rated
+    # first. Both move her rating, so the order they are replayed in changes the numbers.
+    with _held(lambda: list(Rating.objects.select_for_update().filter(bot_kind="easy"))):
+        first = _Running(lambda: play_out(early.pk))
+        assert _until(lambda: _lock_waiters() == 1)
+        play_out(late.pk)
+    first.join(60)
+    assert isinstance(first.outcome, Game), first.outcome
+    early.refresh_from_db()
+    late.refresh_from_db()
+    assert early.finished_at < late.finished_at
+    # The profile shows the rating as it stands: the change applied last, not the newest.
+    me = Rating.objects.get(user=alice)
+    assert core.history(alice.pk)[-1][1:] == (me.mu, me.sigma, me.games)
+    live = _everything()
+
+    call_command("recompute_ratings", verbosity=0)
+
+    assert _everything() == live
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_game_that_finishes_while_ratings_are_recomputed_keeps_its_rating(alice, settings):
+    _many_tables(settings)
+    for _ in range(3):
+        finish(services.quick_play(alice).pk)
+    game = services.quick_play(alice)
+    prepare(game.pk)
+
+    # A transaction holding a change row stops the recompute midway (after it has read the
+    # games), as a long one would be; the game ends meanwhile.
+    with _held(lambda: list(RatingChange.objects.select_for_update()[:1])):
+        recompute = _Running(lambda: call_command("recompute_ratings", verbosity=0))
+        assert _until(lambda: _lock_waiters() == 1)
+        ending = _Running(lambda: play_out(game.pk))
+        assert _until(lambda: not ending.is_alive() or _lock_waiters() == 2)
+    recompute.join(60)
+    ending.join(60)
+    assert recompute.outcome is None and isinstance(ending.outcome, Game), (
+        recompute.outcome,
+        ending.outcome,
+    )
+
+    assert RatingChange.objects.filter(game=game).count() == 3
+    live = _everything()
+    call_command("recompute_ratings", verbosity=0)
+    assert _everything() == live
+
+
+@postgres_only
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_first_games_of_new_people_sharing_new_bot_levels_end_together_without_deadlock(
+    settings,
+):
+    _many_tables(settings)
+    User = get_user_model()
+    pairs = list(itertools.combinations(["easy", "normal", "greedy", "random"], 2))
+    for n, (one, other) in enumerate(pairs * 3):
+        Rating.objects.filter(user=None).delete()  # the two bot levels are new again
+        games = []
+        for i in range(PLAYERS):
+            person = User.objects.create_user(f"new-{n}-{i}")
+            game = services.create_table(person, others=(one, other), rated=True)
+            prepare(game.pk, left=0)
+            games.append(game.pk)
+        waiting = (one, other)[n % 2]
+        # Another game has made one level's row and will roll back, so the games' last
+        # moves all wait, some holding the other level's new row; then they go at once.
+        new_level = Rating(bot_kind=waiting, mu=core.NEW.mu, sigma=core.NEW.sigma)
+        with _held(new_level.save, commit=False):
+            ending = [_Running(lambda pk=pk: play_out(pk)) for pk in games]
+            assert _until(lambda: _lock_waiters() == PLAYERS)
+        for thread in ending:
+            thread.join(60)
+
+        assert all(isinstance(t.outcome, Game) for t in ending), [t.outcome for t in ending]
+        assert RatingChange.objects.filter(game__in=games).count() == 3 * PLAYERS

@@ -3,7 +3,16 @@
 One pure step (``rate``: the priors and a game's result in, the new ratings out) is used
 both live, in the transaction that stores a game's last move (``rate_finished``), and by
 ``manage.py recompute_ratings`` (``recompute``), which replays every rated game in the
-order they finished: so the two give the same numbers.
+order the live updates applied them: so the two give the same numbers.
+
+That order is the order of the change rows' ids, not of the games' ``finished_at``. A game's
+finish is stamped when its last move is stored, before it waits for its players' rating
+rows; a game stamped later can take those rows first (another game held a bot level's
+row). The ids come from the table's sequence as the rows are inserted, which is after the
+rows are locked: of two games sharing a player, the one rated first has the smaller ids.
+(A sequence is used rather than a clock read after the lock: the workers' clocks may
+differ, a sequence hands out one number once. Django's identity column caches one value
+at a time, so ids follow the order they were taken in across connections.)
 
 Who is rated: a registered person, or a bot level (every bot of one kind is one player).
 Guests, an uploaded record's seats and open seats are not; a game is rated only if its
@@ -16,8 +25,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
-from django.db.models import Q
+from django.db import connection, transaction
+from django.db.models import F, Min, Q
 from openskill.models import PlackettLuce
 
 from accounts.models import Profile
@@ -172,12 +181,25 @@ def _key(row: Rating) -> Key:
 
 def _locked_rows(keys: set[Key]) -> dict[Key, Rating]:
     """The players' rating rows, made if new, locked until the transaction ends (bot
-    levels are shared by many tables)."""
+    levels are shared by many tables).
+
+    Both steps take the rows in one order, the same in every transaction: bot levels by
+    name, then people by id. Inserting a row that another transaction has inserted and not
+    yet committed waits for it, so two games inserting their new rows in different orders
+    (a set's order, which differs with its contents and between processes) could each
+    hold a row the other waits for."""
+    order = sorted(keys)  # ("bot", kind) before ("user", id)
     Rating.objects.bulk_create(
-        [_new_row(k) for k in keys], ignore_conflicts=True
+        [_new_row(k) for k in order], ignore_conflicts=True
     )  # a row another game made meanwhile is kept
     # Users by their one-to-one: ignore_conflicts covers it as well as the bots' constraint.
-    rows = Rating.objects.select_for_update().filter(_where(keys)).order_by("pk")
+    # PostgreSQL locks the rows in the ORDER BY's order; bot levels' names are lowercase
+    # ASCII words, which every collation sorts as Python does.
+    rows = (
+        Rating.objects.select_for_update()
+        .filter(_where(keys))
+        .order_by(F("user_id").asc(nulls_first=True), "bot_kind")
+    )
     return {_key(r): r for r in rows}
 
 
@@ -197,10 +219,52 @@ def rated_games():
     )
 
 
+def _replay_order(games: list[tuple], applied: dict[int, int]) -> list[tuple]:
+    """``games`` (pk first, finished_at last, in the order they finished) in the order the
+    live updates applied them: by ``applied`` (a game's first change id). A game that has
+    no change rows (never rated live) goes where it finished among them: each one goes
+    before the first rated game, in the live order, that finished after it."""
+    live = sorted((g for g in games if g[0] in applied), key=lambda g: applied[g[0]])
+    never = iter(g for g in games if g[0] not in applied)
+    ordered: list[tuple] = []
+    waiting = next(never, None)
+    for game in live:
+        while waiting is not None and (waiting[-1], waiting[0]) < (game[-1], game[0]):
+            ordered.append(waiting)
+            waiting = next(never, None)
+        ordered.append(game)
+    if waiting is not None:
+        ordered += [waiting, *never]
+    return ordered
+
+
+def _lock_out_live_updates() -> None:
+    """Make every live update wait until this transaction ends, so that no game is rated
+    from the rows being rebuilt, nor left out of them. Each live update writes a rating row
+    before anything else of the ratings (``_locked_rows`` inserts, then locks rows), and
+    EXCLUSIVE conflicts with both while pages may still read the ratings. SQLite lets one
+    writer in at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            table = connection.ops.quote_name(Rating._meta.db_table)
+            cursor.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+
+
 @transaction.atomic
 def recompute() -> int:
-    """Every rating again from the stored games, in order; the number of games rated."""
-    games = list(rated_games().values_list("pk", "winner_seat", "chips", "finished_at"))
+    """Every rating again from the stored games, in the order the live updates applied
+    them; the number of games rated. Live updates wait meanwhile, then apply on top."""
+    # The lock comes before the games are read: a game that finishes meanwhile is either
+    # committed (and read here) or waits and is rated after the rebuilt ratings.
+    _lock_out_live_updates()
+    applied = dict(
+        RatingChange.objects.values("game_id")
+        .annotate(first=Min("pk"))
+        .values_list("game_id", "first")
+    )
+    games = _replay_order(
+        list(rated_games().values_list("pk", "winner_seat", "chips", "finished_at")), applied
+    )
     seats: dict[int, list[Seat]] = {}
     rows = Seat.objects.filter(game_id__in=[g[0] for g in games]).only(
         "game_id", "index", "user_id", "bot_kind"
@@ -228,6 +292,7 @@ def recompute() -> int:
     for key, row in made.items():
         row.mu, row.sigma, row.games = skills[key].mu, skills[key].sigma, skills[key].games
     Rating.objects.bulk_create(made.values())
+    # In replay order: the new ids keep the order for the next recompute.
     RatingChange.objects.bulk_create(
         _change(pk, s, made[key], prior, new, at) for pk, s, key, prior, new, at in changes
     )
@@ -262,9 +327,11 @@ def skill_of_seat(skills: dict[Key, Skill], seat) -> Skill | None:
 def history(user_id: int, last: int = 100) -> list[tuple[datetime, float, float, int]]:
     """The person's rating (at, mu, sigma, games) after each of their last ``last`` rated
     games, oldest first."""
+    # In the order they were applied (see the module's docstring), not by ``at``: the last
+    # is the rating as it stands.
     rows = (
         RatingChange.objects.filter(rating__user_id=user_id)
-        .order_by("-at", "-game_id")
+        .order_by("-pk")
         .values_list("at", "mu", "sigma", "games")[:last]
     )
     return list(reversed(rows))
