@@ -17,7 +17,7 @@ from games import rule_messages
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.record import RecordError, load_record, replay
-from games.models import Game, Seat
+from games.models import BOT_NAMES, Game, Seat
 from games.models import Move as MoveRow
 from games.series.models import Hand
 from games.text import encodable
@@ -30,6 +30,12 @@ class BadRecord(ValueError):
 def seat_names(game: Game) -> list[str]:
     """What a record calls each seat, in seat order (a bot's name in English)."""
     return [seat.name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
+
+
+def named_as_bot(index: int, name: str) -> bool:
+    """Whether a record's name for seat ``index`` is the one a bot's seat gets
+    (``Seat.name``: "Normal bot 2", in English): how an uploaded record tells its bots."""
+    return any(name == f"{kind} {index + 1}" for kind in BOT_NAMES.values())
 
 
 def shown_seat_names(game: Game) -> list[str]:

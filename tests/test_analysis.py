@@ -24,7 +24,8 @@ from games.bots import choose
 from games.engine import Move, apply, new_game, seat_view
 from games.engine.record import load_record
 from games.models import Game
-from tests.history_support import finish, scripted_record
+from games.records import import_record, record_dict
+from tests.history_support import SCRIPTED_MOVES, finish, scripted_record
 
 pytestmark = pytest.mark.django_db
 
@@ -282,3 +283,34 @@ def test_a_move_the_clock_made_for_an_away_person_is_not_held_against_them(
     client.force_login(alice)
     page = client.get(reverse("replay", args=[game.pk]) + f"?move={clocks.seq}").content.decode()
     assert "The clock played this move for alice, who was away" in page
+
+
+# --- An uploaded record: the coach judges the people's seats, as for a live game ---------
+
+
+def test_an_uploaded_record_is_judged_for_the_same_seats_as_the_live_game(make_game, alice, bob):
+    game = finished_game(make_game, alice, bob)  # alice, a Normal bot, bob
+    copy = import_record(json.dumps(record_dict(game)), alice)
+
+    asked = analysis.request_analysis(copy, alice)
+
+    people = set(game.moves.exclude(seat=1).values_list("seq", flat=True))
+    assert analysis.judged_moves(copy) == analysis.judged_moves(game) == sorted(people)
+    assert asked.total == len(analysis.judged_moves(game))
+
+
+def test_an_uploaded_records_bot_seats_are_not_analysed(alice, bob):
+    record = {**scripted_record(), "players": ["Alice", "Normal bot 2", "Carl"]}
+    copy = import_record(json.dumps(record), alice)
+    asked = analysis.request_analysis(copy, alice)
+
+    analysis.run(asked.pk, budget=QUICK)
+
+    asked.refresh_from_db()
+    assert asked.status == "done" and asked.done == asked.total
+    judged = set(asked.evaluations.values_list("seat", flat=True))
+    assert judged == {0, 2}  # Bea's seat was a bot's in the record: not judged
+    # A person is a bot only by the name a bot's seat gets, in its own seat.
+    named = {**scripted_record(), "players": ["Normal bot 2", "Bea", "Carl"]}
+    every = analysis.judged_moves(import_record(json.dumps(named), bob))
+    assert every == list(range(1, len(SCRIPTED_MOVES) + 1))

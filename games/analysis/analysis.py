@@ -36,7 +36,7 @@ from games.engine.record import Record
 from games.engine.view import SeatView
 from games.models import Game
 from games.narration import distinct_names
-from games.records import seat_names
+from games.records import named_as_bot, seat_names
 
 from .coach import DEFAULT_BUDGET, Budget, Evaluation, better_steps, evaluate, say_better
 from .models import Analysis, MoveEvaluation
@@ -97,10 +97,21 @@ def request_analysis(game: Game, user: AbstractBaseUser) -> Analysis:
     return analysis
 
 
+def judged_seats(game: Game) -> set[int]:
+    """The seats whose moves the coach judges: the people's. A bot's seat is not judged;
+    nor is an uploaded record's seat the record names as a bot, for the record is all
+    there is of who sat there (a downloaded record names a bot's seat "Normal bot 2")."""
+    return {
+        s.index
+        for s in game.seats.all()
+        if not s.is_bot and not (game.imported and named_as_bot(s.index, s.name))
+    }
+
+
 def judged_moves(game: Game) -> list[int]:
     """The numbers of the moves the coach judges: every move of each person (bots' moves
     are not judged; a person's move the clock made for them is)."""
-    people = {s.index for s in game.seats.all() if not s.is_bot}
+    people = judged_seats(game)
     seats = game.moves.order_by("seq").values_list("seq", "seat")
     return [seq for seq, seat in seats if seat in people]
 
@@ -151,7 +162,7 @@ def run(analysis_id: int, *, budget: Budget | None = None, stop_after: int | Non
 
 def _judge_rest(analysis: Analysis, game: Game, budget: Budget, stop_after: int | None) -> int:
     names = distinct_names(seat_names(game))
-    people = {s.index for s in game.seats.all() if not s.is_bot}
+    people = judged_seats(game)
     done = set(analysis.evaluations.values_list("seq", flat=True))
     judged = 0
     for seq, view, move in moments(game.record(), people):
