@@ -285,6 +285,68 @@ def test_a_move_the_clock_made_for_an_away_person_is_not_held_against_them(
     assert "The clock played this move for alice, who was away" in page
 
 
+# --- A fair share of the one worker (issue 23) ---------------------------------------------
+
+
+def test_a_person_has_one_analysis_under_way_at_a_time_and_is_told_so(
+    make_game, client, alice, bob
+):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    client.force_login(alice)
+    client.post(reverse("analysis", args=[first.pk]), headers={"HX-Request": "true"})
+
+    refused = client.post(reverse("analysis", args=[second.pk]), headers={"HX-Request": "true"})
+    plain = client.post(reverse("analysis", args=[second.pk]), follow=True)
+
+    assert Analysis.objects.filter(requested_by=alice).count() == 1
+    assert not Analysis.objects.filter(game=second).exists()
+    assert DBTaskResult.objects.count() == 1
+    said = f"The coach is still on game {first.pk} for you."
+    assert refused.status_code == 200 and said in refused.content.decode()
+    assert 'id="analyse"' not in refused.content.decode()
+    page = plain.content.decode()
+    assert said in page  # the message after the redirect
+    # The replay page shows the first one under way, with a link to it, and no button.
+    assert 'id="coach-elsewhere"' in page and reverse("replay", args=[first.pk]) in page
+    assert 'id="analyse"' not in page and "every 5s" in page
+
+
+def test_one_persons_queue_never_keeps_another_person_from_the_coach(make_game, client, alice, bob):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    analysis.request_analysis(first, alice)
+    with pytest.raises(analysis.AnalysisRefused):
+        analysis.request_analysis(second, alice)
+
+    theirs = analysis.request_analysis(second, bob)  # bob's first: queued at once
+    same = analysis.request_analysis(first, bob)  # already under way: it is shared
+
+    assert theirs.game == second and theirs.requested_by == bob and theirs.status == "queued"
+    assert same.requested_by == alice
+    assert DBTaskResult.objects.count() == 2
+
+
+def test_a_person_may_ask_again_once_their_analysis_is_done(make_game, alice, bob):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    done = analysis.request_analysis(first, alice)
+    analysis.run(done.pk, budget=QUICK)
+
+    queued = analysis.request_analysis(second, alice)
+
+    assert queued.game == second and queued.status == "queued"
+
+
+def test_the_database_keeps_one_analysis_a_person_under_way_however_they_ask(make_game, alice, bob):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    Analysis.objects.create(game=first, requested_by=alice, status="running")
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Analysis.objects.create(game=second, requested_by=alice, status="queued")
+
+
 # --- An uploaded record: the coach judges the people's seats, as for a live game ---------
 
 
