@@ -16,8 +16,9 @@ from django.utils.translation import gettext
 from games import rule_messages
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
-from games.engine.record import RecordError, load_record, replay
-from games.models import Game, Seat
+from games.engine.moves import InvalidMoveError, Move
+from games.engine.record import Record, RecordError, load_record, replay
+from games.models import BOT_NAMES, Game, Seat
 from games.models import Move as MoveRow
 from games.series.models import Hand
 from games.text import encodable
@@ -27,9 +28,24 @@ class BadRecord(ValueError):
     """An uploaded record the engine rejects; the message says where and why."""
 
 
+class AlreadyUploaded(BadRecord):
+    """An upload of a record its account has stored already: ``game`` is that copy (a
+    series' first hand), to be opened rather than stored again."""
+
+    def __init__(self, message: str, game: Game) -> None:
+        super().__init__(message)
+        self.game = game
+
+
 def seat_names(game: Game) -> list[str]:
     """What a record calls each seat, in seat order (a bot's name in English)."""
     return [seat.name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
+
+
+def named_as_bot(index: int, name: str) -> bool:
+    """Whether a record's name for seat ``index`` is the one a bot's seat gets
+    (``Seat.name``: "Normal bot 2", in English): how an uploaded record tells its bots."""
+    return any(name == f"{kind} {index + 1}" for kind in BOT_NAMES.values())
 
 
 def shown_seat_names(game: Game) -> list[str]:
@@ -120,8 +136,91 @@ def import_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Ga
 
     series = series_record.parse(data)
     if series is not None:
+        copy = _uploaded_series(series, user)
+        if copy is not None:
+            raise AlreadyUploaded(
+                gettext("You have uploaded this series record already: it is stored once."),
+                copy,
+            )
         return series_records.import_series(series, user)
+    copy = _uploaded_game(data, user)
+    if copy is not None:
+        raise AlreadyUploaded(
+            gettext("You have uploaded this record already: it is stored once."), copy
+        )
     return import_game_record(data, user)
+
+
+# --- The same record uploaded again -------------------------------------------------------
+# Before the engine replays an upload: a copy already stored replayed whole, so a record
+# the same as it would too. A record that cannot be read is no copy of anything; the
+# engine then says what is wrong with it.
+
+
+def same_game_key(record: Record) -> tuple | None:
+    """What makes two records one game: the dealer, each hand's cards (in any order), the
+    stock in its order, the variants, and the moves as the engine writes them (their cards
+    in any order, keys it ignores left out); None if a move cannot be read."""
+    try:
+        moves = tuple(json.dumps(Move.from_dict(m).to_dict(), sort_keys=True) for m in record.moves)
+    except InvalidMoveError:
+        return None
+    hands = tuple(tuple(sorted(hand)) for hand in record.hands)
+    return record.dealer, hands, tuple(record.stock), tuple(sorted(record.variants)), moves
+
+
+def _key_of(data: str | bytes | dict) -> tuple | None:
+    try:
+        return same_game_key(load_record(data))
+    except RecordError:
+        return None
+
+
+def _uploads_of(user: AbstractBaseUser | None):
+    if user is None or not user.is_authenticated:
+        return Game.objects.none()  # an upload by nobody (``manage.py import_record``)
+    return Game.objects.filter(created_by=user, imported=True)
+
+
+def _uploaded_game(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game | None:
+    """The account's stored upload of the same game as ``data``, if any."""
+    key = _key_of(data)
+    if key is None:
+        return None
+    dealer, moves = key[0], key[-1]
+    for game in _uploads_of(user).filter(dealer=dealer, seq=len(moves)).order_by("pk"):
+        # The deal first, from the game's row: its moves are read only if that agrees.
+        deal = same_game_key(game.record([]))
+        if deal is not None and deal[:-1] == key[:-1] and same_game_key(game.record()) == key:
+            return game
+    return None
+
+
+def _uploaded_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game | None:
+    """The first hand of the account's stored upload of the same series as ``data``, if
+    any: the same ante, end and hands, in the same order."""
+    hands = data.get("hands")
+    if not isinstance(hands, list) or not hands:
+        return None
+    keys = [_key_of(hand) for hand in hands]
+    if None in keys:
+        return None
+    ended = bool(data.get("ended"))
+    try:
+        people = sorted(set(data.get("people_at_end", []))) if ended else []
+    except TypeError:
+        return None  # not a list of seats: the series' reader says so
+    first = _uploads_of(user).filter(series_hand__number=1, series_hand__series__imported=True)
+    for game in first.select_related("series_hand__series").order_by("pk"):
+        series = game.series_hand.series
+        if (series.ante, series.ended_at is not None, series.people_at_end) != (
+            data.get("ante"), ended, people,
+        ):  # fmt: skip
+            continue
+        stored = Game.objects.filter(series_hand__series=series).order_by("series_hand__number")
+        if [same_game_key(g.record()) for g in stored] == keys:
+            return game
+    return None
 
 
 def import_game_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game:

@@ -24,7 +24,8 @@ from games.bots import choose
 from games.engine import Move, apply, new_game, seat_view
 from games.engine.record import load_record
 from games.models import Game
-from tests.history_support import finish, scripted_record
+from games.records import import_record, record_dict
+from tests.history_support import SCRIPTED_MOVES, finish, scripted_record
 
 pytestmark = pytest.mark.django_db
 
@@ -282,3 +283,96 @@ def test_a_move_the_clock_made_for_an_away_person_is_not_held_against_them(
     client.force_login(alice)
     page = client.get(reverse("replay", args=[game.pk]) + f"?move={clocks.seq}").content.decode()
     assert "The clock played this move for alice, who was away" in page
+
+
+# --- A fair share of the one worker (issue 23) ---------------------------------------------
+
+
+def test_a_person_has_one_analysis_under_way_at_a_time_and_is_told_so(
+    make_game, client, alice, bob
+):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    client.force_login(alice)
+    client.post(reverse("analysis", args=[first.pk]), headers={"HX-Request": "true"})
+
+    refused = client.post(reverse("analysis", args=[second.pk]), headers={"HX-Request": "true"})
+    plain = client.post(reverse("analysis", args=[second.pk]), follow=True)
+
+    assert Analysis.objects.filter(requested_by=alice).count() == 1
+    assert not Analysis.objects.filter(game=second).exists()
+    assert DBTaskResult.objects.count() == 1
+    said = f"The coach is still on game {first.pk} for you."
+    assert refused.status_code == 200 and said in refused.content.decode()
+    assert 'id="analyse"' not in refused.content.decode()
+    page = plain.content.decode()
+    assert said in page  # the message after the redirect
+    # The replay page shows the first one under way, with a link to it, and no button.
+    assert 'id="coach-elsewhere"' in page and reverse("replay", args=[first.pk]) in page
+    assert 'id="analyse"' not in page and "every 5s" in page
+
+
+def test_one_persons_queue_never_keeps_another_person_from_the_coach(make_game, client, alice, bob):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    analysis.request_analysis(first, alice)
+    with pytest.raises(analysis.AnalysisRefused):
+        analysis.request_analysis(second, alice)
+
+    theirs = analysis.request_analysis(second, bob)  # bob's first: queued at once
+    same = analysis.request_analysis(first, bob)  # already under way: it is shared
+
+    assert theirs.game == second and theirs.requested_by == bob and theirs.status == "queued"
+    assert same.requested_by == alice
+    assert DBTaskResult.objects.count() == 2
+
+
+def test_a_person_may_ask_again_once_their_analysis_is_done(make_game, alice, bob):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    done = analysis.request_analysis(first, alice)
+    analysis.run(done.pk, budget=QUICK)
+
+    queued = analysis.request_analysis(second, alice)
+
+    assert queued.game == second and queued.status == "queued"
+
+
+def test_the_database_keeps_one_analysis_a_person_under_way_however_they_ask(make_game, alice, bob):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    Analysis.objects.create(game=first, requested_by=alice, status="running")
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Analysis.objects.create(game=second, requested_by=alice, status="queued")
+
+
+# --- An uploaded record: the coach judges the people's seats, as for a live game ---------
+
+
+def test_an_uploaded_record_is_judged_for_the_same_seats_as_the_live_game(make_game, alice, bob):
+    game = finished_game(make_game, alice, bob)  # alice, a Normal bot, bob
+    copy = import_record(json.dumps(record_dict(game)), alice)
+
+    asked = analysis.request_analysis(copy, alice)
+
+    people = set(game.moves.exclude(seat=1).values_list("seq", flat=True))
+    assert analysis.judged_moves(copy) == analysis.judged_moves(game) == sorted(people)
+    assert asked.total == len(analysis.judged_moves(game))
+
+
+def test_an_uploaded_records_bot_seats_are_not_analysed(alice, bob):
+    record = {**scripted_record(), "players": ["Alice", "Normal bot 2", "Carl"]}
+    copy = import_record(json.dumps(record), alice)
+    asked = analysis.request_analysis(copy, alice)
+
+    analysis.run(asked.pk, budget=QUICK)
+
+    asked.refresh_from_db()
+    assert asked.status == "done" and asked.done == asked.total
+    judged = set(asked.evaluations.values_list("seat", flat=True))
+    assert judged == {0, 2}  # Bea's seat was a bot's in the record: not judged
+    # A person is a bot only by the name a bot's seat gets, in its own seat.
+    named = {**scripted_record(), "players": ["Normal bot 2", "Bea", "Carl"]}
+    every = analysis.judged_moves(import_record(json.dumps(named), bob))
+    assert every == list(range(1, len(SCRIPTED_MOVES) + 1))

@@ -7,13 +7,24 @@ import json
 import zipfile
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
+from games.analysis import analysis
 from games.models import Game, Move
 from games.records import record_dict
-from tests.history_support import SEED, finish, play_some, scripted_record, seed_games
+from games.series.models import Series
+from tests.history_support import (
+    SCRIPTED_MOVES,
+    SEED,
+    finish,
+    play_some,
+    scripted_record,
+    seed_games,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -192,3 +203,85 @@ def test_all_my_records_download_as_one_zip_with_a_file_per_finished_game(
         assert json.loads(archive.read(f"tongits-{game.pk}.json")) == record_dict(game)
     assert f"tongits-{live.pk}.json" not in archive.namelist()
     assert f"tongits-{theirs.pk}.json" not in archive.namelist()
+
+
+# --- The same record uploaded again (issue 23) ---------------------------------------------
+
+
+def test_uploading_the_same_record_again_links_to_the_stored_replay_and_stores_nothing(
+    client, alice
+):
+    client.force_login(alice)
+    first = upload(client, json.dumps(scripted_record()).encode())
+    stored = Game.objects.get(imported=True)
+    # The same game written another way: each hand's and each meld's cards in another
+    # order, another player's name, keys the engine ignores.
+    same = scripted_record()
+    same["hands"] = [list(reversed(hand)) for hand in same["hands"]]
+    same["moves"] = [
+        {**m, "cards": list(reversed(m["cards"]))} if "cards" in m else m for m in same["moves"]
+    ]
+    same["players"], same["id"] = ["Al", "Bea", "Carl"], 12
+
+    again = upload(client, json.dumps(scripted_record()).encode())
+    other = upload(client, json.dumps(same).encode())
+
+    assert first.status_code == 302 and Game.objects.filter(imported=True).count() == 1
+    link = f'href="{reverse("replay", args=[stored.pk])}?move={stored.seq}"'
+    for response in (again, other):
+        page = response.content.decode()
+        assert response.status_code == 409
+        assert "You have uploaded this record already: it is stored once." in page
+        assert link in page
+
+
+def test_another_record_or_another_persons_upload_of_it_is_stored(client, alice, bob):
+    client.force_login(alice)
+    upload(client, json.dumps(scripted_record()).encode())
+
+    shorter = upload(client, json.dumps(scripted_record(SCRIPTED_MOVES[:-1])).encode())
+    client.force_login(bob)
+    bobs = upload(client, json.dumps(scripted_record()).encode())
+
+    assert shorter.status_code == bobs.status_code == 302
+    assert Game.objects.filter(imported=True, created_by=alice).count() == 2
+    assert Game.objects.filter(imported=True, created_by=bob).count() == 1
+
+
+def test_uploading_the_same_series_record_again_links_to_its_first_hands_replay(client, alice):
+    client.force_login(alice)
+    series = {"format": "tongits-series/1", "ante": 1, "ended": True, "hands": [scripted_record()]}
+    first = upload(client, json.dumps(series).encode())
+    stored = Game.objects.get(imported=True)
+
+    again = upload(client, json.dumps(series).encode())
+    other_ante = upload(client, json.dumps({**series, "ante": 2}).encode())
+
+    assert first.status_code == 302 and other_ante.status_code == 302
+    assert again.status_code == 409
+    page = again.content.decode()
+    assert "You have uploaded this series record already: it is stored once." in page
+    assert f'href="{reverse("replay", args=[stored.pk])}?move={stored.seq}"' in page
+    assert Series.objects.filter(imported=True).count() == 2
+
+
+def test_the_refused_copy_and_the_coachs_queue_read_in_filipino(client, make_game, alice, bob):
+    # A request in Filipino leaves the language active: the next test reads English.
+    with translation.override("en"):
+        client.force_login(alice)
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fil"
+        upload(client, json.dumps(scripted_record()).encode())
+        copy = Game.objects.get(imported=True)
+        first = finish(make_game([alice, "normal", bob], seed=7))
+        analysis.request_analysis(first, alice)
+
+        again = upload(client, json.dumps(scripted_record()).encode()).content.decode()
+        asked = client.post(reverse("analysis", args=[copy.pk]), headers={"HX-Request": "true"})
+
+        assert "Na-upload mo na ang record na ito: isang beses lang ito itinatago." in again
+        assert f"Buksan ang replay nito (laro {copy.pk})" in again
+        coach = asked.content.decode()
+        assert f"Sinusuri pa ng coach ang laro {first.pk} para sa iyo. Isang laro" in coach
+        assert f"para sa iyo: 0 sa {analysis.current(first).total} galaw na ang nasuri." in coach
+        assert "Tingnan kung gaano na ito kalayo" in coach
+        assert "Puwede mong hilingin ang larong ito kapag tapos na iyon." in coach

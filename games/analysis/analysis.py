@@ -6,6 +6,14 @@ backend (``django-tasks-db``), so the queue lives in the site's own database and
 
 - At most one analysis of a game at a time: a partial unique constraint on the game among
   queued and running analyses (``Analysis.Meta``), so two people asking at once get one.
+- At most one analysis a person asked for waiting or running at a time, whatever the game
+  (another partial unique constraint). The single worker takes the queue in order, so a
+  person who asked for fifteen games kept everyone else's coach waiting for ten minutes;
+  now each person has at most one game in the queue, and whoever asks waits for at most
+  one game of each person ahead of them. A second request is refused with a message, and
+  the page shows the first one's progress. (A cap of two or more would need an order of
+  our own in front of the library's first-come queue, for two games of one person queued
+  before anyone else's would still make that person wait; one a person needs none.)
 - A worker that dies mid-game loses nothing judged so far: each move's verdict is stored as
   it is made, the analysis beats (``beat_at``) with each, and a running analysis whose beat
   is older than ``STALE_AFTER`` is queued again (``recover_stale``, which every db_worker
@@ -36,7 +44,7 @@ from games.engine.record import Record
 from games.engine.view import SeatView
 from games.models import Game
 from games.narration import distinct_names
-from games.records import seat_names
+from games.records import named_as_bot, seat_names
 
 from .coach import DEFAULT_BUDGET, Budget, Evaluation, better_steps, evaluate, say_better
 from .models import Analysis, MoveEvaluation
@@ -49,7 +57,7 @@ STALE_AFTER = timedelta(seconds=60)
 
 
 class AnalysisRefused(Exception):
-    """Asked for an analysis that cannot be made; the message says why."""
+    """Asked for an analysis that cannot be made now; the message says why."""
 
 
 # --- Asking -------------------------------------------------------------------------------
@@ -75,32 +83,76 @@ def current(game: Game) -> Analysis | None:
     return analyses[0] if analyses else None
 
 
+def under_way_for(user: AbstractBaseUser | AnonymousUser) -> Analysis | None:
+    """The analysis ``user`` asked for that is waiting or running, if any (one at most)."""
+    if not user.is_authenticated:
+        return None
+    mine = Analysis.objects.filter(requested_by=user, status__in=Analysis.ACTIVE)
+    return mine.select_related("game").first()
+
+
 def request_analysis(game: Game, user: AbstractBaseUser) -> Analysis:
-    """Queue an analysis of ``game`` unless one is done or under way; return it."""
+    """Queue an analysis of ``game`` unless one is done or under way; return it. Raises
+    ``AnalysisRefused`` while another analysis ``user`` asked for is still under way."""
     check_can_analyse(user, game)
     existing = current(game)
     if existing is not None and existing.status != Analysis.Status.FAILED:
-        return existing
-    total = len(judged_moves(game))
+        return existing  # costs the worker nothing more, so nobody's turn is taken
+    _refuse_while_under_way(user)
     try:
-        with transaction.atomic():
-            analysis = Analysis.objects.create(
-                game=game, requested_by=user, total=total, beat_at=timezone.now()
-            )
-            # In the same transaction: the analysis and its task are stored together.
-            analysis.task_id = str(analyse_game.enqueue(analysis.pk).id)
-            analysis.save(update_fields=["task_id"])
+        analysis = _queue(game, user)
     except IntegrityError:
-        # Someone else asked at the same moment: theirs is the one.
-        return Analysis.objects.get(game=game, status__in=Analysis.ACTIVE)
+        # Someone else asked for this game at the same moment: theirs is the one. Or this
+        # person asked for another game at the same moment: that one came first.
+        theirs = Analysis.objects.filter(game=game, status__in=Analysis.ACTIVE).first()
+        if theirs is not None:
+            return theirs
+        _refuse_while_under_way(user)
+        analysis = _queue(game, user)  # the one in the way has ended since: once more
+    return analysis
+
+
+def _queue(game: Game, user: AbstractBaseUser) -> Analysis:
+    total = len(judged_moves(game))
+    with transaction.atomic():
+        analysis = Analysis.objects.create(
+            game=game, requested_by=user, total=total, beat_at=timezone.now()
+        )
+        # In the same transaction: the analysis and its task are stored together.
+        analysis.task_id = str(analyse_game.enqueue(analysis.pk).id)
+        analysis.save(update_fields=["task_id"])
     log.info("Analysis %s of game %s queued (%s moves).", analysis.pk, game.pk, total)
     return analysis
+
+
+def _refuse_while_under_way(user: AbstractBaseUser) -> None:
+    waiting = under_way_for(user)
+    if waiting is not None:
+        raise AnalysisRefused(
+            gettext(
+                "The coach is still on game %(game)s for you. It takes one game of each "
+                "person at a time, so that nobody waits behind someone else's list: ask "
+                "for this one when that one is done."
+            )
+            % {"game": waiting.game_id}
+        )
+
+
+def judged_seats(game: Game) -> set[int]:
+    """The seats whose moves the coach judges: the people's. A bot's seat is not judged;
+    nor is an uploaded record's seat the record names as a bot, for the record is all
+    there is of who sat there (a downloaded record names a bot's seat "Normal bot 2")."""
+    return {
+        s.index
+        for s in game.seats.all()
+        if not s.is_bot and not (game.imported and named_as_bot(s.index, s.name))
+    }
 
 
 def judged_moves(game: Game) -> list[int]:
     """The numbers of the moves the coach judges: every move of each person (bots' moves
     are not judged; a person's move the clock made for them is)."""
-    people = {s.index for s in game.seats.all() if not s.is_bot}
+    people = judged_seats(game)
     seats = game.moves.order_by("seq").values_list("seq", "seat")
     return [seq for seq, seat in seats if seat in people]
 
@@ -151,7 +203,7 @@ def run(analysis_id: int, *, budget: Budget | None = None, stop_after: int | Non
 
 def _judge_rest(analysis: Analysis, game: Game, budget: Budget, stop_after: int | None) -> int:
     names = distinct_names(seat_names(game))
-    people = {s.index for s in game.seats.all() if not s.is_bot}
+    people = judged_seats(game)
     done = set(analysis.evaluations.values_list("seq", flat=True))
     judged = 0
     for seq, view, move in moments(game.record(), people):

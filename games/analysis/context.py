@@ -15,6 +15,7 @@ from .models import Analysis
 
 # While an analysis runs the page asks for news this often.
 POLL = "every 1s"
+POLL_ELSEWHERE = "every 5s"
 
 
 def coach_context(
@@ -28,11 +29,18 @@ def coach_context(
         can_ask = True
     except PermissionDenied:
         can_ask = False
+    # Another game's analysis this person asked for, still under way: theirs to wait for
+    # before they may ask for this one (``analysis.request_analysis``).
+    asking = current is None or current.status == Analysis.Status.FAILED
+    elsewhere = analysis.under_way_for(user) if can_ask and asking else None
     return {
         "coach": {
             "analysis": current,
             "can_ask": can_ask,
-            "poll": POLL,
+            "elsewhere": elsewhere,
+            # The block asks for news while this game's analysis runs, and now and then
+            # while another one keeps the person waiting (the button comes back after it).
+            "poll": POLL if current is not None and current.active else POLL_ELSEWHERE,
             "report": report.build(current, names, total) if done else None,
         }
     }

@@ -45,6 +45,14 @@ class Analysis(models.Model):
                 condition=Q(status__in=["queued", "running"]),
                 name="one_analysis_at_a_time",
             ),
+            # And a person has at most one analysis waiting or running, whatever the game
+            # (``analysis.request_analysis``): the single worker takes the queue in order,
+            # so one person's many requests would keep everyone else's coach waiting.
+            models.UniqueConstraint(
+                fields=["requested_by"],
+                condition=Q(status__in=["queued", "running"]),
+                name="one_analysis_per_person_at_a_time",
+            ),
         ]
 
     def __str__(self) -> str:

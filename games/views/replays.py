@@ -32,7 +32,14 @@ from games.engine.scoring import hand_points
 from games.engine.state import GameState, Outcome, Phase
 from games.models import Game, Seat
 from games.narration import describe_end, distinct_names, narrate
-from games.records import BadRecord, import_record, record_dict, shown_seat_names, verify_deal
+from games.records import (
+    AlreadyUploaded,
+    BadRecord,
+    import_record,
+    record_dict,
+    shown_seat_names,
+    verify_deal,
+)
 from games.rendering import Face, face, faces
 from games.series import pages as series_pages
 from games.views import HtmxHttpRequest
@@ -311,12 +318,17 @@ def upload_record(request: HttpRequest) -> HttpResponse:
     """Replay an uploaded record whole; store it only if the engine accepts every move."""
     posted = request.method == "POST"
     form = UploadForm(request.POST, request.FILES) if posted else UploadForm()
+    stored = None  # the copy of this record the person has already
     if posted and form.is_valid():
         try:
             game = import_record(form.cleaned_data["record"].read(), request.user)
+        except AlreadyUploaded as e:
+            form.add_error("record", str(e))
+            stored = e.game
         except BadRecord as e:
             form.add_error("record", str(e))
         else:
             return redirect(f"{reverse('replay', args=[game.pk])}?move={game.seq}")
-    status = 400 if form.errors else 200
-    return render(request, "games/history/upload.html", {"form": form}, status=status)
+    status = 409 if stored else 400 if form.errors else 200
+    context = {"form": form, "stored": stored}
+    return render(request, "games/history/upload.html", context, status=status)
