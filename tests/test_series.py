@@ -297,8 +297,18 @@ def test_seeded_series_deal_as_a_series_table_does_and_balance(alice):
         hands = series.hand_results(s.pk)
         for before, after in zip(hands, hands[1:], strict=False):
             assert after.dealer == before.winner  # the winner deals the next hand
+        # The same seats every hand (issue 23: the person moved, so the pot went to a bot).
+        seats = {
+            tuple((seat.user_id, seat.bot_kind) for seat in hand.game.seats.order_by("index"))
+            for hand in s.hands.select_related("game")
+        }
+        assert len(seats) == 1
+        mine = next(i for i, (user, _) in enumerate(seats.pop()) if user == alice.pk)
+        assert s.people_at_end == [mine]
         book = series.state(s).book
         assert book.total() == 0
+        back = [(e.seat, e.amount) for e in book.events if e.kind == "return"]
+        assert back in ([], [(mine, book.put_in[mine])])
     assert Rating.objects.filter(user=alice, games=7).exists()
     out = io.StringIO()
     try:  # every stored game replays to its stored result, its deal checked by its dealer
