@@ -740,12 +740,16 @@ def abort_game(game_id: int, by_user: AbstractBaseUser, reason: str) -> Game:
         game = _locked_game(game_id)
         if game.status not in (Game.Status.WAITING, Game.Status.PLAYING):
             raise NotAllowed(_("Only a game that is waiting or being played can be aborted."))
+        dealt = game.status == Game.Status.PLAYING
         game.status = Game.Status.ABORTED
         game.aborted_by, game.abort_reason = by_user, reason
         game.finished_at = timezone.now()
         game.winner_seat, game.chips = None, None
         game.turn_seat = game.due_at = None
         game.save()
+        # A series' hand: its pause starts as after a finished hand (else only clicks
+        # would ever deal the next one).
+        series.hand_aborted(game.pk, dealt, game.finished_at)
         _changed(game)
         _notify_lobby_on_commit()
     return game

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from games import services
@@ -47,6 +48,21 @@ def test_the_page_explains_each_variant_at_its_name(client):
 
     for name in rulebook_variants():
         assert f'id="{name}"' in html
+
+
+def test_the_series_is_told_as_the_site_plays_it_with_the_return_rule(client):
+    # Issue 23: both said "not offered yet" while the site had series tables.
+    rules = RULES.read_text().split("- **series**", 1)[1]
+    html = client.get(reverse("how_to_play")).content.decode()
+    series = html.split('id="series"', 1)[1].split("</section>", 1)[0]
+    for told in (" ".join(rules.split()), " ".join(series.split())):
+        assert "yet" not in told
+        assert "1, 2 or 5 chips" in told and "two hands in a row" in told
+        assert "gets back exactly what" in told and "go" in told and "to the house" in told
+        assert "aborted" in told and "leave" in told.lower()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fil"
+    fil = client.get(reverse("how_to_play")).content.decode().split('id="series"', 1)[1]
+    assert "ibabalik sa bawat player na nasa mesa pa ang eksaktong inilagay" in fil
 
 
 def test_the_page_draws_example_cards_with_names_for_screen_readers(client):

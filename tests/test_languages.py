@@ -706,9 +706,12 @@ def test_nothing_is_left_in_english_on_a_series_in_filipino(client, alice):
     assert Series.objects.get(pk=made.pk).ended
     assert (between, ended) == (set(), set())
     # Why it ended is stored in English and read in the reader's language.
-    assert Series.objects.get(pk=made.pk).end_reason == "Ended by its creator."
+    assert Series.objects.get(pk=made.pk).end_reason == "Ended by a player at the table."
+    assert "Tinapos ng isang player sa mesa." in speaking(client, "fil").get(path).content.decode()
+    assert "Ended by a player at the table." in speaking(client, "en").get(path).content.decode()
+    # A series ended before any seated person could end it still reads as it did.
+    Series.objects.filter(pk=made.pk).update(end_reason="Ended by its creator.")
     assert "Tinapos ng gumawa nito." in speaking(client, "fil").get(path).content.decode()
-    assert "Ended by its creator." in speaking(client, "en").get(path).content.decode()
 
 
 # --- The coach's better move, in the reader's language -----------------------------------------

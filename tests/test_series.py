@@ -56,20 +56,50 @@ def test_an_aborted_hand_breaks_the_streak_and_keeps_its_antes_in_the_pot():
     assert book.pot == 9 and book.streak == 1
 
 
-def test_an_unwon_pot_goes_back_in_equal_shares_and_the_house_keeps_the_rest():
-    book = ledger(5, [hand(1, 0), hand(2, 1)], ended=True, people=[0, 2])
-    returns = [(e.seat, e.amount) for e in book.events if e.kind == "return"]
-    assert returns == [(0, 15), (2, 15)]
-    assert book.house == 0 and book.pot == 0
+def returns(book) -> list[tuple[int, int]]:
+    return [(e.seat, e.amount) for e in book.events if e.kind == "return"]
 
-    book = ledger(1, [hand(1, 0)], ended=True, people=[0, 1])
-    assert [(e.seat, e.amount) for e in book.events if e.kind == "return"] == [(0, 1), (1, 1)]
-    assert book.house == 1
-    assert book.total() == 0
-    assert sum(s.pot_chips for s in book.standings) == -book.house
+
+def test_an_unwon_pot_gives_each_person_back_their_own_antes_and_the_rest_to_the_house():
+    # Rules, Series: ante 5 against two bots, three hands, nobody won twice in a row, then
+    # ended: the person gets back the 15 she put in, not the bots' 30 (issue 23).
+    book = ledger(5, [hand(1, 0), hand(2, 1), hand(3, 0)], ended=True, people=[0])
+    assert returns(book) == [(0, 15)]
+    assert book.house == 30 and book.pot == 0 and book.total() == 0
+    assert book.standings[0].pot_chips == 0  # paid 15, got 15 back: never more
+
+    # Two people left of three (a friend left, or a bot holds the seat): each their own.
+    book = ledger(5, [hand(1, 0), hand(2, 1)], ended=True, people=[0, 2])
+    assert returns(book) == [(0, 10), (2, 10)]
+    assert book.house == 10 and book.total() == 0
+    assert [s.pot_chips for s in book.standings] == [0, -10, 0]
 
     nobody = ledger(1, [hand(1, 0)], ended=True, people=[])
-    assert nobody.house == 3 and nobody.total() == 0
+    assert returns(nobody) == [] and nobody.house == 3 and nobody.total() == 0
+
+
+def test_only_the_pot_since_it_was_last_taken_goes_back_and_an_aborted_hand_counts():
+    # Seat 1 took the pot of hands 1-2; hand 3 was aborted (its antes stay in the pot and
+    # break the streak), hand 4 won by seat 1 is a first win again; then it ended.
+    hands = [hand(1, 1), hand(2, 1), hand(3, None), hand(4, 1)]
+    book = ledger(2, hands, ended=True, people=[0, 1])
+    assert [(e.hand, e.seat, e.amount) for e in book.events if e.kind == "pot"] == [(2, 1, 12)]
+    assert book.put_in == [4, 4, 4]  # hands 3 and 4: the aborted one counts
+    assert returns(book) == [(0, 4), (1, 4)]
+    assert book.house == 4 and book.total() == 0
+    # Seat 1: -8 antes, +12 pot, +4 back; seat 0 is even on the last pot, -4 on the first;
+    # seat 2 (a bot) leaves its 4 in the last pot to the house.
+    assert [s.pot_chips for s in book.standings] == [-4, 8, -8]
+
+    # Still going on: nothing is returned and the pot holds every seat's antes.
+    going = ledger(2, hands)
+    assert going.pot == 12 and going.put_in == [4, 4, 4] and returns(going) == []
+    assert going.streak_seat == 1 and going.streak == 1
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("staff", password="pw-staff-123!", is_staff=True)
 
 
 def _ready_all(st):
@@ -129,8 +159,6 @@ def test_a_leaver_is_replaced_by_a_bot_and_the_series_goes_on(alice, bob):
     services.join_table(series.state(made).latest.pk, bob)
     finish(series.state(made).latest.pk)
 
-    with pytest.raises(NotAllowed):
-        series.end(made.pk, bob)  # not the creator
     st = series.leave(made.pk, bob)
     assert st.series.left == [1] and len(st.hands) == 1  # alice has not said she is ready
     st = series.ready(made.pk, alice)
@@ -152,22 +180,68 @@ def test_the_series_ends_when_no_person_is_left(alice):
     assert st.book.house == 3 and st.book.total() == 0
 
 
-def test_the_creator_ends_it_between_hands_and_the_ledger_sums_to_zero(alice, bob, carol):
+def test_anyone_seated_ends_it_between_hands_and_the_ledger_sums_to_zero(
+    alice, bob, carol, django_user_model
+):
     made = series.create_series(alice, ante=1, others=("open", "open"))
     game = series.state(made).latest
     services.join_table(game.pk, bob)
     services.join_table(game.pk, carol)
     with pytest.raises(NotAllowed):
-        series.end(made.pk, alice)  # mid-hand
+        series.end(made.pk, bob)  # mid-hand
     finish(game.pk)
+    stranger = django_user_model.objects.create_user("dave", password="pw-dave-123!")
+    with pytest.raises(NotAllowed):
+        series.end(made.pk, stranger)  # not at the table
     series.leave(made.pk, carol)
-    st = series.end(made.pk, alice)
-    assert st.series.ended
+    with pytest.raises(NotAllowed):
+        series.end(made.pk, carol)  # left
+    st = series.end(made.pk, bob)  # not its creator, still seated
+    assert st.series.ended and st.series.end_reason == Series.ENDED_BY_PLAYER
+    assert st.series.people_at_end == [0, 1]
     book = st.book
     assert [(e.seat, e.amount) for e in book.events if e.kind == "return"] == [(0, 1), (1, 1)]
-    assert book.house == 1 and book.total() == 0
+    assert book.house == 1 and book.total() == 0  # carol's ante: she left
     with pytest.raises(NotAllowed):
         series.ready(made.pk, alice)
+
+
+def test_after_its_creator_left_the_others_can_still_end_it_and_get_their_antes_back(alice, bob):
+    # Issue 23: once the creator had left, the last person's leave was the only way out,
+    # and it gave the whole pot to the house.
+    made = series.create_series(alice, ante=2, others=("open", "greedy"))
+    services.join_table(series.state(made).latest.pk, bob)
+    finish(series.state(made).latest.pk)
+    series.leave(made.pk, alice)
+    st = series.end(made.pk, bob)
+    assert st.series.ended and st.series.people_at_end == [1]
+    assert [(e.seat, e.amount) for e in st.book.events if e.kind == "return"] == [(1, 2)]
+    assert st.book.house == 4 and st.book.total() == 0
+    assert st.book.standings[1].pot_chips == 0
+
+
+def test_an_aborted_hand_starts_the_pause_and_the_timer_deals_the_next(alice, bob, staff):
+    made = series.create_series(alice, ante=1, others=("open", "greedy"))
+    services.join_table(series.state(made).latest.pk, bob)
+    game = series.state(made).latest
+    before = timezone.now()
+    services.abort_game(game.pk, staff, "a broken connection")
+    made.refresh_from_db()
+    assert made.next_at is not None and made.next_at > before
+    assert len(series.go_on_if_due(made.pk).hands) == 1  # the pause is not over yet
+    st = series.go_on_if_due(made.pk, now=made.next_at + timedelta(seconds=1))
+    assert len(st.hands) == 2 and st.latest.status == Game.Status.PLAYING
+    assert st.latest.dealer == game.dealer  # an aborted hand's dealer deals again
+    assert st.book.pot == 6 and st.book.streak == 0
+
+
+def test_a_first_hand_aborted_before_its_deal_ends_the_series_with_nothing_in_the_pot(alice, staff):
+    made = series.create_series(alice, ante=5, others=("open", "open"))
+    services.abort_game(series.state(made).latest.pk, staff, "nobody came")
+    st = series.state(Series.objects.get(pk=made.pk))
+    assert st.series.ended and st.series.end_reason == Series.ABORTED_UNDEALT
+    assert st.book.pot == 0 and st.book.house == 0 and st.book.total() == 0
+    assert len(series.go_on_if_due(made.pk, now=timezone.now() + timedelta(days=1)).hands) == 1
 
 
 def test_the_next_hand_is_dealt_when_the_pause_ends_without_everyone_ready(alice, bob):
@@ -223,8 +297,18 @@ def test_seeded_series_deal_as_a_series_table_does_and_balance(alice):
         hands = series.hand_results(s.pk)
         for before, after in zip(hands, hands[1:], strict=False):
             assert after.dealer == before.winner  # the winner deals the next hand
+        # The same seats every hand (issue 23: the person moved, so the pot went to a bot).
+        seats = {
+            tuple((seat.user_id, seat.bot_kind) for seat in hand.game.seats.order_by("index"))
+            for hand in s.hands.select_related("game")
+        }
+        assert len(seats) == 1
+        mine = next(i for i, (user, _) in enumerate(seats.pop()) if user == alice.pk)
+        assert s.people_at_end == [mine]
         book = series.state(s).book
         assert book.total() == 0
+        back = [(e.seat, e.amount) for e in book.events if e.kind == "return"]
+        assert back in ([], [(mine, book.put_in[mine])])
     assert Rating.objects.filter(user=alice, games=7).exists()
     out = io.StringIO()
     try:  # every stored game replays to its stored result, its deal checked by its dealer

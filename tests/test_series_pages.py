@@ -85,14 +85,31 @@ def test_leaving_and_ending_from_the_screen_between_hands(client, alice, bob, ca
 
     client.force_login(carol)
     assert client.post(f"/series/{made.pk}/leave/").url == "/"
+    client.force_login(alice)  # its creator leaves too
+    assert client.post(f"/series/{made.pk}/leave/").url == "/"
     client.force_login(bob)
+    page = client.get(f"/series/{made.pk}/").content.decode()
+    assert "End the series" in page  # anyone still seated may end it
     client.post(f"/series/{made.pk}/end/")
-    assert not Series.objects.get(pk=made.pk).ended  # only its creator ends it
+    page = client.get(f"/series/{made.pk}/").content.decode()
+    assert "has ended" in page and "Ended by a player at the table." in page
+    assert "bob gets 1 back" in page
+    assert "The house keeps the 1 that alice put in (left the series)" in page
+    assert "The house keeps the 1 that carol put in (left the series)" in page
+
+
+def test_ending_against_bots_gives_back_only_ones_own_antes(client, alice):
+    # Issue 23: ante 5 against two bots, hands nobody won twice in a row, then End: the
+    # page said the creator "gets 45 back" for the 15 she paid.
+    made = series.create_series(alice, ante=5, others=("greedy", "random"))
+    finish(series.state(made).latest.pk)  # one hand: nobody can have won twice yet
     client.force_login(alice)
     client.post(f"/series/{made.pk}/end/")
     page = client.get(f"/series/{made.pk}/").content.decode()
-    assert "has ended" in page and "The house keeps 1" in page
-    assert "alice gets 1 back" in page and "bob gets 1 back" in page
+    assert "alice gets 5 back" in page and "gets 15 back" not in page
+    assert page.count("put in (a bot's seat)") == 2
+    book = series.state(Series.objects.get(pk=made.pk)).book
+    assert book.standings[0].pot_chips == 0 and book.house == 10
 
 
 def test_a_private_series_is_only_for_its_players(client, alice, bob):

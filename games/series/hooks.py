@@ -20,3 +20,19 @@ def hand_finished(game_id: int, now: datetime) -> None:
     series_id = Hand.objects.filter(game_id=game_id).values_list("series_id", flat=True).first()
     if series_id is not None:
         Series.objects.filter(pk=series_id).update(next_at=now + pause(), ready=[])
+
+
+def hand_aborted(game_id: int, dealt: bool, now: datetime) -> None:
+    """Staff aborted a hand of a series. A dealt one is over like a finished one: the pause
+    starts, so the timer deals the next hand even if nobody clicks. One never dealt (the
+    first hand, still waiting for people) has no seats to deal again: the series ends,
+    with nothing in its pot."""
+    if dealt:
+        hand_finished(game_id, now)
+        return
+    series_id = Hand.objects.filter(game_id=game_id).values_list("series_id", flat=True).first()
+    if series_id is not None:
+        Series.objects.filter(pk=series_id, ended_at__isnull=True).update(
+            ended_at=now, end_reason=Series.ABORTED_UNDEALT, ready=[], next_at=None,
+            people_at_end=[],
+        )  # fmt: skip

@@ -3,9 +3,11 @@ is stored, so nothing can drift from the games' move logs. Pure: no database.
 
 Before each hand is dealt every seat puts the ante in the pot. A seat that wins two hands
 in a row takes the whole pot (and must then win two more for the next one); an aborted
-hand breaks every streak. When the series ends with chips left in the pot, they go back in
-equal shares to the people still seated, and what does not divide stays with the house
-(all of it, if no person is left: the leavers' antes stay in the pot, as the bots' do).
+hand keeps its antes in the pot and breaks every streak. When the series ends with chips
+left in the pot, each seat still held by a person gets back exactly what that seat put
+into this pot (since it was last taken); what the bots' seats and the leavers' seats put
+in goes to the house. So ending a series never pays anyone another seat's antes: a pot is
+only ever taken by winning it (rules.md, Series).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class HandResult:
 @dataclass(frozen=True)
 class Event:
     hand: int | None  # None: the series' end
-    kind: str  # "ante", "pot" (taken), "return" (a share back), "house" (the remainder)
+    kind: str  # "ante", "pot" (taken), "return" (its own antes back), "house" (the rest)
     seat: int | None  # None for the house
     amount: int  # what the seat (or the house) gains: an ante is negative
 
@@ -57,6 +59,9 @@ class Ledger:
     streak: int = 0  # hands in a row the streak seat has won towards the pot
     standings: list[Standing] = field(default_factory=lambda: [Standing(s) for s in range(3)])
     last_taken: Event | None = None  # the pot taken by the last finished hand, if it was
+    # What each seat has put into the pot since it was last taken (at the end: what each
+    # seat had in the pot nobody won, returned to it or kept by the house).
+    put_in: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     def total(self) -> int:
         """Every chip's whereabouts: the seats' pot flows, the pot and the house. Zero."""
@@ -67,13 +72,15 @@ def ledger(
     ante: int, hands: Sequence[HandResult], ended: bool = False, people: Sequence[int] = ()
 ) -> Ledger:
     """The series so far from its hands in order; ``ended`` with ``people`` (the seats
-    still held by people at the end) returns what is left in the pot."""
+    still held by people at the end) settles a pot nobody won: each of those seats gets
+    back what it put into it, and the other seats' antes go to the house."""
     book = Ledger(ante)
     for hand in hands:
         if not hand.dealt:
             continue
         for seat in range(3):
             _post(book, Event(hand.number, "ante", seat, -ante))
+            book.put_in[seat] += ante
         book.pot += 3 * ante
         book.last_taken = None
         if not hand.over:  # being played
@@ -93,11 +100,15 @@ def ledger(
             _post(book, taken)
             book.standings[hand.winner].pots_won += 1
             book.pot, book.streak, book.last_taken = 0, 0, taken
+            book.put_in = [0, 0, 0]
     if ended and book.pot:
-        share = book.pot // len(people) if people else 0
-        for seat in sorted(people):
-            _post(book, Event(None, "return", seat, share))
-        book.house = book.pot - share * len(people)
+        # Each person's own antes back, never another seat's: the pot cannot be farmed by
+        # ending a series against bots, or after friends left (rules.md, Series).
+        for seat in range(3):
+            if seat in people:
+                _post(book, Event(None, "return", seat, book.put_in[seat]))
+            else:
+                book.house += book.put_in[seat]
         if book.house:
             book.events.append(Event(None, "house", None, book.house))
         book.pot = 0

@@ -16,11 +16,16 @@ class Series(models.Model):
     ANTES = (1, 2, 5)
     # Why a series ended, as stored (English, as rows made before the site spoke Filipino
     # hold it), and the words each reader gets for it.
+    # Only the creator could end a series once; rows ended so still say so.
     ENDED_BY_CREATOR = gettext_noop("Ended by its creator.")
+    ENDED_BY_PLAYER = gettext_noop("Ended by a player at the table.")
     NOBODY_LEFT = gettext_noop("No person is left at the table.")
     UPLOADED = gettext_noop("An uploaded series record.")
+    ABORTED_UNDEALT = gettext_noop("Its first hand was aborted before the deal.")
     END_REASONS = {
         ENDED_BY_CREATOR: _("Ended by its creator."),
+        ENDED_BY_PLAYER: _("Ended by a player at the table."),
+        ABORTED_UNDEALT: _("Its first hand was aborted before the deal."),
         NOBODY_LEFT: _("No person is left at the table."),
         UPLOADED: _("An uploaded series record."),
     }
@@ -36,7 +41,7 @@ class Series(models.Model):
     next_at = models.DateTimeField(null=True, blank=True)  # the pause between hands ends
     ended_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=80, blank=True)
-    # Seats held by people when it ended: they share a pot nobody won.
+    # Seats held by people when it ended: each gets back its antes in a pot nobody won.
     people_at_end = models.JSONField(default=list, blank=True)
     # An uploaded series record: shown and replayed, never played on.
     imported = models.BooleanField(default=False)

@@ -98,15 +98,28 @@ def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None =
             "end_reason": series.end_reason_shown,
             "returns": [(names[e.seat], e.amount) for e in book.events if e.kind == "return"],
             "house": book.house,
+            "kept": _kept_by_house(st, names),
             "seconds_left": seconds,
             "result": result,
             "replay_url": reverse("replay", args=[last.pk]) if last.is_over else "",
             "record_url": reverse("series_record", args=[series.pk]),
             "playing": playing,
             "is_ready": playing and mine.index in series.ready,
-            "is_creator": user.is_authenticated and series.created_by_id == user.pk,
         }
     }
+
+
+def _kept_by_house(st: services.State, names: list[str]) -> list[tuple[str, int, bool]]:
+    """At the end, the seats whose antes in the pot nobody won went to the house: (name,
+    amount, whether its person left), so the page says whose chips the house keeps."""
+    if not st.series.ended:
+        return []
+    people = set(st.series.people_at_end)
+    return [
+        (names[seat], amount, seat in st.series.left)
+        for seat, amount in enumerate(st.book.put_in)
+        if amount and seat not in people
+    ]
 
 
 def may_watch(st: services.State, user: AbstractBaseUser) -> bool:

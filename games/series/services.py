@@ -1,4 +1,5 @@
-"""The one place that changes series: make one, be ready for the next hand, leave, end.
+"""The one place that changes series: make one, be ready for the next hand, leave, end
+(a staff abort of a hand reaches series through ``hooks``).
 
 Each writes under the series row's lock. A hand is dealt through ``games.services`` like
 any game; the dealer comes in as the deal's input (the last hand's winner), never chosen
@@ -158,13 +159,12 @@ def leave(series_id: int, user: AbstractBaseUser, now: datetime | None = None) -
 
 
 def end(series_id: int, user: AbstractBaseUser) -> State:
-    """Its creator ends the series between hands; the pot left goes back (``ledger``)."""
+    """Any person still seated ends the series between hands (not only its creator, who
+    may have left): each person's own antes in the pot go back to them (``ledger``)."""
     with transaction.atomic():
         st = _locked(series_id)
-        if st.series.created_by_id != user.pk:
-            raise NotAllowed(_("Only the person who made this series can end it."))
         _between(st, user)
-        _end(st, Series.ENDED_BY_CREATOR)
+        _end(st, Series.ENDED_BY_PLAYER)
         return state(st.series)
 
 

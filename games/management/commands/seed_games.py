@@ -9,8 +9,8 @@ on what it makes, since every row comes from the engine.
 
 ``--rated`` makes the games rated and rebuilds the ratings from them at the end (as
 ``recompute_ratings`` does); ``--series-every N`` makes every Nth game the first hand of a
-series of three, whose later hands are dealt by the winner of the hand before, as a series
-table deals them.
+series of three, whose later hands are dealt by the winner of the hand before, at the same
+seats (the user's and the same bots), as a series table deals them.
 """
 
 from __future__ import annotations
@@ -86,8 +86,10 @@ class Command(BaseCommand):
                 hand = index % every + 1 if every else 0
                 hand = hand if hand <= SERIES_HANDS else 0
                 # A series' later hand is dealt by the winner of the hand before.
-                dealer = played.state.outcome.winner if played and hand > 1 else None
-                played = _play(rng, dealer, hand)
+                later = played is not None and hand > 1
+                dealer = played.state.outcome.winner if later else None
+                # A series keeps its seats: the user and the same bots, hand after hand.
+                played = _play(rng, dealer, hand, played.kinds if later else None)
                 batch.append(played)
             stored = _store(player, batch, starts[first : first + BATCH], rng, rated)
             for p, game in zip(batch, stored, strict=True):
@@ -123,10 +125,14 @@ def _start_times(rng: random.Random, games: int, days: int) -> list[datetime]:
     return [now - timedelta(seconds=age) for age in ages]
 
 
-def _play(rng: random.Random, dealer: int | None = None, hand: int = 0) -> Played:
+def _play(
+    rng: random.Random, dealer: int | None = None, hand: int = 0, kinds: list[str] | None = None
+) -> Played:
+    """One game played out by bots: ``kinds`` gives the seats ("" the user's), else drawn."""
     seed = rng.getrandbits(128)
-    kinds = [rng.choice(OPPONENTS) for _ in range(3)]
-    kinds[rng.randrange(3)] = ""
+    if kinds is None:
+        kinds = [rng.choice(OPPONENTS) for _ in range(3)]
+        kinds[rng.randrange(3)] = ""
     first, hands, stock = deal_from_seed(seed, dealer)
     state = GameState.new(first, [mask_of(h) for h in hands], tuple(stock), frozenset())
     moves = []
@@ -179,14 +185,14 @@ def _store(
 
 
 def _store_series(user: AbstractBaseUser, groups: list[list[Game]]) -> None:
-    """Each group of hands as a series that ended after its last hand, its player still
-    seated (what a pot nobody won is shared by)."""
+    """Each group of hands as a series its player ended after its last hand, still seated
+    (so a pot nobody won gives back the player's own antes; the bots' go to the house)."""
     with transaction.atomic():
         for hands in groups:
             mine = next(s.index for s in hands[0].seats.all() if s.user_id == user.pk)
             series = Series.objects.create(
                 created_by=user, ante=1, ended_at=hands[-1].finished_at,
-                end_reason="seeded", people_at_end=[mine],
+                end_reason=Series.ENDED_BY_PLAYER, people_at_end=[mine],
             )  # fmt: skip
             Hand.objects.bulk_create(
                 Hand(series=series, game=game, number=n) for n, game in enumerate(hands, 1)

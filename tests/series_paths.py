@@ -1,0 +1,121 @@
+"""Random series, played for real: a hypothesis strategy of what people, bots, staff and
+the pause's timer do to a series table, and ``play_path`` that does it through the series
+services on the database and returns the Series. Property tests check the pot's books
+over these paths (tests/test_series_paths.py); they can be reused for anything a series
+must keep on every path (its record's download, upload and replay, say).
+
+Each hand that is played goes to its end at once (``tests.fast_games.finish_quickly``):
+the server's own bot moves, the last through ``services.play_due``, so a hand ends in the
+same transaction as a live one (the series' pause, ratings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils import timezone
+from hypothesis import strategies as st
+
+from games import services
+from games.models import Game
+from games.series import services as series
+from games.series.models import Series
+from games.services import ServiceError
+from tests.fast_games import finish_quickly
+
+# What can happen to a series; the actions of a seat's person name the seat (a seat with
+# no person is tried by someone not at the table, who must be refused).
+PLAY = "play"  # the hand being played goes to its end
+ABORT = "abort"  # staff abort the hand being played (or waiting for people)
+READY = "ready"  # the seat's person clicks Next hand
+LEAVE = "leave"  # the seat's person leaves the series
+END = "end"  # the seat's person ends the series
+TIMEOUT = "timeout"  # the page asks for the next hand once the pause is over
+ACTIONS = (PLAY, ABORT, READY, LEAVE, END, TIMEOUT)
+# Bots cheap to play out (the Hard and search bots think in another process).
+BOT_SEATS = ("random", "greedy", "easy")
+
+
+@dataclass(frozen=True)
+class Path:
+    """One random series: its table, what happens in order, and who ends it at the end."""
+
+    ante: int
+    others: tuple[str, str]  # seats 1 and 2: "open" (a person sits there) or a bot kind
+    fill: bool  # whether every open seat is taken (else the first hand waits)
+    actions: tuple[tuple[str, int], ...]  # (action, seat)
+    close: int | None  # at the end, this seat's person ends the series (if still there)
+
+
+def _action() -> st.SearchStrategy[tuple[str, int]]:
+    # Hands played and pauses run out more often than anything else: a path of a few
+    # actions then holds a few hands, where the pot can be taken, carried or returned.
+    kinds = st.sampled_from((PLAY, TIMEOUT, PLAY, READY, TIMEOUT, LEAVE, END, ABORT))
+    return st.tuples(kinds, st.integers(0, 2))
+
+
+def paths(max_actions: int = 8) -> st.SearchStrategy[Path]:
+    """Series paths: an ante of 1, 2 or 5; people and bots at the table; up to
+    ``max_actions`` actions; and maybe a seat whose person ends it at the end."""
+    return st.builds(
+        Path,
+        ante=st.sampled_from(Series.ANTES),
+        others=st.tuples(*[st.sampled_from(("open", *BOT_SEATS))] * 2),
+        fill=st.sampled_from((True, True, True, False)),
+        actions=st.lists(_action(), max_size=max_actions).map(tuple),
+        close=st.one_of(st.none(), st.integers(0, 2)),
+    )
+
+
+def play_path(path: Path, people: Sequence[AbstractBaseUser], staff: AbstractBaseUser) -> Series:
+    """Make the series of ``path`` (``people[0]`` makes it, the next ones sit in its open
+    seats, and ``people[3]`` is at no seat) and do each action; an action the services
+    refuse changes nothing and the path goes on. Returns the Series, fresh from the
+    database."""
+    creator, outsider = people[0], people[3]
+    made = series.create_series(creator, ante=path.ante, others=path.others, rated=False)
+    first = made.hands.get().game
+    joining = [p for p, o in zip(people[1:3], path.others, strict=True) if o == "open"]
+    for person in joining if path.fill else joining[:-1]:
+        services.join_table(first.pk, person)
+    at = {s.index: s.user for s in first.seats.select_related("user") if s.user_id}
+
+    def who(seat: int) -> AbstractBaseUser:
+        return at.get(seat, outsider)
+
+    for action, seat in path.actions:
+        _do(made.pk, action, who(seat), staff)
+    if path.close is not None:
+        _do(made.pk, PLAY, who(path.close), staff)
+        _do(made.pk, END, who(path.close), staff)
+    return Series.objects.get(pk=made.pk)
+
+
+def _do(series_id: int, action: str, person: AbstractBaseUser, staff: AbstractBaseUser) -> None:
+    try:
+        if action in (PLAY, ABORT):
+            # The newest hand's game, in one query (the series' state takes four).
+            latest = (
+                Game.objects.filter(series_hand__series_id=series_id)
+                .order_by("-series_hand__number")
+                .values("pk", "status")
+                .first()
+            )
+            if action == PLAY and latest["status"] == Game.Status.PLAYING:
+                finish_quickly(latest["pk"])
+            elif action == ABORT and latest["status"] in (Game.Status.WAITING, Game.Status.PLAYING):
+                services.abort_game(latest["pk"], staff, "a random path's abort")
+        elif action == READY:
+            series.ready(series_id, person)
+        elif action == LEAVE:
+            series.leave(series_id, person)
+        elif action == END:
+            series.end(series_id, person)
+        elif action == TIMEOUT:
+            due = Series.objects.filter(pk=series_id).values_list("next_at", flat=True).get()
+            series.go_on_if_due(series_id, now=(due or timezone.now()) + timedelta(seconds=1))
+    except ServiceError:
+        pass  # refused: a clear message to that person, and nothing changed

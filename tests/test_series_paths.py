@@ -1,0 +1,114 @@
+"""The series' money on random paths (issue 23): whatever people, bots, staff and the
+pause's timer do to a series (tests/series_paths.py), no account ends it with more pot
+chips than the pots it won plus its own antes returned, and the books balance."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+
+from games import rendering, services
+from games.live import snapshots
+from games.models import Game, Seat
+from games.series import services as series
+from games.series.models import Series
+from tests.series_paths import Path, paths, play_path
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("staff", password="pw-staff-123!", is_staff=True)
+
+
+@pytest.fixture
+def outsider(django_user_model):
+    return django_user_model.objects.create_user("dave", password="pw-dave-123!")
+
+
+def check_books(made: Series) -> None:
+    """The pot's books of a series against what its hands' seats say, counted apart from
+    the ledger: who sat where in each dealt hand, and which hands took a pot."""
+    st = series.state(made)
+    book, ante = st.book, made.ante
+    assert book.total() == 0 and book.house >= 0 and book.pot >= 0
+
+    seats = Seat.objects.filter(game__series_hand__series=made, game__dealer__isnull=False)
+    held: dict[int, dict[int, int | None]] = defaultdict(dict)  # hand -> seat -> account
+    for number, index, user_id in seats.values_list("game__series_hand__number", "index", "user"):
+        held[number][index] = user_id
+    # Same seats every hand: a person keeps theirs until they leave, then a bot has it.
+    for number in held:
+        for index, user_id in held[number].items():
+            first = held[min(held)][index]
+            assert user_id in (first, None), (number, index)
+
+    last_taken = max((e.hand for e in book.events if e.kind == "pot"), default=0)
+    since = [n for n in held if n > last_taken]  # the hands whose antes are in the last pot
+    accounts = {u for hand in held.values() for u in hand.values() if u is not None}
+    for account in accounts:
+        mine = [(n, i) for n, hand in held.items() for i, u in hand.items() if u == account]
+        pots = sum(e.amount for e in book.events if e.kind == "pot" and (e.hand, e.seat) in mine)
+        paid = ante * len(mine)
+        own_in_last_pot = ante * sum(1 for n, _ in mine if n in since)
+        seat = mine[0][1]
+        returned = sum(e.amount for e in book.events if e.kind == "return" and e.seat == seat)
+        pot_chips = -paid + pots + returned
+        assert pot_chips <= pots + returned
+        still_seated = made.ended and seat in made.people_at_end
+        assert returned == (own_in_last_pot if still_seated else 0), (account, seat)
+        if seat not in made.left:
+            assert book.standings[seat].pot_chips == pot_chips
+
+    in_last_pot = 3 * ante * len(since)
+    if made.ended:
+        assert book.pot == 0
+        assert book.house == ante * len(since) * (3 - len(made.people_at_end))
+        assert st.people() == made.people_at_end or not made.people_at_end
+    else:
+        assert book.pot == in_last_pot and book.house == 0
+        assert not [e for e in book.events if e.kind in ("return", "house")]
+        if st.latest.is_over:  # between hands: the pause runs, whatever ended the hand
+            assert made.next_at is not None
+
+
+@settings(
+    max_examples=500,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(path=paths())
+def test_no_path_pays_an_account_more_than_its_pots_and_its_own_antes(
+    path: Path, alice, bob, carol, outsider, staff
+):
+    # Each example in its own transaction, rolled back: the next one starts afresh.
+    services.forget_cached_states()
+    snapshots.forget()
+    rendering.forget_boards()
+    with transaction.atomic():
+        made = play_path(path, [alice, bob, carol, outsider], staff)
+        check_books(made)
+        transaction.set_rollback(True)
+
+
+def test_the_paths_reach_pots_taken_returned_left_and_aborted(alice, bob, carol, outsider, staff):
+    # The strategy is worth its examples only if they get there: one path of each.
+    taken = Path(1, ("greedy", "random"), True, (("play", 0), ("timeout", 0)) * 6, 0)
+    made = play_path(taken, [alice, bob, carol, outsider], staff)
+    check_books(made)
+    assert made.ended and series.state(made).book.standings[0].wins >= 1
+
+    left = Path(2, ("open", "open"), True, (("play", 0), ("leave", 0), ("timeout", 0)), 1)
+    made = play_path(left, [alice, bob, carol, outsider], staff)
+    check_books(made)
+    assert made.left == [0] and made.people_at_end == [1, 2]
+
+    aborted = Path(5, ("open", "easy"), True, (("abort", 0), ("timeout", 0), ("play", 0)), 1)
+    made = play_path(aborted, [alice, bob, carol, outsider], staff)
+    check_books(made)
+    assert Game.objects.filter(series_hand__series=made, status=Game.Status.ABORTED).count() == 1
+    assert made.hands.count() == 2 and made.people_at_end == [0, 1]
