@@ -66,6 +66,9 @@ def record_dict(game: Game, moves: list | None = None) -> dict[str, Any]:
         record["started"] = game.started_at.isoformat()
     if game.seed:
         record["seed"], record["commitment"] = game.seed, game.commitment
+    if game.status == Game.Status.ABORTED:
+        # Its moves do not end it: this says it will not go on (a series' replay checks it).
+        record["aborted"] = True
     return record
 
 
@@ -223,8 +226,13 @@ def _uploaded_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Gam
     return None
 
 
-def import_game_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game:
-    """Store an uploaded game record as an imported game, after the engine replays it."""
+def import_game_record(
+    data: str | bytes | dict,
+    user: AbstractBaseUser | None,
+    bots: list[str | None] | None = None,
+) -> Game:
+    """Store an uploaded game record as an imported game, after the engine replays it.
+    ``bots``: each seat's bot kind, or None for a person (a series record says so)."""
     try:
         record = load_record(data)
     except RecordError as e:
@@ -234,7 +242,7 @@ def import_game_record(data: str | bytes | dict, user: AbstractBaseUser | None) 
         raise BadRecord(move_refused(result.error_move, result.error))
     raw = data if isinstance(data, dict) else json.loads(data)
     players = raw.get("players")
-    return _store_import(record, result, _checked_names(players), user)
+    return _store_import(record, result, _checked_names(players), user, bots or [None] * 3)
 
 
 def cannot_read(reason: str) -> str:
@@ -268,7 +276,7 @@ def _checked_names(players: object) -> list[str]:
 
 
 @transaction.atomic
-def _store_import(record, result, names: list[str], user) -> Game:
+def _store_import(record, result, names: list[str], user, bots: list[str | None]) -> Game:
     o = result.state.outcome
     game = Game.objects.create(
         created_by=user, public=False, imported=True, variants=record.variants,
@@ -281,8 +289,8 @@ def _store_import(record, result, names: list[str], user) -> Game:
         dealer=record.dealer, seq=len(result.applied),
         abort_reason="" if o else Game.UNFINISHED_UPLOAD,
     )  # fmt: skip
-    for index, name in enumerate(names):
-        Seat.objects.create(game=game, index=index, display_name=name)
+    for index, (name, bot) in enumerate(zip(names, bots, strict=True)):
+        Seat.objects.create(game=game, index=index, display_name=name, bot_kind=bot or "")
     MoveRow.objects.bulk_create(
         MoveRow(game=game, seq=i, seat=m.seat, payload=m.to_dict())
         for i, m in enumerate(result.applied, start=1)

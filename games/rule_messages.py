@@ -230,8 +230,43 @@ UNREADABLE: list[tuple[str, str]] = [
         gettext_noop("hand %(hand)s is dealt by seat %(dealer)s, not the winner %(winner)s"),
     ),
     (
-        r"hand (?P<hand>\d+) did not end, yet another hand follows",
-        gettext_noop("hand %(hand)s did not end, yet another hand follows"),
+        r"a series has at most (?P<max>\d+) hands",
+        gettext_noop("a series has at most %(max)s hands"),
+    ),
+    (r"ended must be true or false", gettext_noop("ended must be true or false")),
+    (
+        r"bots must name each seat's bot, or null for a person",
+        gettext_noop("bots must name each seat's bot, or null for a person"),
+    ),
+    (r"no person is seated in this hand", gettext_noop("no person is seated in this hand")),
+    (
+        r"seat (?P<seat>\d) was a bot, so it stays the same bot",
+        gettext_noop("seat %(seat)s was a bot, so it stays the same bot"),
+    ),
+    (r"aborted must be true or false", gettext_noop("aborted must be true or false")),
+    (
+        r"the hand is marked aborted, yet its moves end it",
+        gettext_noop("the hand is marked aborted, yet its moves end it"),
+    ),
+    (
+        r"the hand did not end and is not marked aborted",
+        gettext_noop("the hand did not end and is not marked aborted"),
+    ),
+    (
+        r"people_at_end must be empty while the series goes on",
+        gettext_noop("people_at_end must be empty while the series goes on"),
+    ),
+    (
+        r"people_at_end must be people seated in the last hand",
+        gettext_noop("people_at_end must be people seated in the last hand"),
+    ),
+    (
+        r"pot must be the list of the pot's events",
+        gettext_noop("pot must be the list of the pot's events"),
+    ),
+    (
+        r"pot event (?P<index>\d+) does not follow from the hands",
+        gettext_noop("pot event %(index)s does not follow from the hands"),
     ),
 ]
 

@@ -96,7 +96,7 @@ def _raised(path: Path, error: str) -> list[str]:
     samples = {
         "FORMAT": "tongits-record/1", "name": "dance", "seat": "1", "size": "12",
         "where": "stock", "e": "'XX' is not a card", "DEALER_RULE": "winner-deals-next",
-        "number": "2", "record.dealer": "1", "winner": "0",
+        "number": "2", "record.dealer": "1", "winner": "0", "MAX_HANDS": "100", "index": "3",
     }  # fmt: skip
     found = []
     for node in ast.walk(ast.parse(path.read_text())):

@@ -82,6 +82,9 @@ def load_record(data: object) -> Record:
 def _variants(value: object) -> list[str]:
     if not isinstance(value, list):
         raise RecordError("variants must be a list of names")
+    # A name that is not a string (a list, an object) cannot even be looked up in a set.
+    if not all(isinstance(name, str) for name in value):
+        raise RecordError("variants must be a list of names")
     for name in value:
         if name not in KNOWN_VARIANTS:
             raise RecordError(f"unknown variant {name!r}")

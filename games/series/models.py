@@ -10,6 +10,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+from games.series.record import MAX_HANDS
 
 
 class Series(models.Model):
@@ -22,13 +23,17 @@ class Series(models.Model):
     NOBODY_LEFT = gettext_noop("No person is left at the table.")
     UPLOADED = gettext_noop("An uploaded series record.")
     ABORTED_UNDEALT = gettext_noop("Its first hand was aborted before the deal.")
+    ALL_HANDS_PLAYED = gettext_noop("It played the most hands a series has.")
     END_REASONS = {
         ENDED_BY_CREATOR: _("Ended by its creator."),
         ENDED_BY_PLAYER: _("Ended by a player at the table."),
         ABORTED_UNDEALT: _("Its first hand was aborted before the deal."),
         NOBODY_LEFT: _("No person is left at the table."),
         UPLOADED: _("An uploaded series record."),
+        ALL_HANDS_PLAYED: _("It played the most hands a series has."),
     }
+    # A series ends by itself after this many hands (games.series.record.MAX_HANDS).
+    MAX_HANDS = MAX_HANDS
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

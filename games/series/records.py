@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -9,23 +10,44 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.models import Game
+from games.models import Game, Seat
 from games.records import BadRecord, import_game_record, move_refused, record_dict
 from games.rule_messages import unreadable
 from games.series import services
+from games.series.ledger import ledger
 from games.series.models import Hand, Series
-from games.series.record import DEALER_RULE, FORMAT, ledger_json, replay_series
+from games.series.record import DEALER_RULE, FORMAT, pot_events, replay_series
+
+OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def series_dict(series: Series) -> dict[str, Any]:
-    """The series as a ``tongits-series/1`` object: its hands that are over, in order."""
+    """The series as a ``tongits-series/1`` object: its hands that are over, in order, each
+    with who held its seats, and the pot's events of those hands only. A hand in play is
+    left out with its antes (its deal is secret until it ends), so the record is a whole
+    series at every moment; PermissionError before the first hand is over."""
     st = services.state(series)
+    # A table aborted before it was dealt has no record and put nothing in the pot; the
+    # record numbers the hands it holds from 1, as a replay of it does.
+    done = [h for h in st.hands if h.over and h.dealt]
+    if not done:
+        raise PermissionError("a series' record is available once its first hand is over")
+    over = [replace(h, number=i) for i, h in enumerate(done, start=1)]
     games = (
-        Game.objects.filter(series_hand__series=series)
+        # The hands the ledger read, even if the one in play ended since.
+        Game.objects.filter(
+            series_hand__series=series, series_hand__number__lte=done[-1].number, status__in=OVER
+        )
+        .exclude(dealer=None)
         .prefetch_related("seats__user__profile")
         .order_by("series_hand__number")
     )
-    hands = [record_dict(g) for g in games if g.revealed]
+    hands = []
+    for game in games:
+        record = record_dict(game)
+        record["bots"] = [s.bot_kind or None for s in sorted(game.seats.all(), key=_index)]
+        hands.append(record)
+    book = ledger(series.ante, over, series.ended, series.people_at_end)
     return {
         "format": FORMAT,
         "id": series.pk,
@@ -34,25 +56,30 @@ def series_dict(series: Series) -> dict[str, Any]:
         "ended": series.ended,
         "people_at_end": list(series.people_at_end),
         "hands": hands,
-        "pot": ledger_json(st.book)["events"],
+        "pot": pot_events(book),
     }
+
+
+def _index(seat: Seat) -> int:
+    return seat.index
 
 
 @transaction.atomic
 def import_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game:
-    """Store an uploaded series record (each hand an imported game, linked as a series
-    that has ended) after every hand replays; returns its first hand's game."""
+    """Store an uploaded series record (each hand an imported game, linked as an imported
+    series) once every hand replays and everything the record says agrees with them;
+    returns its first hand's game."""
     result, status = replay_series(data)
     if status:
         raise BadRecord(_unreadable(result))
-    ended = bool(data.get("ended"))
+    ended = data.get("ended", False)
     series = Series.objects.create(
         created_by=user, ante=data["ante"], imported=True,
         ended_at=timezone.now() if ended else None,
         end_reason=Series.UPLOADED if ended else "",
-        people_at_end=sorted(set(data.get("people_at_end", []))) if ended else [],
+        people_at_end=sorted(data.get("people_at_end", [])),
     )  # fmt: skip
-    games = [import_game_record(hand, user) for hand in data["hands"]]
+    games = [import_game_record(hand, user, hand["bots"]) for hand in data["hands"]]
     for number, game in enumerate(games, start=1):
         Hand.objects.create(series=series, game=game, number=number)
     return games[0]

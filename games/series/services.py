@@ -182,6 +182,9 @@ def _go_on(st: State, now: datetime) -> State:
     if not people:
         _end(st, Series.NOBODY_LEFT)
         return state(st.series)
+    if st.hands[-1].number >= Series.MAX_HANDS:  # bounds its record (docs/record.md)
+        _end(st, Series.ALL_HANDS_PLAYED)
+        return state(st.series)
     due = st.series.next_at is not None and now >= st.series.next_at
     if due or set(people) <= set(st.series.ready):
         _deal_next(st)

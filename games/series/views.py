@@ -95,8 +95,15 @@ def end(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
 
 @login_required
 def record(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
-    """The series record: every hand that is over, with the pot's ledger."""
+    """The series record: every hand that is over, with the pot's ledger. Compact JSON:
+    a long series' record is read by programs, and indenting it nearly doubles it."""
     st = _watchable(request, series_id)
-    response = JsonResponse(records.series_dict(st.series), json_dumps_params={"indent": 1})
+    try:
+        data = records.series_dict(st.series)
+    except PermissionError:
+        raise PermissionDenied(
+            gettext("The series record can be downloaded once its first hand is over.")
+        ) from None
+    response = JsonResponse(data, json_dumps_params={"separators": (",", ":")})
     response["Content-Disposition"] = f'attachment; filename="tongits-series-{series_id}.json"'
     return response

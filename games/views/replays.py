@@ -42,10 +42,15 @@ from games.records import (
 )
 from games.rendering import Face, face, faces
 from games.series import pages as series_pages
+from games.series.record import MAX_HANDS
 from games.views import HtmxHttpRequest
 from games.views.history import render_page, wants_partial
 
-MAX_RECORD_BYTES = 256 * 1024  # a whole game's record is a few kilobytes
+# The largest record a table can produce is its longest series' (docs/record.md, "How
+# large a record can be"): at most MAX_HANDS hands, each hand's record (with its names,
+# seed and seats) under MAX_HAND_BYTES compact, and its pot events under 256 bytes.
+MAX_HAND_BYTES = 10 * 1024
+MAX_RECORD_BYTES = MAX_HANDS * (MAX_HAND_BYTES + 256) + 4 * 1024
 
 
 # --- Who may replay -----------------------------------------------------------------------

@@ -98,6 +98,8 @@ def good_record() -> dict:
         (lambda r: r.update(moves={"0": "draw"}), "moves not a list"),
         (lambda r: r.update(variants=["jokers"]), "unknown variant"),
         (lambda r: r.update(variants="held-melds-free"), "variants not a list"),
+        (lambda r: r.update(variants=[[]]), "a variant that is a list"),
+        (lambda r: r.update(variants=[{"held-melds-free": 1}]), "a variant that is an object"),
     ],
 )
 def test_an_unreadable_record_is_refused(change, why: str) -> None:
