@@ -14,9 +14,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.analysis import analysis
+from games.engine import load_record, replay
 from games.models import Game, Move
 from games.records import record_dict
+from games.series.ledger import HandResult, ledger
 from games.series.models import Series
+from games.series.record import pot_events
 from tests.history_support import (
     SCRIPTED_MOVES,
     SEED,
@@ -248,14 +251,26 @@ def test_another_record_or_another_persons_upload_of_it_is_stored(client, alice,
     assert Game.objects.filter(imported=True, created_by=bob).count() == 1
 
 
+def one_hand_series(ante: int) -> dict:
+    """A series record of one finished hand of three people, ended with nobody seated, its
+    pot as the ledger derives it (the series reader checks it)."""
+    hand = {**scripted_record(), "bots": [None, None, None]}
+    record = load_record(hand)
+    outcome = replay(record).state.outcome
+    result = HandResult(1, True, True, outcome.winner, tuple(outcome.chips), record.dealer)
+    book = ledger(ante, [result], True, [])
+    return {"format": "tongits-series/1", "ante": ante, "ended": True, "hands": [hand],
+            "pot": pot_events(book)}  # fmt: skip
+
+
 def test_uploading_the_same_series_record_again_links_to_its_first_hands_replay(client, alice):
     client.force_login(alice)
-    series = {"format": "tongits-series/1", "ante": 1, "ended": True, "hands": [scripted_record()]}
+    series = one_hand_series(ante=1)
     first = upload(client, json.dumps(series).encode())
     stored = Game.objects.get(imported=True)
 
     again = upload(client, json.dumps(series).encode())
-    other_ante = upload(client, json.dumps({**series, "ante": 2}).encode())
+    other_ante = upload(client, json.dumps(one_hand_series(ante=2)).encode())
 
     assert first.status_code == 302 and other_ante.status_code == 302
     assert again.status_code == 409
