@@ -12,7 +12,14 @@ import time
 
 import pytest
 
-from tests.browser.support import ARTIFACTS, PageErrors, phone, play_turns_until_the_end, sign_up
+from tests.browser.support import (
+    ARTIFACTS,
+    PageErrors,
+    phone,
+    play_turns_until_the_end,
+    sign_up,
+    tap_card,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +43,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_in_the_browser(browser, se
             return
         page.screenshot(path=ARTIFACTS / "table-midgame.png", full_page=True)
         with phone(browser, context, page.url) as small:
-            small.locator("#my-hand .hand-card").first.click()
+            tap_card(small.locator("#my-hand .hand-card").first)
             small.screenshot(path=ARTIFACTS / "table-360x740.png")
             small.screenshot(path=ARTIFACTS / "table-360-full.png", full_page=True)
 

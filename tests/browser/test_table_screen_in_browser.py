@@ -1,0 +1,171 @@
+"""The table as one screen (issue 24): whole games at five screen sizes, phones upright
+and on their side and a desktop, with the hand, the buttons, the piles and every meld in
+view at every turn and the page never scrolling; a refusal that goes with the next board;
+a connection that says what it is and sends nothing while it is not there.
+
+Screenshots of each size at the start of a hand, mid-game with melds, and the result go
+to artifacts/ (the Draw call's are made by tests/browser/test_keyboard_at_the_table.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.support import (
+    ARTIFACTS,
+    SIZES,
+    PageErrors,
+    act,
+    hand_seq,
+    out_of_view,
+    play_turns_until_the_end,
+    sign_up,
+    tap_card,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def quick_play(browser, server, size: str):
+    context = browser.new_context(viewport=SIZES[size], device_scale_factor=1)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_up(page, server)
+    page.get_by_role("button", name="Quick play").click()
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    page.locator("#my-hand .hand-card").first.wait_for()
+    page.locator('#connection[data-state="connected"]').wait_for()
+    return context, page, errors
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_whole_game_is_played_on_one_screen_without_scrolling(browser, server, size):
+    ARTIFACTS.mkdir(exist_ok=True)
+    context, page, errors = quick_play(browser, server, size)
+    page.screenshot(path=ARTIFACTS / f"screen-{size}-start.png")
+    assert out_of_view(page) == []
+    shot = {"melds": False}
+
+    def every_turn(turn: int) -> None:
+        if not shot["melds"] and page.locator("#table-center .meld").count():
+            page.screenshot(path=ARTIFACTS / f"screen-{size}-melds.png")
+            shot["melds"] = True
+        assert out_of_view(page) == [], f"turn {turn}"
+
+    play_turns_until_the_end(page, every_turn)
+    page.wait_for_timeout(400)  # the result sheet's content settles
+    page.screenshot(path=ARTIFACTS / f"screen-{size}-result.png")
+    # The result leads with who won and how, and offers the coach's review of the game.
+    result = page.locator("#table-result")
+    assert re.search(r" won ", result.get_by_role("heading", level=2).inner_text())
+    assert result.get_by_role("link", name="Review this game").is_visible()
+    assert result.get_by_role("button", name="Play again").is_visible()
+    assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+    errors.assert_none()
+    context.close()
+
+
+def my_turn(page, button: str) -> None:
+    """Play on (drawing, discarding the newest card, folding a Draw call) until ``button``
+    is offered to the person."""
+    wanted = page.get_by_role("button", name=button, exact=True)
+    for _ in range(600):
+        if wanted.is_visible():
+            return
+        assert not page.locator("#table-result").is_visible(), "the game ended first"
+        for name in ("Fold", "Draw", "Discard"):
+            if page.get_by_role("button", name=name, exact=True).is_visible():
+                if name == "Discard":
+                    tap_card(page.locator("#my-hand .hand-card").last)
+                act(page, name)
+                break
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError(f"{button} was never offered")
+
+
+def test_a_refusal_goes_away_with_the_next_board(browser, server):
+    context, page, errors = quick_play(browser, server, "360x740")
+    my_turn(page, "Discard")
+    message = page.locator("#messages")
+    cards = page.locator("#my-hand .hand-card")
+    tap_card(cards.nth(0))
+    tap_card(cards.nth(1))
+    page.get_by_role("button", name="Discard", exact=True).click()
+    message.get_by_text("Choose one card to discard.").wait_for()
+    assert out_of_view(page) == []  # the message takes its room from the felt
+    page.screenshot(path=ARTIFACTS / "screen-360x740-refusal.png")
+
+    tap_card(cards.nth(0))  # one card, as asked
+    act(page, "Discard")
+    assert message.inner_text().strip() == ""
+    assert page.locator("#messages p").count() == 0
+    errors.assert_none()
+    context.close()
+
+
+PEOPLES_MOVES = (
+    "from games.models import Move; "
+    "print(Move.objects.filter(game_id={game}, by_server=False).count())"
+)
+
+
+def peoples_moves(manage, game: int) -> int:
+    """The moves the person made in the game, as the database holds them."""
+    return int(manage("shell", "-c", PEOPLES_MOVES.format(game=game)).split()[-1])
+
+
+def test_offline_the_buttons_wait_and_nothing_is_sent_when_the_network_is_back(
+    browser, server, manage
+):
+    context, page, errors = quick_play(browser, server, "412x915")
+    game = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    my_turn(page, "Draw")
+    moves = peoples_moves(manage, game)
+    seq = hand_seq(page)
+    draw = page.get_by_role("button", name="Draw", exact=True)
+
+    context.set_offline(True)
+    page.locator('#connection[data-state="offline"]').wait_for()
+    assert page.locator("#connection").inner_text().startswith("Offline")
+    assert draw.is_disabled() and "Not connected" in (draw.get_attribute("title") or "")
+    page.screenshot(path=ARTIFACTS / "screen-412x915-offline.png")
+    # A move that slips past the disabled button (a form submitted from script) is neither
+    # sent nor queued for later, nor posted as a plain form.
+    page.evaluate(
+        """() => { const b = document.getElementById("act-draw"); b.disabled = false;
+                   document.getElementById("my-hand").requestSubmit(b); }"""
+    )
+    page.wait_for_timeout(300)
+
+    context.set_offline(False)
+    page.locator('#connection[data-state="connected"]').wait_for()
+    assert draw.is_enabled()
+    page.wait_for_timeout(1500)  # time for anything queued to go out, and its board
+    assert hand_seq(page) == seq
+    assert peoples_moves(manage, game) == moves
+
+    act(page, "Draw")  # connected again, a move goes out once
+    assert peoples_moves(manage, game) == moves + 1
+    errors.assert_none()
+    context.close()
+
+
+def test_a_session_ended_in_another_tab_is_said_at_the_table_with_a_way_to_log_in(browser, server):
+    context, page, errors = quick_play(browser, server, "1280x800")
+    other = context.new_page()
+    other.goto(f"{server}/")
+    other.get_by_role("button", name="Log out").click()
+
+    page.locator('#connection[data-state="ended"]').wait_for(timeout=10_000)
+    assert "session has ended" in page.locator("#connection").inner_text()
+    log_in_again = page.get_by_role("link", name="Log in again")
+    assert log_in_again.is_visible()
+    assert "/accounts/login/?next=/games/" in log_in_again.get_attribute("href")
+    for button in page.locator('#my-hand button[name="action"]').all():
+        assert button.is_disabled()
+    page.screenshot(path=ARTIFACTS / "screen-1280x800-session-ended.png")
+    errors.assert_none()
+    context.close()
