@@ -54,7 +54,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_in_the_browser(browser, se
     assert result.get_by_role("heading", level=2).inner_text()
     assert re.search(r"\d+ points?", result.inner_text())
     assert "pays" in result.inner_text() and "Payments" in result.inner_text()
-    assert re.search(r"The seed was \d+", page.locator("#table-fairness").inner_text())
+    assert re.search(r"The seed was \d+", page.locator("#table-fairness").text_content())
     page.screenshot(path=ARTIFACTS / "table-result.png", full_page=True)
     with phone(browser, context, page.url) as small:
         small.locator("#table-result").wait_for()
