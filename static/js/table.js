@@ -304,7 +304,19 @@
       }
     );
     var hand = document.getElementById("my-hand");
-    if (hand) hand.classList.toggle("is-offline", off);
+    if (!hand) return;
+    hand.classList.toggle("is-offline", off);
+    // The reason beside the buttons, not only in the bar (and in their tooltips).
+    var note = hand.querySelector(".offline-note");
+    var actions = hand.querySelector(".actions");
+    if (off && actions && !note) {
+      note = document.createElement("p");
+      note.className = "offline-note";
+      note.textContent = why;
+      actions.insertAdjacentElement("afterend", note);
+    } else if (!off && note) {
+      note.remove();
+    }
   }
 
   document.addEventListener("htmx:wsConnecting", function () {

@@ -131,6 +131,8 @@ def test_offline_the_buttons_wait_and_nothing_is_sent_when_the_network_is_back(
     page.locator('#connection[data-state="offline"]').wait_for()
     assert page.locator("#connection").inner_text().startswith("Offline")
     assert draw.is_disabled() and "Not connected" in (draw.get_attribute("title") or "")
+    assert page.locator("#my-hand .offline-note").inner_text().startswith("Not connected")
+    assert out_of_view(page) == []
     page.screenshot(path=ARTIFACTS / "screen-412x915-offline.png")
     # A move that slips past the disabled button (a form submitted from script) is neither
     # sent nor queued for later, nor posted as a plain form.
@@ -142,7 +144,7 @@ def test_offline_the_buttons_wait_and_nothing_is_sent_when_the_network_is_back(
 
     context.set_offline(False)
     page.locator('#connection[data-state="connected"]').wait_for()
-    assert draw.is_enabled()
+    assert draw.is_enabled() and page.locator("#my-hand .offline-note").count() == 0
     page.wait_for_timeout(1500)  # time for anything queued to go out, and its board
     assert hand_seq(page) == seq
     assert peoples_moves(manage, game) == moves
