@@ -449,13 +449,64 @@
     wasMyTurn = now;
   });
 
+  // --- Drag a card onto the table (SortableJS, from our static files) ----------------
+  // Onto the discard pile: discard it. Onto a meld that takes a lay-off: lay it off, with
+  // any other cards chosen. Anywhere else on the felt: meld it with the cards chosen. The
+  // drop only chooses the cards (and meld) and presses the move's own button, so a move
+  // that is not offered now is not made, and the buttons remain for every move.
+  function dropped(input, x, y) {
+    var under = document.elementFromPoint(x, y);
+    if (!under || !input) return;
+    var button = null;
+    var meld = under.closest(".meld-pick");
+    if (under.closest(".pile-discard")) {
+      button = document.getElementById("act-discard");
+      if (button) {
+        handInputs().forEach(function (other) { other.checked = false; });
+      }
+    } else if (meld) {
+      button = document.getElementById("act-layoff");
+      if (button) meld.querySelector('input[name="meld"]').checked = true;
+    } else if (under.closest("#table-center")) {
+      button = document.getElementById("act-meld");
+    }
+    if (!button || button.disabled) return;
+    input.checked = true;
+    // After the click that ends the drag, which SortableJS swallows (as it would this
+    // one, pressed now).
+    window.setTimeout(function () { button.click(); }, 0);
+  }
+
+  function dragging() {
+    var hand = document.querySelector("#my-hand .hand");
+    if (!window.Sortable || !hand || hand.getAttribute("data-drag")) return;
+    hand.setAttribute("data-drag", "1"); // each new hand is a new element
+    window.Sortable.create(hand, {
+      sort: false, // the order is the server's (or by rank); a drag is a move, not a sort
+      forceFallback: true, // pointer events: the same for a mouse and a finger
+      fallbackTolerance: 8, // less movement than this is a tap, which chooses the card
+      delay: 150,
+      delayOnTouchOnly: true, // a finger must rest a moment, so a swipe still scrolls
+      ghostClass: "is-dragged",
+      onEnd: function (event) {
+        var at = event.originalEvent;
+        var point = at && at.changedTouches ? at.changedTouches[0] : at;
+        if (!point || point.clientX === undefined) return;
+        dropped(event.item.querySelector('input[name="cards"]'), point.clientX, point.clientY);
+      },
+    });
+  }
+  dragging();
+
   // Every new board: the hand's tab stop, and the buttons as the connection allows.
   document.addEventListener("htmx:wsAfterMessage", function () {
     rove();
     disableActions();
+    dragging();
   });
   document.addEventListener("htmx:afterSwap", function () {
     rove();
     disableActions();
+    dragging();
   });
 })();
