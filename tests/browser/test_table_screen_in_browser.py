@@ -10,15 +10,18 @@ to artifacts/ (the Draw call's are made by tests/browser/test_keyboard_at_the_ta
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 
 from tests.browser.support import (
     ARTIFACTS,
+    PASSWORD,
     SIZES,
     PageErrors,
     act,
     hand_seq,
+    log_in,
     out_of_view,
     play_turns_until_the_end,
     sign_up,
@@ -241,17 +244,17 @@ def test_your_turn_sounds_and_buzzes_unless_turned_off_or_asked_for_less_motion(
     calm.close()
 
 
-def drag(page, card, target) -> None:
-    """Carry a card of the hand by its corner onto ``target``, as a finger or mouse does."""
+def drag(page, card, target, at: tuple[float, float] = (0.5, 0.5)) -> None:
+    """Carry a card of the hand by its corner onto ``target`` (at that fraction of its
+    width and height), as a finger or mouse does."""
     start = card.bounding_box()
     end = target.bounding_box()
-    page.mouse.move(start["x"] + 6, start["y"] + 12)
+    x0, y0 = start["x"] + 6, start["y"] + 12
+    x1, y1 = end["x"] + end["width"] * at[0], end["y"] + end["height"] * at[1]
+    page.mouse.move(x0, y0)
     page.mouse.down()
-    steps = [(i / 10) for i in range(1, 11)]
-    for f in steps:
-        x = start["x"] + 6 + (end["x"] + end["width"] / 2 - start["x"] - 6) * f
-        y = start["y"] + 12 + (end["y"] + end["height"] / 2 - start["y"] - 12) * f
-        page.mouse.move(x, y)
+    for i in range(1, 11):
+        page.mouse.move(x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
         page.wait_for_timeout(15)
     page.mouse.up()
 
@@ -275,5 +278,32 @@ def test_a_card_dragged_onto_the_discard_pile_is_discarded_and_a_tap_still_choos
     top = page.locator(".pile-discard > [data-card]").get_attribute("data-card")
     shown = page.locator("#moves-tail").text_content()
     assert top == thrown or "discarded" in shown  # a bot may have taken it since
+    errors.assert_none()
+    context.close()
+
+
+def test_a_card_dragged_onto_the_felt_melds_it_with_the_cards_chosen(browser, server, manage):
+    # The scripted game (tests/table/story.py) at Alice's turn: she draws A♥, chooses A♣ and
+    # 2♣, and drags 3♣ onto the felt: the run A♣ 2♣ 3♣ is melded (R4).
+    names = [f"{who}{uuid.uuid4().hex[:6]}" for who in ("ann", "ben", "cat")]
+    code = f"from tests.table.story import set_up; print(set_up({names!r}, {PASSWORD!r}, 8))"
+    game = int(manage("shell", "-c", code).split()[-1])
+    context = browser.new_context(viewport=SIZES["740x360"])
+    page = context.new_page()
+    errors = PageErrors(page)
+    log_in(page, server, names[0], PASSWORD)
+    page.goto(f"{server}/games/{game}/")
+    page.locator('#connection[data-state="connected"]').wait_for()
+    act(page, "Draw")
+    hand = page.locator("#my-hand")
+    tap_card(hand.locator('[data-card="AC"]'))
+    tap_card(hand.locator('[data-card="2C"]'))
+
+    seq = hand_seq(page)
+    drag(page, hand.locator('[data-card="3C"]'), page.locator("#table-melds"), at=(0.9, 0.9))
+    wait_for_new_board(page, seq)
+    mine = page.locator('#table-center .meld-group[aria-label="Your melds"] [data-card]')
+    assert {"AC", "2C", "3C"} <= {c.get_attribute("data-card") for c in mine.all()}
+    assert hand.locator('[data-card="3C"]').count() == 0
     errors.assert_none()
     context.close()
