@@ -416,6 +416,7 @@ def _result_words(lang: str | None) -> dict[str, str]:
         "watch_next": gettext("Watch the next game"),
         "watch_it": gettext("Watch it"),
         "without_you": gettext("The next game was dealt without you."),
+        "review": gettext("Review this game"),
     }
 
 
@@ -440,7 +441,10 @@ def result(v: Mapping[str, Any]) -> str:
         return term_html(name, badge, f"tip-result-{next(ids)}")
 
     winner = _e(r["winner"])
-    out = [head, f'<h2 id="result-title">{winner} {_e(r["end"])}</h2>', '<ul class="result-rows">']
+    out = [head, f'<h2 id="result-title">{winner} {_e(r["end"])}</h2>']
+    if r.get("how"):
+        out.append(f'<p class="result-how">{_e(r["how"])}</p>')
+    out.append('<ul class="result-rows">')
     for row in r["rows"]:
         name = _e(row["name"])
         line = f"<strong>{name}</strong>"
@@ -505,7 +509,12 @@ def result(v: Mapping[str, Any]) -> str:
             terms.append(f"<li>{term('burned', 'warn')} <strong>+1</strong>: {never}</li>")
         out.append(f'<li><p>{pays}</p><ul class="payment-terms">{"".join(terms)}</ul></li>')
     out.append("</ul>")
-    out.append(_next_game(v))
+    # The way on, and beside it the coach's review of this game (its replay).
+    review = reverse("replay", args=[v["game_id"]])
+    out.append(
+        f'<div class="result-actions">{_next_game(v)}'
+        f'<a class="button button-secondary" href="{review}">{w["review"]}</a></div>'
+    )
     out.append("</section>")
     return "".join(out)
 

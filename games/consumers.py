@@ -113,8 +113,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         verdict = self.frames.verdict()
         if verdict != ADMIT:
             if verdict == WARN:
-                shown = rendering.message_frame(SLOW_DOWN, self.seq)
-                await self.send(text_data=shown)
+                await self.send_message(SLOW_DOWN)
             elif verdict == CLOSE:
                 await self.close(code=TOO_MANY_REQUESTS)
             return
@@ -125,8 +124,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             snap = await in_db_thread(snapshots.fresh)(self.game_id)
             await self.send_board(snap, whole=True, message=e.message)
         except ServiceError as e:
-            shown = rendering.message_frame(e.message, self.seq)
-            await self.send(text_data=shown)
+            await self.send_message(e.message)
         else:
             # At once, not only when the group event comes round: the mover sees the
             # result without waiting on the channel layer (the event is then skipped).
@@ -134,6 +132,13 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             snap = snapshots.cached(self.game_id)
             if snap is not None and snap.rev > self.rev:
                 await self.send_board(snap)
+
+    async def send_message(self, message: str) -> None:
+        """Only the message box, for this socket: a refusal belongs to the move it answers,
+        so the box is marked as sent with it and the next board clears it."""
+        shown = rendering.message_frame(message, self.seq)
+        self.sent["messages"] = hash(shown)
+        await self.send(text_data=shown)
 
     async def game_update(self, event: dict) -> None:
         if event["rev"] > self.rev:

@@ -308,7 +308,7 @@ def _dealt_context(
         "moves_start": told["moves_count"] - len(told["moves_tail"]) + 1,
     }
     if view.finished:
-        ctx["result"] = table_view.result_context(view, names, faces)
+        ctx["result"] = table_view.result_context(view, names, faces, journal)
         ctx["next_game"] = next_game_context(table)
     return ctx
 

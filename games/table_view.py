@@ -350,9 +350,36 @@ def in_melds(hand: tuple[int, ...]) -> int:
 # --- The result --------------------------------------------------------------------------
 
 
-def result_context(view: SeatView, names: Sequence[str], faces) -> dict[str, Any]:
-    """Everything the result screen shows, the winner first: every seat's melds and hand,
-    the points, and each payment term with what earned it (R10)."""
+def how_it_ended(journal: Sequence[Entry], end: str, names: Sequence[str]) -> str:
+    """After a Draw, who called it and how each other seat answered (R7), in words: "Ana
+    called Draw. Ben folded. Cat fought." Empty for the other ends, which the headline
+    says whole."""
+    if end not in ("draw", "fought_draw"):
+        return ""
+    said: list[str] = []
+    caller, answered = -1, set()
+    for e in journal:
+        if e.type == "call":
+            caller, answered = e.seat, set()
+            said = [gettext("%(name)s called Draw.") % {"name": names[e.seat]}]
+        elif e.type == "fold":
+            answered.add(e.seat)
+            said.append(gettext("%(name)s folded.") % {"name": names[e.seat]})
+        elif e.type == "fight":
+            answered.add(e.seat)
+            said.append(gettext("%(name)s fought.") % {"name": names[e.seat]})
+    # A seat that had not opened may not fight: the engine folds for it, logging no move.
+    for seat in range(3):
+        if caller >= 0 and seat != caller and seat not in answered:
+            said.append(gettext("%(name)s folded, not having opened.") % {"name": names[seat]})
+    return " ".join(said)
+
+
+def result_context(
+    view: SeatView, names: Sequence[str], faces, journal: Sequence[Entry] = ()
+) -> dict[str, Any]:
+    """Everything the result screen shows, the winner first: how it ended, every seat's
+    melds and hand, the points, and each payment term with what earned it (R10)."""
     o = view.outcome
     hands = view.revealed_hands or ((), (), ())
     order = [o.winner, *(s for s in range(3) if s != o.winner)]
@@ -397,6 +424,7 @@ def result_context(view: SeatView, names: Sequence[str], faces) -> dict[str, Any
     return {
         "winner": names[o.winner],
         "end": str(ENDS.get(o.end, WON)),
+        "how": how_it_ended(journal, o.end, names),
         "base_reason": str(BASES.get(o.end, "")),
         "rows": rows,
         "payments": payments,

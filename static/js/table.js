@@ -57,6 +57,10 @@
       ),
       meld: (document.querySelector('input[name="meld"]:checked') || {}).value,
       focus: active && active.id ? active.id : null,
+      // Focus on the board comes back to the hand when its part is swapped away; in a
+      // sheet it stays, and a page nobody has moved focus on is left alone.
+      inTable: !!(active && active.closest &&
+        active.closest("#my-hand, #table-center, #seats, #table-status")),
       open: Array.from(document.querySelectorAll(".table details[id][open]")).map(
         function (d) { return d.id; }
       ),
@@ -106,9 +110,12 @@
       if (meld) meld.checked = true;
     }
     var active = document.activeElement;
-    if (kept.focus && (!active || active === document.body)) {
-      var target = document.getElementById(kept.focus);
-      if (target) target.focus({ preventScroll: true });
+    if (!active || active === document.body) {
+      // Focus that dropped with the swapped part goes back where it was if that is still
+      // there, else to the hand (its card in the roving tab stop): never to the page.
+      var target = kept.focus && document.getElementById(kept.focus);
+      if (target && !target.disabled) target.focus({ preventScroll: true });
+      else if (kept.inTable) focusHand();
     }
     kept = null;
   }
@@ -187,4 +194,319 @@
       }
     }
   );
+
+  // --- The hand as one Tab stop (roving tabindex) -------------------------------------
+  // Tab reaches the hand once, on the card last moved to; the arrow keys (and Home, End)
+  // go from card to card, Space chooses. Set again on every new hand.
+  var rovingCard = null; // the code of the card that holds the hand's tab stop
+
+  function handInputs() {
+    return Array.from(document.querySelectorAll('#my-hand input[name="cards"]'));
+  }
+
+  // The cards in the order shown: by rank when the hand is sorted so (CSS order).
+  function shownInputs() {
+    var inputs = handInputs();
+    var sorted = document.getElementById("sort-by-rank");
+    if (!sorted || !sorted.checked) return inputs;
+    return inputs.slice().sort(function (a, b) {
+      var rank = function (input) {
+        var li = input.closest("li");
+        return li ? parseInt(li.style.getPropertyValue("--by-rank"), 10) || 0 : 0;
+      };
+      return rank(a) - rank(b);
+    });
+  }
+
+  function rove() {
+    var inputs = shownInputs();
+    if (!inputs.length) return;
+    var stop = inputs.filter(function (input) { return input.value === rovingCard; })[0];
+    if (!stop) stop = inputs[0];
+    inputs.forEach(function (input) { input.tabIndex = input === stop ? 0 : -1; });
+  }
+
+  function focusHand() {
+    var stop = document.querySelector('#my-hand input[name="cards"][tabindex="0"]');
+    if (!stop) {
+      rove();
+      stop = document.querySelector('#my-hand input[name="cards"][tabindex="0"]');
+    }
+    if (stop) stop.focus({ preventScroll: true });
+  }
+  rove();
+
+  document.addEventListener("focusin", function (event) {
+    var input = event.target;
+    if (input instanceof HTMLInputElement && input.name === "cards" && input.closest("#my-hand")) {
+      rovingCard = input.value;
+      rove();
+    }
+  });
+
+  var MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  document.addEventListener("keydown", function (event) {
+    var input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.name !== "cards") return;
+    if (!input.closest("#my-hand")) return;
+    var inputs = shownInputs();
+    var at = inputs.indexOf(input);
+    var to = -1;
+    if (event.key in MOVES) to = Math.min(inputs.length - 1, Math.max(0, at + MOVES[event.key]));
+    else if (event.key === "Home") to = 0;
+    else if (event.key === "End") to = inputs.length - 1;
+    if (to < 0) return;
+    event.preventDefault();
+    inputs[to].focus();
+  });
+
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.id === "sort-by-rank") rove();
+  });
+
+  // --- The connection: said at all times; nothing sent, or queued, while it is down ---
+  var socketShown = document.getElementById("connection");
+  var state = "connecting";
+  var reconnecting = false;
+
+  function say(next) {
+    state = next;
+    if (!socketShown) return;
+    socketShown.setAttribute("data-state", next);
+    var text = socketShown.querySelector(".connection-text");
+    if (text) text.textContent = socketShown.getAttribute("data-" + next) || next;
+    var retry = socketShown.querySelector(".connection-retry");
+    if (retry) retry.hidden = next !== "reconnecting";
+    var login = socketShown.querySelector(".connection-login");
+    if (login) login.hidden = next !== "ended";
+    disableActions();
+  }
+
+  function connected() {
+    return state === "connected" && navigator.onLine !== false;
+  }
+
+  // While not connected the buttons are disabled, and say why.
+  function disableActions() {
+    var off = !connected();
+    var why = socketShown ? socketShown.getAttribute("data-disabled") : "";
+    document.querySelectorAll('#my-hand button[name="action"], .again-form button').forEach(
+      function (button) {
+        if (off) {
+          button.disabled = true;
+          button.setAttribute("data-offline", "1");
+          button.title = why;
+        } else if (button.getAttribute("data-offline")) {
+          button.disabled = false;
+          button.removeAttribute("data-offline");
+          button.removeAttribute("title");
+        }
+      }
+    );
+    var hand = document.getElementById("my-hand");
+    if (!hand) return;
+    hand.classList.toggle("is-offline", off);
+    // The reason beside the buttons, not only in the bar (and in their tooltips).
+    var note = hand.querySelector(".offline-note");
+    var actions = hand.querySelector(".actions");
+    if (off && actions && !note) {
+      note = document.createElement("p");
+      note.className = "offline-note";
+      note.textContent = why;
+      actions.insertAdjacentElement("afterend", note);
+    } else if (!off && note) {
+      note.remove();
+    }
+  }
+
+  document.addEventListener("htmx:wsConnecting", function () {
+    if (navigator.onLine === false) say("offline");
+    else say(reconnecting ? "reconnecting" : "connecting");
+  });
+  document.addEventListener("htmx:wsOpen", function (event) {
+    // htmx's ws extension sends what was queued while the socket was down as soon as it
+    // is back: a Discard clicked offline would then go out unseen, on a board that may
+    // have changed. Nothing is queued (see the submit guard below); empty it anyway.
+    var wrapper = event.detail && event.detail.socketWrapper;
+    if (wrapper && wrapper.queue) wrapper.queue.length = 0;
+    reconnecting = false;
+    say(navigator.onLine === false ? "offline" : "connected");
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail && event.detail.event ? event.detail.event.code : 0;
+    if (code === 4401) say("ended"); // the session ended: logged out, say, in another tab
+    else if (code >= 4000) say("refused");
+    else {
+      reconnecting = true;
+      say(navigator.onLine === false ? "offline" : "reconnecting");
+    }
+  });
+  window.addEventListener("offline", function () {
+    if (state !== "ended" && state !== "refused") say("offline");
+  });
+  window.addEventListener("online", function () {
+    if (state === "offline") say(reconnecting ? "reconnecting" : "connected");
+  });
+  say(navigator.onLine === false ? "offline" : "connecting"); // the buttons wait for the socket
+  if (socketShown) {
+    socketShown.addEventListener("click", function (event) {
+      // The socket retries by itself; this is for the impatient: a fresh page and socket.
+      if (event.target.closest(".connection-retry")) window.location.reload();
+    });
+  }
+
+  // A move goes out over an open socket or not at all: caught before htmx (capturing on
+  // the document) so that it neither queues it nor lets the form post it.
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!form || form.id !== "my-hand" || !document.querySelector("[ws-connect]")) return;
+      if (connected()) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      disableActions();
+    },
+    true
+  );
+
+  // --- Sheets: Escape closes the one open, and focus goes back to its button ---------
+  function closeSheet(details) {
+    details.open = false;
+    var summary = details.querySelector("summary");
+    if (summary) summary.focus({ preventScroll: true });
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var open = document.querySelector(".sheet[open], .discard-pile[open]");
+    if (open) {
+      event.preventDefault();
+      closeSheet(open);
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest && event.target.closest(".sheet-close");
+    if (close) closeSheet(close.closest("details"));
+  });
+
+  // --- Your turn: a short sound and a buzz, each of which can be turned off ---------
+  var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  var alerts = { "turn-sound": "tongits-turn-sound", "turn-vibrate": "tongits-turn-vibrate" };
+  function alertOn(id) {
+    var stored = null;
+    try { stored = window.localStorage.getItem(alerts[id]); } catch (e) { /* storage off */ }
+    if (stored !== null) return stored === "1";
+    // By default on, except for people who asked their device for less motion.
+    return !(reduced && reduced.matches);
+  }
+  Object.keys(alerts).forEach(function (id) {
+    var toggle = document.getElementById(id);
+    if (!toggle) return;
+    toggle.checked = alertOn(id);
+    toggle.addEventListener("change", function () {
+      try { window.localStorage.setItem(alerts[id], toggle.checked ? "1" : "0"); } catch (e) {}
+    });
+  });
+
+  var audio = null;
+  // Browsers let a page make sound only after a tap or key on it: the context is made then.
+  function unlockAudio() {
+    if (audio || !(window.AudioContext || window.webkitAudioContext)) return;
+    try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
+  }
+  document.addEventListener("pointerdown", unlockAudio, { once: true });
+  document.addEventListener("keydown", unlockAudio, { once: true });
+
+  function chime() {
+    if (!audio) return;
+    var now = audio.currentTime;
+    [660, 880].forEach(function (pitch, i) {
+      var tone = audio.createOscillator();
+      var gain = audio.createGain();
+      tone.type = "sine";
+      tone.frequency.value = pitch;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.18);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now + i * 0.12);
+      tone.stop(now + i * 0.12 + 0.2);
+    });
+  }
+
+  function myTurn() {
+    var bar = document.getElementById("table-status");
+    return !!(bar && bar.classList.contains("is-my-turn"));
+  }
+  var wasMyTurn = myTurn();
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var now = myTurn();
+    if (now && !wasMyTurn) {
+      document.documentElement.setAttribute("data-turn-alerts", String(Date.now()));
+      if (alertOn("turn-sound")) chime();
+      if (alertOn("turn-vibrate") && navigator.vibrate) navigator.vibrate(120);
+    }
+    wasMyTurn = now;
+  });
+
+  // --- Drag a card onto the table (SortableJS, from our static files) ----------------
+  // Onto the discard pile: discard it. Onto a meld that takes a lay-off: lay it off, with
+  // any other cards chosen. Anywhere else on the felt: meld it with the cards chosen. The
+  // drop only chooses the cards (and meld) and presses the move's own button, so a move
+  // that is not offered now is not made, and the buttons remain for every move.
+  function dropped(input, x, y) {
+    var under = document.elementFromPoint(x, y);
+    if (!under || !input) return;
+    var button = null;
+    var meld = under.closest(".meld-pick");
+    if (under.closest(".pile-discard")) {
+      button = document.getElementById("act-discard");
+      if (button) {
+        handInputs().forEach(function (other) { other.checked = false; });
+      }
+    } else if (meld) {
+      button = document.getElementById("act-layoff");
+      if (button) meld.querySelector('input[name="meld"]').checked = true;
+    } else if (under.closest("#table-center")) {
+      button = document.getElementById("act-meld");
+    }
+    if (!button || button.disabled) return;
+    input.checked = true;
+    // After the click that ends the drag, which SortableJS swallows (as it would this
+    // one, pressed now).
+    window.setTimeout(function () { button.click(); }, 0);
+  }
+
+  function dragging() {
+    var hand = document.querySelector("#my-hand .hand");
+    if (!window.Sortable || !hand || hand.getAttribute("data-drag")) return;
+    hand.setAttribute("data-drag", "1"); // each new hand is a new element
+    window.Sortable.create(hand, {
+      sort: false, // the order is the server's (or by rank); a drag is a move, not a sort
+      forceFallback: true, // pointer events: the same for a mouse and a finger
+      fallbackTolerance: 8, // less movement than this is a tap, which chooses the card
+      delay: 150,
+      delayOnTouchOnly: true, // a finger must rest a moment, so a swipe still scrolls
+      ghostClass: "is-dragged",
+      onEnd: function (event) {
+        var at = event.originalEvent;
+        var point = at && at.changedTouches ? at.changedTouches[0] : at;
+        if (!point || point.clientX === undefined) return;
+        dropped(event.item.querySelector('input[name="cards"]'), point.clientX, point.clientY);
+      },
+    });
+  }
+  dragging();
+
+  // Every new board: the hand's tab stop, and the buttons as the connection allows.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    rove();
+    disableActions();
+    dragging();
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    rove();
+    disableActions();
+    dragging();
+  });
 })();

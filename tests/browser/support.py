@@ -34,6 +34,65 @@ class PageErrors:
         assert not [f for f in self.failed if not f.endswith("/favicon.ico")], self.failed
 
 
+# The table as one screen (issue 24): phones upright and on their side, and a desktop.
+SIZES = {
+    "360x740": {"width": 360, "height": 740},
+    "412x915": {"width": 412, "height": 915},
+    "740x360": {"width": 740, "height": 360},
+    "915x412": {"width": 915, "height": 412},
+    "1280x800": {"width": 1280, "height": 800},
+}
+
+# What of the table lies outside the screen, or can only be reached by scrolling the page:
+# the hand's cards (each with its corner, rank over suit, not covered by the next card),
+# the buttons, the stock and the discard, and every meld (brought into view inside the
+# felt, which may scroll; the page may not).
+OUT_OF_VIEW = """() => {
+  const out = [];
+  const page = document.scrollingElement;
+  if (page.scrollHeight > innerHeight) out.push(`page is ${page.scrollHeight} px tall`);
+  if (page.scrollWidth > innerWidth) out.push(`page is ${page.scrollWidth} px wide`);
+  const inside = (el, what) => {
+    const r = el.getBoundingClientRect();
+    const off = r.left < -0.5 || r.top < -0.5
+      || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5;
+    if (r.width === 0 || r.height === 0) out.push(`${what} is not shown`);
+    else if (off) out.push(`${what} at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+  };
+  const cards = [...document.querySelectorAll("#my-hand .hand-card")];
+  cards.forEach((card, i) => {
+    inside(card, `card ${card.dataset.card}`);
+    const next = cards[i + 1];
+    const corner = card.querySelector(".card-index").getBoundingClientRect();
+    if (next && next.getBoundingClientRect().left < corner.right - 0.5) {
+      out.push(`corner of ${card.dataset.card} covered`);
+    }
+  });
+  const each = (selector, what) => document.querySelectorAll(selector).forEach(
+    (el, i) => inside(el, `${what} ${i} ${el.textContent.trim().slice(0, 20)}`));
+  each("#my-hand .actions .button", "button");
+  each("#table-piles .pile", "pile");
+  each("#seats .seat-panel", "seat");
+  document.querySelectorAll("#table-center .meld").forEach((meld, i) => {
+    meld.scrollIntoView({block: "nearest", inline: "nearest"});
+    inside(meld, `meld ${i}`);
+  });
+  if (scrollY !== 0 || scrollX !== 0) out.push(`page scrolled to ${scrollX},${scrollY}`);
+  return out;
+}"""
+
+
+def out_of_view(page) -> list[str]:
+    """What of the table is off the screen, or only reached by scrolling the page."""
+    return page.evaluate(OUT_OF_VIEW)
+
+
+def tap_card(card) -> None:
+    """Tap a card of the hand where a person would: on its corner, the part of it that the
+    next card leaves uncovered in the fanned hand (its middle may lie under that card)."""
+    card.click(position={"x": 6, "y": 12})
+
+
 def sign_up(page, server: str, username: str = "") -> str:
     """Create an account through the sign-up form; returns the username."""
     username = username or f"player{uuid.uuid4().hex[:8]}"

@@ -6,6 +6,10 @@ submit button (a disabled default button does not stop it, unlike Enter in a tex
 On the hand that first button is Call Draw, Fold or Fight whenever one is offered, so one
 key could end the game. The deal is chosen so that the person opens at once with a secret
 set, which nobody can lay off on (R4, R5): at their next turn Call Draw is certain.
+
+The hand is one Tab stop (issue 24): the arrow keys go from card to card, Space chooses,
+and after every new board focus is back in the hand, not on the page. The Draw call's
+screen is photographed at each of the five sizes (artifacts/screen-<size>-draw.png).
 """
 
 from __future__ import annotations
@@ -14,7 +18,16 @@ import pytest
 
 from games.engine.cards import CODES, RANK_MASKS, mask_of
 from games.engine.deal import deal_from_seed
-from tests.browser.support import ARTIFACTS, PageErrors, act, hand_seq, sign_up
+from tests.browser.support import (
+    ARTIFACTS,
+    SIZES,
+    PageErrors,
+    act,
+    hand_seq,
+    out_of_view,
+    sign_up,
+    wait_for_new_board,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -51,12 +64,11 @@ def a_table_dealt_from(page, server: str, manage, seed: int) -> None:
     page.locator("#my-hand .hand-card").first.wait_for()
 
 
-def choose(page, codes: list[str]) -> None:
-    for code in codes:
-        page.locator(f'#my-hand label[data-card="{code}"]').click()
+FOCUSED = "() => document.activeElement && document.activeElement.value || ''"
+IN_HAND = "() => !!document.activeElement.closest('#my-hand') && document.activeElement.name"
 
 
-def test_enter_on_a_card_chosen_with_space_never_calls_draw(browser, server, manage):
+def test_the_hand_is_one_tab_stop_and_enter_on_a_card_never_calls_draw(browser, server, manage):
     ARTIFACTS.mkdir(exist_ok=True)
     seed, four = a_seed_where_seat_0_deals_itself_four_of_a_kind()
     context = browser.new_context(viewport={"width": 1000, "height": 900})
@@ -64,14 +76,53 @@ def test_enter_on_a_card_chosen_with_space_never_calls_draw(browser, server, man
     errors = PageErrors(page)
     sign_up(page, server)
     a_table_dealt_from(page, server, manage, seed)
+    page.locator('#connection[data-state="connected"]').wait_for()
 
-    # The dealer's first turn: open with the secret set, then discard any card.
-    choose(page, four)
-    act(page, "Secret set")
-    page.locator("#my-hand .hand-card").first.click()
-    act(page, "Discard")
+    # One Tab stop: the arrows move along the hand, Tab leaves it, Shift+Tab comes back
+    # to the card last moved to.
+    cards = page.locator("#my-hand input[name=cards]")
+    codes = [c.get_attribute("value") for c in cards.all()]
+    assert page.locator('#my-hand input[name=cards][tabindex="0"]').count() == 1
+    cards.first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED) == codes[2]
+    page.keyboard.press("End")
+    assert page.evaluate(FOCUSED) == codes[-1]
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")
+    assert page.evaluate(IN_HAND) != "cards", "Tab stayed in the hand"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED) == codes[1]
+
+    # The dealer's first turn, by keyboard: the four cards of the secret set chosen with
+    # the arrows and Space, the button pressed; focus comes back to the hand.
+    page.keyboard.press("Home")
+    for code in codes:
+        if code in four:
+            page.keyboard.press("Space")
+        page.keyboard.press("ArrowRight")
+    assert sorted(
+        c.get_attribute("value") for c in page.locator("#my-hand input:checked").all()
+    ) == sorted(four)
+    seq = hand_seq(page)
+    page.get_by_role("button", name="Secret set", exact=True).focus()
+    page.keyboard.press("Enter")
+    wait_for_new_board(page, seq)
+    page.wait_for_function(IN_HAND)
+    assert page.evaluate(IN_HAND) == "cards", "focus did not come back to the hand"
+    page.keyboard.press("Space")
+    seq = hand_seq(page)
+    page.get_by_role("button", name="Discard", exact=True).focus()
+    page.keyboard.press("Enter")
+    wait_for_new_board(page, seq)
+    page.wait_for_function(IN_HAND)
+    assert page.evaluate(IN_HAND) == "cards", "focus did not come back to the hand"
+
     call = page.get_by_role("button", name="Call Draw", exact=True)
     call.wait_for(timeout=10_000)  # both bots have played
+    assert page.evaluate(IN_HAND) == "cards", "a bot's move took focus from the hand"
     seq = hand_seq(page)
 
     card = page.locator("#my-hand input[name=cards]").first
@@ -86,8 +137,16 @@ def test_enter_on_a_card_chosen_with_space_never_calls_draw(browser, server, man
     assert card.is_checked() and card.evaluate("el => el === document.activeElement")
     page.screenshot(path=ARTIFACTS / "table-enter-on-a-card.png")
 
+    # Deciding whether to call Draw, the whole hand and the button are on the screen at
+    # every size.
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.screenshot(path=ARTIFACTS / f"screen-{size}-draw.png")
+        assert out_of_view(page) == [], size
+
     # Pressing the button itself still calls Draw: the bots answer and the game ends.
     act(page, "Call Draw")
     page.locator("#table-result").wait_for(timeout=10_000)
+    assert "called Draw" in page.locator(".result-how").inner_text()
     errors.assert_none()
     context.close()

@@ -61,14 +61,17 @@ def test_switching_language_at_the_table_mid_game_keeps_the_game_going(browser, 
     assert page.get_by_role("heading", name="Your hand").is_visible()
     play_a_turn(page, "Draw", "Discard", "Fold")
 
-    # The switch in the footer: the page comes back, at the same address, in Filipino.
+    # The switch in the table's menu: the page comes back, at the same address, in Filipino.
+    page.locator("#menu-sheet > summary").click()
     with page.expect_navigation():
-        page.locator("footer").get_by_role("button", name="Filipino").click()
+        page.locator("#menu-sheet").get_by_role("button", name="Filipino").click()
     assert page.url == table_url
     assert page.locator("html").get_attribute("lang") == "fil"
     page.locator("#my-hand .hand-card").first.wait_for()
     assert page.get_by_role("heading", name="Kamay mo").is_visible()
+    page.locator("#moves-sheet > summary").click()  # the move list's sheet
     assert page.get_by_role("heading", name="Mga galaw").is_visible()
+    page.keyboard.press("Escape")
 
     # The game goes on in Filipino: the boards the socket pushes after each move are too.
     if not page.locator("#table-result").is_visible():
@@ -77,7 +80,7 @@ def test_switching_language_at_the_table_mid_game_keeps_the_game_going(browser, 
         "() => document.querySelector('#table-status').innerText.trim() !== ''", timeout=10_000
     )
     status = page.locator("#table-status").inner_text()
-    moves = page.locator("#moves-tail").inner_text()
+    moves = page.locator("#moves-tail").text_content()  # in the (closed) Moves sheet
     assert "turn" not in status.lower() or "Tira" in status, status
     assert re.search(r"nagtapon|bumunot|nag-meld|Nag-Draw|sumapaw", moves, re.I), moves
     assert "discarded" not in moves and "drew" not in moves

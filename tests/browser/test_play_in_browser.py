@@ -12,7 +12,14 @@ import time
 
 import pytest
 
-from tests.browser.support import ARTIFACTS, PageErrors, phone, play_turns_until_the_end, sign_up
+from tests.browser.support import (
+    ARTIFACTS,
+    PageErrors,
+    phone,
+    play_turns_until_the_end,
+    sign_up,
+    tap_card,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +43,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_in_the_browser(browser, se
             return
         page.screenshot(path=ARTIFACTS / "table-midgame.png", full_page=True)
         with phone(browser, context, page.url) as small:
-            small.locator("#my-hand .hand-card").first.click()
+            tap_card(small.locator("#my-hand .hand-card").first)
             small.screenshot(path=ARTIFACTS / "table-360x740.png")
             small.screenshot(path=ARTIFACTS / "table-360-full.png", full_page=True)
 
@@ -47,7 +54,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_in_the_browser(browser, se
     assert result.get_by_role("heading", level=2).inner_text()
     assert re.search(r"\d+ points?", result.inner_text())
     assert "pays" in result.inner_text() and "Payments" in result.inner_text()
-    assert re.search(r"The seed was \d+", page.locator("#table-fairness").inner_text())
+    assert re.search(r"The seed was \d+", page.locator("#table-fairness").text_content())
     page.screenshot(path=ARTIFACTS / "table-result.png", full_page=True)
     with phone(browser, context, page.url) as small:
         small.locator("#table-result").wait_for()

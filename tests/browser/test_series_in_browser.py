@@ -33,9 +33,14 @@ def test_a_two_hand_series_against_bots_to_its_second_result_screen(browser, ser
     page.wait_for_url(re.compile(r"/series/\d+/$"))
     series_url = page.url
     page.locator("#my-hand .hand-card").first.wait_for()
-    assert page.locator("#series-pot").inner_text() == "3"
+    assert page.locator("#series-pot").text_content()  # in the menu sheet == "3"
 
     play_turns_until_the_end(page)
+    # The hand's result leads on to the series' own next hand, never to a plain Play again
+    # (which would start a game outside the series).
+    assert page.locator(".result-sheet").get_by_role("link", name="Next hand").is_visible()
+    assert not page.get_by_role("button", name="Play again").is_visible()
+    assert page.get_by_role("link", name="Review this game").is_visible()
     page.get_by_role("heading", name=re.compile("after hand 1")).wait_for(timeout=15_000)
     assert page.url == series_url
     first = _standings(page)
@@ -47,7 +52,7 @@ def test_a_two_hand_series_against_bots_to_its_second_result_screen(browser, ser
 
     page.get_by_role("button", name="Next hand").click()
     page.locator("#my-hand .hand-card").first.wait_for()
-    assert page.locator("#series-pot").inner_text() == "6"
+    assert page.locator("#series-pot").text_content() == "6"
 
     play_turns_until_the_end(page)
     page.get_by_role("heading", name=re.compile("after hand 2")).wait_for(timeout=15_000)

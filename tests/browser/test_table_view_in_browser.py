@@ -21,6 +21,7 @@ from tests.browser.support import (
     phone,
     play_turns_until_the_end,
     sign_up,
+    tap_card,
 )
 
 pytestmark = pytest.mark.browser
@@ -29,7 +30,7 @@ WIDE = {"width": 1280, "height": 800}
 # Nothing wider than the screen: the page never scrolls sideways.
 SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 DID = re.compile(r"drew|took|discarded|melded|laid|called|folded|fight")
-MOVE_LINES = "() => [...document.querySelectorAll('.move-line')].map(li => li.innerText)"
+MOVE_LINES = "() => [...document.querySelectorAll('.move-line')].map(li => li.textContent)"
 
 
 # Every card of every meld on the felt shows its whole corner (rank and suit): the next
@@ -85,6 +86,10 @@ def open_the_discard_pile(page) -> None:
     assert cards.count() == count
     top = page.locator(".pile-discard > [data-card]").get_attribute("data-card")
     assert cards.last.get_attribute("data-card") == top
+    # It opened over the table as a sheet; Escape closes it again.
+    page.keyboard.press("Escape")
+    cards.first.wait_for(state="hidden")
+    assert pile.get_attribute("open") is None
 
 
 def test_the_table_tells_the_game_and_shows_the_result_with_every_seats_melds(browser, server):
@@ -163,17 +168,19 @@ def test_a_blocked_seat_reads_why_melds_show_every_corner_and_the_hand_keeps_its
 
     # The hint marks the run A♣ 2♣ 3♣ and the set A♣ A♦ A♠; the choice is remembered.
     assert page.evaluate(HINT_SHOWN) == []
+    page.locator("#menu-sheet > summary").click()  # the hand's options are in the menu sheet
     page.get_by_label("Show melds").check()
     assert sorted(page.evaluate(HINT_SHOWN)) == ["2C", "3C", "AC", "AD", "AS"]
     page.get_by_label("Sort by rank").check()
     page.reload()
     hand.locator(".hand-card").first.wait_for()
+    assert page.locator("#menu-sheet").get_attribute("open") is None
     assert page.get_by_label("Show melds").is_checked()
     assert page.get_by_label("Sort by rank").is_checked()
     assert sorted(page.evaluate(HINT_SHOWN)) == ["2C", "3C", "AC", "AD", "AS"]
 
     # A chosen card stays chosen when a new hand arrives that still holds it.
-    hand.locator('[data-card="AD"]').click()
+    tap_card(hand.locator('[data-card="AD"]'))
     act(page, "Draw")
     assert hand.locator('input[value="AD"]').is_checked()
     drawn = hand.locator(".hand-card.is-new")

@@ -197,7 +197,7 @@ def test_three_people_sign_up_open_a_table_join_it_and_play_it_to_the_end(browse
         assert "Payments" in text and " pays " in text, text
         assert all(name in text for name in names)
         assert re.search(rf"{names[index - 1]}\s+\(you\)", text), text
-        assert re.search(r"The seed was \d+", page.locator("#table-fairness").inner_text())
+        assert re.search(r"The seed was \d+", page.locator("#table-fairness").text_content())
         page.screenshot(path=ARTIFACTS / f"three-people-result-{index}.png", full_page=True)
     for page_errors in errors:
         page_errors.assert_none()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import uuid
 
 import pytest
@@ -237,6 +238,25 @@ async def test_a_malformed_frame_gets_a_clear_message_and_changes_nothing(
     assert message in alert and 'role="alert"' in alert
     assert await seats.nothing_more()
     assert await move_count(three_people) == 0
+    await seats.close()
+
+
+async def test_a_refusal_is_cleared_by_the_next_board_its_seat_is_sent(three_people, headers):
+    # A message answers one move: the board after the next move (here the same seat's own
+    # correct move) empties the message box, which is otherwise sent only when it changes.
+    seats = await connect_all(three_people, headers)
+    game, seat, move = await current(three_people)
+    refused = '{"action": "discard", "cards": ["7C", "8C"]}'
+
+    await seats.sockets[seat].send_to(text_data=refused)
+    alert = await seats.receive(seat)
+    assert "Choose one card to discard" in alert
+    await seats.sockets[seat].send_to(text_data=frame(fields(move, seq=str(game.seq))))
+    board = await seats.receive(seat)
+
+    box = re.search(r'<div id="messages"[^>]*>(.*?)</div>', board, re.S)
+    assert box is not None, "the next board left the refusal on screen"
+    assert box.group(1).strip() == ""
     await seats.close()
 
 

@@ -204,3 +204,33 @@ def test_the_journal_grown_move_by_move_equals_one_told_from_a_replay(
     drawn = [e for e in grown if e.type == "draw"]
     secret = next(e for e in grown if e.type == "secret")
     assert [e.cards for e in drawn] == [0, 0] and secret.cards == 0  # never a hidden card
+
+
+def test_the_result_offers_the_coachs_review_of_the_game_beside_play_again(
+    client, scripted, people
+):
+    game = play(scripted, people, len(MOVES))
+
+    result = re.search(
+        r'<section id="table-result".*?</section>', page(client, people[0], game), re.S
+    )
+    actions = re.search(r'<div class="result-actions">.*?</div>', result.group(), re.S).group()
+    assert "Play again" in actions
+    assert (
+        f'href="{reverse("replay", args=[game.pk])}"' in actions and "Review this game" in actions
+    )
+
+
+def test_after_a_draw_the_result_says_who_called_it_and_how_each_seat_answered():
+    # R7: each other seat folds or fights; one that has not opened is folded for, unlogged.
+    from games.narration import Entry
+    from games.table_view import how_it_ended
+
+    names = ["ann", "ben", "cat"]
+    fought = [Entry(0, "draw"), Entry(1, "call"), Entry(2, "fold"), Entry(0, "fight")]
+    assert how_it_ended(fought, "fought_draw", names) == "ben called Draw. cat folded. ann fought."
+    unfought = [Entry(2, "call"), Entry(0, "fold")]
+    assert how_it_ended(unfought, "draw", names) == (
+        "cat called Draw. ann folded. ben folded, not having opened."
+    )
+    assert how_it_ended(fought, "tongits", names) == ""  # the headline says it whole
