@@ -20,7 +20,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.models import display_name_for
+from accounts.models import display_name_for, is_guest
 from games import services
 from games.engine.state import HELD_MELDS_FREE
 from games.forms import NewTableForm, QuickPlayForm
@@ -66,7 +66,7 @@ def _seat_line(
     seat: Seat, user: AbstractBaseUser | AnonymousUser, skills: dict | None = None
 ) -> SeatLine:
     skill = ratings.skill_of_seat(skills, seat) if skills is not None else None
-    rating = skill.shown if skill else ""
+    rating = skill.shown if skill and not _guest(seat) else ""
     if seat.is_bot:
         return SeatLine(seat.get_bot_kind_display(), "bot", False, rating)
     if seat.user is None:
@@ -101,8 +101,13 @@ def table_line(
         open_seats=open_seats,
         variants=[VARIANT_NAMES.get(v, v) for v in game.variants],
         invite_path=reverse("invite", args=[game.invite_token]) if show_invite else "",
-        rated=game.rated,
+        rated=ratings.will_be_rated(game.rated, seats, {s.user_id for s in seats if _guest(s)}),
     )
+
+
+def _guest(seat: Seat) -> bool:
+    # The lobby's seats come with their users' profiles: no query.
+    return seat.user is not None and is_guest(seat.user)
 
 
 def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -157,7 +162,8 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_table(request: HtmxHttpRequest) -> HttpResponse:
-    form = NewTableForm(request.POST or None)
+    guest = is_guest(request.user)
+    form = NewTableForm(request.POST or None, guest=guest)
     if request.method == "POST" and form.is_valid():
         try:
             ante = form.series_ante()
@@ -178,7 +184,7 @@ def new_table(request: HtmxHttpRequest) -> HttpResponse:
                 % {"link": link},
             )
         return redirect("table", game.pk)
-    return render(request, "games/new_table.html", {"form": form})
+    return render(request, "games/new_table.html", {"form": form, "guest": guest})
 
 
 @login_required

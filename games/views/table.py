@@ -58,6 +58,11 @@ def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The next game with the same bots: made by the first player to ask, joined by the rest."""
     if rendering.load_table(game_id, request.user).mine is None:
         raise PermissionDenied(gettext("Only a player at this table can start the next game."))
+    series_url = series_pages.url_of_hand(game_id)
+    if series_url:
+        # A series deals its own next hand at its one URL: a plain new table here would
+        # leave the series and its pot behind.
+        return HttpResponseClientRedirect(series_url) if request.htmx else redirect(series_url)
     try:
         following = services.play_again(game_id, request.user)
     except ServiceError as e:
