@@ -15,6 +15,7 @@ SEAT_CHOICES = [("open", _("Open for people")), *Seat.LEVEL_CHOICES]
 
 class QuickPlayForm(forms.Form):
     level = forms.ChoiceField(label=_("Bots"), choices=Seat.LEVEL_CHOICES, initial="normal")
+    private = forms.BooleanField(label=_("Private: nobody may watch"), required=False)
 
 
 class NewTableForm(forms.Form):

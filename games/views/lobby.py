@@ -24,12 +24,14 @@ from accounts.models import display_name_for, is_guest
 from games import services
 from games.engine.state import HELD_MELDS_FREE
 from games.forms import NewTableForm, QuickPlayForm
+from games.live import spectators
 from games.models import Game, Seat
 from games.ratings import core as ratings
 from games.series import services as series_services
 from games.views import HtmxHttpRequest, home
 
 OPEN_TABLES_SHOWN = 30
+WATCH_SHOWN = 10
 TOKEN_LENGTH = Game._meta.get_field("invite_token").max_length
 # The variants as {% term %} words (it translates them).
 VARIANT_NAMES = {HELD_MELDS_FREE: "Held melds free"}
@@ -126,13 +128,22 @@ def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> d
     )
     mine = list(_with_seats(current.order_by("-created_at")))
     listed = list(_with_seats(open_tables.order_by("-created_at"))[:OPEN_TABLES_SHOWN])
-    skills = _skills(mine + listed)
+    watched = list(_with_seats(spectators.to_watch().exclude(seats__user=user))[:WATCH_SHOWN])
+    skills = _skills(mine + listed + watched)
     return {
         "origin": origin,
         "quick_form": QuickPlayForm(),
         "your_games": [table_line(g, user, skills) for g in mine],
         "open_tables": [table_line(g, user, skills) for g in listed],
+        "to_watch": [table_line(g, user, skills) for g in watched],
     }
+
+
+def to_watch_context(user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+    """The games anyone may watch, for the home page's visitor."""
+    watched = list(_with_seats(spectators.to_watch())[:WATCH_SHOWN])
+    skills = _skills(watched)
+    return {"to_watch": [table_line(g, user, skills) for g in watched]}
 
 
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
@@ -152,7 +163,9 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
         messages.error(request, gettext("Choose the bots' level: Easy, Normal or Hard."))
         return redirect("lobby")
     try:
-        game = services.quick_play(request.user, form.cleaned_data["level"])
+        game = services.quick_play(
+            request.user, form.cleaned_data["level"], public=not form.cleaned_data["private"]
+        )
     except services.ServiceError as e:
         messages.error(request, e.message)
         return redirect("lobby")
