@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.support import PageErrors, sign_up
+from tests.browser.support import PageErrors, play_turns_until_the_end, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -88,5 +88,36 @@ def test_a_series_standings_beside_the_table_fit_at_1280(browser, server):
             "p = c.closest('.history-scroll').getBoundingClientRect(); "
             "return r.left >= p.left && r.right <= p.right + 0.5; }"
         ), head
+    errors.assert_none()
+    context.close()
+
+
+def test_when_a_series_hand_ends_its_panel_counts_it_and_the_way_on_is_the_series(browser, server):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_up(page, server)
+    page.goto(f"{server}/tables/new/")
+    page.get_by_label("Seat 1:").select_option("normal")
+    page.get_by_label("Seat 2:").select_option("normal")
+    page.get_by_label("Series:").check()
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"/series/\d+/$"))
+    series_url = page.url
+
+    play_turns_until_the_end(page)
+
+    result = page.locator("#table-result")
+    # No plain Play again inside a series: the way on is the series' results.
+    way_on = result.get_by_role("link", name="See the series' results")
+    way_on.wait_for(timeout=2_000)
+    assert result.get_by_role("button", name="Play again").count() == 0
+    assert way_on.get_attribute("href") == series_url.removeprefix(server)
+    # The panel beside the table counts the hand at once: one seat has won a hand.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#series-panel tbody tr')]"
+        ".some(r => r.cells[1] && r.cells[1].textContent.trim() === '1')",
+        timeout=2_500,
+    )
     errors.assert_none()
     context.close()
