@@ -21,11 +21,12 @@ import logging
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import PermissionDenied
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games import actions, rendering
-from games.live import snapshots, watch
+from games.live import snapshots, spectators, watch
 from games.live.db import in_db_thread
 from games.live.snapshots import Snapshot
 from games.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 # "Service restart": the page's socket reconnects by itself, and its first frame is the
 # whole board, so whatever was missed meanwhile is healed.
 RECONNECT = 1012
+WATCHING = gettext_lazy("You are watching this table: log in and take a seat to play.")
 
 
 class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
@@ -79,14 +81,12 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         # while a 44xx close after accepting stops it.
         await self.accept()
         await self.bind_session()  # closed when its session ends (accounts/sockets.py)
-        if not self.user.is_authenticated:
-            await self.close(code=4401)
-            return
         # Join before loading, so no move falls between the load and the first event.
+        # Anyone may watch a public table or a game of bots, logged in or not.
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         snap = await snapshots.current(self.game_id)
-        code = rendering.refusal_code(snap, self.user)
+        code = spectators.refusal_code(snap, self.user)
         if code is not None:
             await self.leave()
             await self.close(code=code)
@@ -116,6 +116,10 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 await self.send_message(SLOW_DOWN)
             elif verdict == CLOSE:
                 await self.close(code=TOO_MANY_REQUESTS)
+            return
+        if not self.user.is_authenticated:
+            # A watcher without an account has no seat to act from: told so, nothing done.
+            await self.send(text_data=rendering.message_frame(WATCHING, self.seq))
             return
         try:
             data = actions.frame_data(text_data)
@@ -166,7 +170,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             if snap.rev <= self.rev and not whole:
                 return  # this socket has it already (or something newer)
             try:
-                table = rendering.table_for(snap, self.user)
+                table = spectators.table_for(snap, self.user)
             except PermissionDenied:
                 await self.close(code=4403)
                 return

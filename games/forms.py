@@ -15,6 +15,7 @@ SEAT_CHOICES = [("open", _("Open for people")), *Seat.LEVEL_CHOICES]
 
 class QuickPlayForm(forms.Form):
     level = forms.ChoiceField(label=_("Bots"), choices=Seat.LEVEL_CHOICES, initial="normal")
+    private = forms.BooleanField(label=_("Private: nobody may watch"), required=False)
 
 
 class NewTableForm(forms.Form):
@@ -27,8 +28,10 @@ class NewTableForm(forms.Form):
         initial="public",
         widget=forms.RadioSelect,
     )
-    seat_2 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="open")
-    seat_3 = forms.ChoiceField(label=_("Seat 3"), choices=SEAT_CHOICES, initial="open")
+    # The rules number the seats 0, 1 and 2 (docs/rules.md, R1) and the maker sits in 0;
+    # the fields keep their old names, which posted forms and tests use.
+    seat_2 = forms.ChoiceField(label=_("Seat 1"), choices=SEAT_CHOICES, initial="open")
+    seat_3 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="open")
     rated = forms.ChoiceField(
         label=_("Rating"),
         choices=[
@@ -58,6 +61,13 @@ class NewTableForm(forms.Form):
         help_text=_("A variant: at the end, cards that form melds in a hand do not count."),
     )
 
+    def __init__(self, *args: Any, guest: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if guest:
+            # A guest is never rated, so the choice would promise her nothing; the table
+            # stays rated for people with accounts who join it.
+            del self.fields["rated"]
+
     def table_options(self) -> dict[str, Any]:
         """Keyword arguments for ``services.create_table``."""
         data = self.cleaned_data
@@ -65,7 +75,7 @@ class NewTableForm(forms.Form):
             "public": data["visibility"] == "public",
             "others": (data["seat_2"], data["seat_3"]),
             "variants": [HELD_MELDS_FREE] if data["held_melds_free"] else [],
-            "rated": data["rated"] != "casual",
+            "rated": data.get("rated") != "casual",
         }
 
     def series_ante(self) -> int | None:

@@ -166,11 +166,12 @@ def _check_can_make_table(user: AbstractBaseUser) -> None:
         raise ServiceError(refusal)
 
 
-def quick_play(user: AbstractBaseUser, level: str = "normal") -> Game:
-    """A private, rated table with ``user`` and two bots of ``level``, dealt at once."""
+def quick_play(user: AbstractBaseUser, level: str = "normal", *, public: bool = True) -> Game:
+    """A rated table with ``user`` and two bots of ``level``, dealt at once. Public unless
+    its player asks otherwise: it has no seat to join, but anyone may watch it."""
     if level not in bots.LEVELS:
         raise ServiceError(_("There is no such bot level: choose Easy, Normal or Hard."))
-    return create_table(user, public=False, others=(level, level), rated=True)
+    return create_table(user, public=public, others=(level, level), rated=True)
 
 
 def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Game:

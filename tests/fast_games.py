@@ -63,6 +63,8 @@ def prepare(
         seq=game.seq + len(keep), rev=game.rev + len(keep) + 1, turn_seat=state.turn, due_at=past
     )
     services.forget_cached_states()
+
+
 def finish_quickly(game_id: int) -> Game:
     """Play a dealt game to its end with one server move: the engine plays every move the
     server would make (each seat's bot, the greedy bot for a person, away; the server's own

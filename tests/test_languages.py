@@ -615,6 +615,8 @@ def test_nothing_is_left_in_english_on_the_main_flows_filipino_pages(
 
     # How to play names some words in both languages, each beside the other's.
     names |= {"burned", "sunog", "sapaw", "laying off", "greedy bot", "random bot", "Blocking."}
+    # The bots' levels keep their names in Filipino, as the seats show them.
+    names |= {"easy bot", "normal bot", "hard bot"}
     # The commands and the check of the replay's fair deal are code.
     names |= {"sha256(seed) == commitment", f"python manage.py verify_deal {finished.pk}"}
     pages = {

@@ -65,7 +65,9 @@ def test_each_explanation_links_to_a_section_of_the_how_to_play_page(client):
         assert f'id="{term.anchor}"' in html
     shown = {tip[1] for tip in TIP.findall(html)}
     assert {"opened", "blocked", "burned", "fight", "secret set", "held melds free"} <= shown
-    assert {"greedy bot", "random bot"} <= shown
+    # The levels the site offers, by their names (issue 24): not the old kinds' names.
+    assert {"easy bot", "normal bot", "hard bot"} <= shown
+    assert not {"greedy bot", "random bot"} & shown
 
 
 @pytest.mark.django_db

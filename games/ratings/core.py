@@ -130,6 +130,25 @@ def _counts(keys: Sequence[Key | None]) -> bool:
     return any(k and k[0] == "user" for k in keys) and sum(k is not None for k in keys) >= 2
 
 
+def will_be_rated(rated: bool, seats: Sequence, guests: set[int]) -> bool:
+    """Whether a table's result will move ratings, as pages should say it: the table was
+    made rated and its seats hold a rated person and someone to rank her against. An open
+    seat counts as a person with an account, who may yet sit there; a guest never counts,
+    so a guest's table against bots is not rated, whatever it was made as."""
+    if not rated:
+        return False
+    keys = seat_keys(seats, guests)
+    for seat in seats:
+        if seat.user_id is None and not seat.bot_kind:
+            keys[seat.index] = ("user", 0)
+    return _counts(keys)
+
+
+def guest_ids(user_ids: Iterable[int]) -> set[int]:
+    """Which of these people are guests (never rated): one query."""
+    return _guest_ids(u for u in user_ids if u)
+
+
 # --- Live: the game's last move ---------------------------------------------------------------
 
 

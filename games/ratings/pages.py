@@ -28,16 +28,19 @@ class SeatRating:
 
 
 def table_ratings(game_id: int, seats: Sequence) -> dict[str, Any]:
-    """The table page's line of ratings: each seated player's, and whether the table is
-    rated. Two queries."""
+    """The table page's line of ratings: each seated player's, and whether the table's
+    result will move ratings (not a guest's, nor at a table of only guests and bots).
+    Three queries."""
     rated = Game.objects.filter(pk=game_id).values_list("rated", flat=True).first()
+    guests = core.guest_ids(s.user_id for s in seats)
     skills = core.skills_of([s.user_id for s in seats], [s.bot_kind for s in seats])
     lines = []
     for seat in seats:
         skill = core.skill_of_seat(skills, seat)
-        if skill is not None:
+        if skill is not None and seat.user_id not in guests:  # a guest has no rating
             lines.append(SeatRating(seat.shown_name, skill.shown, skill.provisional))
-    return {"table_rated": bool(rated), "seat_ratings": lines}
+    table_rated = core.will_be_rated(bool(rated), seats, guests)
+    return {"table_rated": table_rated, "seat_ratings": lines}
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,12 @@ def _kept_by_house(st: services.State, names: list[str]) -> list[tuple[str, int,
     ]
 
 
+def url_of_hand(game_id: int) -> str:
+    """The series' URL if the game is one of its hands, else "": one query."""
+    series_id = Hand.objects.filter(game_id=game_id).values_list("series_id", flat=True).first()
+    return reverse("series", args=[series_id]) if series_id is not None else ""
+
+
 def may_watch(st: services.State, user: AbstractBaseUser) -> bool:
     """A public series anyone logged in may watch; a private one, the people of its hands
     (and whoever uploaded it)."""

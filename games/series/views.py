@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import rendering
 from games.ratings import pages as rating_pages
 from games.series import pages, records, services
-from games.series.models import Series
+from games.series.models import Hand, Series
 from games.services import ServiceError
 from games.views import HtmxHttpRequest
 
@@ -58,6 +58,22 @@ def waiting(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
     if str(len(st.hands)) != shown or st.series.ended:
         return HttpResponseClientRedirect(reverse("series", args=[series_id]))
     return HttpResponse(status=204)
+
+
+@login_required
+def panel(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
+    """The series panel beside hand ``?game=``'s table, as it is now: the table's page
+    asks for it when the hand ends, so the pot and standings count that hand at once."""
+    st = _watchable(request, series_id)
+    game_id = request.GET.get("game", "")
+    hand = None
+    if game_id.isdigit() and len(game_id) < 19:  # a bigint's digits, no more
+        hand = Hand.objects.filter(series_id=series_id, game_id=int(game_id)).first()
+    if hand is None:
+        raise Http404(gettext("That game is not a hand of this series."))
+    context = pages.context(st, request.user, shown_hand=hand.number)
+    context["game_id"] = hand.game_id
+    return render(request, "games/series/parts.html#panel", context)
 
 
 def _act(request: HtmxHttpRequest, series_id: int, action) -> HttpResponse:

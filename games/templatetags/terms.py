@@ -70,7 +70,7 @@ TERMS = {
     ),
     "dealer": Term("R2", _("Was dealt 13 cards and plays first, without drawing.")),
     "away": Term(
-        "bots", _("Their turn clock ran out: the greedy bot plays for them until they come "
+        "bots", _("Their turn clock ran out: the Normal bot plays for them until they come "
         "back."),
     ),
 }  # fmt: skip

@@ -47,7 +47,10 @@ def live_counts() -> dict[str, int]:
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The page a visitor lands on (the lobby's address, for someone not logged in)."""
+    from games.views.lobby import to_watch_context  # the lobby imports this module
+
     context = {"counts": live_counts(), "poll_seconds": POLL_SECONDS}
+    context.update(to_watch_context(request.user))
     return render(request, "games/home.html", context)
 
 

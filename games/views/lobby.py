@@ -20,16 +20,18 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.models import display_name_for
+from accounts.models import display_name_for, is_guest
 from games import services
 from games.engine.state import HELD_MELDS_FREE
 from games.forms import NewTableForm, QuickPlayForm
+from games.live import spectators
 from games.models import Game, Seat
 from games.ratings import core as ratings
 from games.series import services as series_services
 from games.views import HtmxHttpRequest, home
 
 OPEN_TABLES_SHOWN = 30
+WATCH_SHOWN = 10
 TOKEN_LENGTH = Game._meta.get_field("invite_token").max_length
 # The variants as {% term %} words (it translates them).
 VARIANT_NAMES = {HELD_MELDS_FREE: "Held melds free"}
@@ -66,7 +68,7 @@ def _seat_line(
     seat: Seat, user: AbstractBaseUser | AnonymousUser, skills: dict | None = None
 ) -> SeatLine:
     skill = ratings.skill_of_seat(skills, seat) if skills is not None else None
-    rating = skill.shown if skill else ""
+    rating = skill.shown if skill and not _guest(seat) else ""
     if seat.is_bot:
         return SeatLine(seat.get_bot_kind_display(), "bot", False, rating)
     if seat.user is None:
@@ -101,8 +103,13 @@ def table_line(
         open_seats=open_seats,
         variants=[VARIANT_NAMES.get(v, v) for v in game.variants],
         invite_path=reverse("invite", args=[game.invite_token]) if show_invite else "",
-        rated=game.rated,
+        rated=ratings.will_be_rated(game.rated, seats, {s.user_id for s in seats if _guest(s)}),
     )
+
+
+def _guest(seat: Seat) -> bool:
+    # The lobby's seats come with their users' profiles: no query.
+    return seat.user is not None and is_guest(seat.user)
 
 
 def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -121,13 +128,22 @@ def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> d
     )
     mine = list(_with_seats(current.order_by("-created_at")))
     listed = list(_with_seats(open_tables.order_by("-created_at"))[:OPEN_TABLES_SHOWN])
-    skills = _skills(mine + listed)
+    watched = list(_with_seats(spectators.to_watch().exclude(seats__user=user))[:WATCH_SHOWN])
+    skills = _skills(mine + listed + watched)
     return {
         "origin": origin,
         "quick_form": QuickPlayForm(),
         "your_games": [table_line(g, user, skills) for g in mine],
         "open_tables": [table_line(g, user, skills) for g in listed],
+        "to_watch": [table_line(g, user, skills) for g in watched],
     }
+
+
+def to_watch_context(user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+    """The games anyone may watch, for the home page's visitor."""
+    watched = list(_with_seats(spectators.to_watch())[:WATCH_SHOWN])
+    skills = _skills(watched)
+    return {"to_watch": [table_line(g, user, skills) for g in watched]}
 
 
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
@@ -147,7 +163,9 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
         messages.error(request, gettext("Choose the bots' level: Easy, Normal or Hard."))
         return redirect("lobby")
     try:
-        game = services.quick_play(request.user, form.cleaned_data["level"])
+        game = services.quick_play(
+            request.user, form.cleaned_data["level"], public=not form.cleaned_data["private"]
+        )
     except services.ServiceError as e:
         messages.error(request, e.message)
         return redirect("lobby")
@@ -157,7 +175,8 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_table(request: HtmxHttpRequest) -> HttpResponse:
-    form = NewTableForm(request.POST or None)
+    guest = is_guest(request.user)
+    form = NewTableForm(request.POST or None, guest=guest)
     if request.method == "POST" and form.is_valid():
         try:
             ante = form.series_ante()
@@ -178,7 +197,7 @@ def new_table(request: HtmxHttpRequest) -> HttpResponse:
                 % {"link": link},
             )
         return redirect("table", game.pk)
-    return render(request, "games/new_table.html", {"form": form})
+    return render(request, "games/new_table.html", {"form": form, "guest": guest})
 
 
 @login_required

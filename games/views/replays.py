@@ -157,6 +157,9 @@ class Control:
     symbol: str
     move: int | None
     shortcut: str
+    # The whole name a screen reader says ("First move"): a phrase of its own, since
+    # languages do not all build it from the button's word ("Unang galaw", not "Una na").
+    spoken: str = ""
 
 
 @dataclass(frozen=True)
@@ -178,10 +181,33 @@ class Step:
         """First, previous, next, last: each with its step, or None where it cannot go."""
         n, t = self.number, self.total
         return [
-            Control("first", gettext("First"), "«", 0 if n > 0 else None, "Home"),
-            Control("previous", gettext("Previous"), "‹", n - 1 if n > 0 else None, "ArrowLeft"),
-            Control("next", gettext("Next"), "›", n + 1 if n < t else None, "ArrowRight"),
-            Control("last", gettext("Last"), "»", t if n < t else None, "End"),
+            Control(
+                "first",
+                gettext("First"),
+                "«",
+                0 if n > 0 else None,
+                "Home",
+                gettext("First move"),
+            ),
+            Control(
+                "previous",
+                gettext("Previous"),
+                "‹",
+                n - 1 if n > 0 else None,
+                "ArrowLeft",
+                gettext("Previous move"),
+            ),
+            Control(
+                "next",
+                gettext("Next"),
+                "›",
+                n + 1 if n < t else None,
+                "ArrowRight",
+                gettext("Next move"),
+            ),
+            Control(
+                "last", gettext("Last"), "»", t if n < t else None, "End", gettext("Last move")
+            ),
         ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -17,16 +18,23 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import actions, rendering, services
+from games.live import spectators
 from games.ratings import pages as rating_pages
 from games.series import pages as series_pages
 from games.services import ServiceError
 from games.views import HtmxHttpRequest
 
 
-@login_required
 def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The whole table as this person sees it: their seat's view, or a spectator's."""
-    tbl = rendering.load_table(game_id, request.user)
+    """The whole table as this person sees it: their seat's view, or a spectator's. Anyone
+    may watch a public table or a game of bots, without an account (games.live.spectators);
+    a visitor refused a private table is asked to log in."""
+    try:
+        tbl = spectators.load_table(game_id, request.user)
+    except PermissionDenied:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise
     context = rendering.board_context(tbl)
     context.update(rating_pages.table_ratings(game_id, tbl.seats))
     context.update(series_pages.context_for_game(game_id, request.user))
@@ -58,6 +66,11 @@ def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The next game with the same bots: made by the first player to ask, joined by the rest."""
     if rendering.load_table(game_id, request.user).mine is None:
         raise PermissionDenied(gettext("Only a player at this table can start the next game."))
+    series_url = series_pages.url_of_hand(game_id)
+    if series_url:
+        # A series deals its own next hand at its one URL: a plain new table here would
+        # leave the series and its pot behind.
+        return HttpResponseClientRedirect(series_url) if request.htmx else redirect(series_url)
     try:
         following = services.play_again(game_id, request.user)
     except ServiceError as e:

@@ -32,3 +32,15 @@
     if (!nav.contains(event.target)) setOpen(false);
   });
 })();
+
+// The service worker that lets the site install as an app and show its own page offline
+// (static/sw.js). Its address carries the page's language, so a switch of language
+// installs it again with the offline page in that language.
+(function () {
+  "use strict";
+  var script = document.documentElement.dataset.serviceWorker;
+  if (!script || !("serviceWorker" in navigator)) return;
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register(script, {scope: "/"}).catch(function () {});
+  });
+})();

@@ -8,15 +8,54 @@
 
   function onTable() {
     var panel = document.getElementById("series-panel");
-    if (!panel || !panel.dataset.seriesCurrent) return;
+    if (!panel) return;
+    var current = !!panel.dataset.seriesCurrent;
     var going = false;
+    var seriesUrl = panel.dataset.seriesUrl;
+    var gameId = panel.dataset.gameId;
+    // A series deals its next hand itself: the result's plain "Play again" would start a
+    // table outside it, so it becomes the way to the series' results.
+    function toSeries(result) {
+      var forms = result.querySelectorAll("form.again-form");
+      for (var i = 0; i < forms.length; i++) {
+        var link = document.createElement("a");
+        link.className = "button";
+        link.href = seriesUrl;
+        link.textContent = panel.dataset.toSeries;
+        var p = document.createElement("p");
+        p.className = "again-form series-again";
+        p.appendChild(link);
+        forms[i].replaceWith(p);
+      }
+    }
+    // The pot and standings as they are now that the hand counts: the server's panel.
+    function refresh() {
+      if (!gameId || !window.fetch) return;
+      fetch(seriesUrl + "panel/?game=" + encodeURIComponent(gameId), {credentials: "same-origin"})
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          var now = document.getElementById("series-panel");
+          if (!html || !now) return;
+          var box = document.createElement("div");
+          box.innerHTML = html;
+          var fresh = box.querySelector("#series-panel");
+          if (!fresh) return;
+          var note = fresh.querySelector("#series-next-note");
+          if (note) note.hidden = false;
+          now.replaceWith(fresh);
+        })
+        .catch(function () {});
+    }
     function check() {
       var result = document.getElementById("table-result");
-      if (going || !result || result.hidden) return;
+      if (!result || result.hidden) return;
+      if (result.querySelector("form.again-form")) toSeries(result);
+      if (going || !current) return;
       going = true;
       var note = document.getElementById("series-next-note");
       if (note) note.hidden = false;
-      window.setTimeout(function () { window.location.assign(panel.dataset.seriesUrl); }, 3000);
+      refresh();
+      window.setTimeout(function () { window.location.assign(seriesUrl); }, 3000);
     }
     new MutationObserver(check).observe(document.body, {
       subtree: true, childList: true, attributes: true, attributeFilter: ["hidden"],

@@ -54,8 +54,8 @@ def a_seed_where_seat_0_deals_itself_four_of_a_kind() -> tuple[int, list[str]]:
 
 def a_table_dealt_from(page, server: str, manage, seed: int) -> None:
     page.get_by_role("link", name="New table").click()
-    page.get_by_label("Seat 2").select_option(label="Open for people")
-    page.get_by_label("Seat 3").select_option(label="Open for people")
+    page.get_by_label("Seat 1:").select_option(label="Open for people")
+    page.get_by_label("Seat 2:").select_option(label="Open for people")
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(f"{server}/games/*/")
     game = int(page.url.rstrip("/").rsplit("/", 1)[1])

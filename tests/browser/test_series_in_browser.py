@@ -25,8 +25,8 @@ def test_a_two_hand_series_against_bots_to_its_second_result_screen(browser, ser
     sign_up(page, server)
 
     page.goto(f"{server}/tables/new/")
-    page.get_by_label("Seat 2").select_option("normal")
-    page.get_by_label("Seat 3").select_option("normal")
+    page.get_by_label("Seat 1:").select_option("normal")
+    page.get_by_label("Seat 2:").select_option("normal")
     page.get_by_role("checkbox", name="Series:").check()
     page.get_by_label("Ante per hand (series)").select_option("1")
     page.get_by_role("button", name="Create table").click()

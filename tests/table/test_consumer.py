@@ -180,8 +180,12 @@ async def test_a_private_table_closes_the_socket_of_a_non_member_with_4403(
     assert await outsider.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
 
 
-async def test_an_anonymous_socket_is_closed_with_4401(three_people):
-    anonymous = socket(three_people.pk, [(b"origin", b"http://localhost")])
+async def test_an_anonymous_socket_at_a_private_table_is_closed_with_4401(
+    alice, bob, carol, make_game
+):
+    # A public table or a game of bots anyone may watch (tests/test_watching.py).
+    private = await database_sync_to_async(make_game)([alice, bob, carol], public=False)
+    anonymous = socket(private.pk, [(b"origin", b"http://localhost")])
 
     await anonymous.connect()
 

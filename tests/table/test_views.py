@@ -72,8 +72,10 @@ def test_a_private_table_is_forbidden_to_a_non_member(client, alice, bob, carol,
     assert page(client, dave, game).status_code == 403
 
 
-def test_the_table_asks_an_anonymous_visitor_to_log_in(client, three_people):
-    response = client.get(reverse("table", args=[three_people.pk]))
+def test_a_private_table_asks_an_anonymous_visitor_to_log_in(client, alice, bob, carol, make_game):
+    # A public table or a game of bots anyone may watch (tests/test_watching.py).
+    private = make_game([alice, bob, carol], seed=SEED, public=False)
+    response = client.get(reverse("table", args=[private.pk]))
 
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))

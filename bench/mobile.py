@@ -1,0 +1,441 @@
+"""The site on a slow phone: ``python -m bench.mobile``.
+
+One Daphne worker as in production (``DJANGO_DEBUG=0``, WhiteNoise's compressed static
+files from a ``collectstatic`` of the bench's own, its own database), reached through a
+small TCP relay that can cut the line, and Debian's Chromium at 360x740 with Chrome's
+network emulation (CDP ``Network.emulateNetworkConditions``: by default 400 kbps down and
+up and 400 ms round trip). It prints:
+
+- the home page's cold load (a fresh browser, to the load event);
+- the cold visit from typing the address to a dealt hand you can act on, through Play now;
+- the table's first load in a fresh browser (with the guest's session): bytes as received
+  (encoded, headers included) and requests, from the page's own target;
+- move -> your board updated, p50 and p95 over ``--moves`` of your moves (the bots answer
+  at once; a finished game is followed by Play again);
+- after the line is cut for ``--offline-seconds`` (the relay drops every connection and
+  refuses new ones, and the browser is told it is offline; a Draw is pressed meanwhile),
+  the time until the table shows the database's version and can be played again;
+- from the database: the moves stored, and that no move was stored twice (a client move id
+  twice, or two moves of one seq).
+
+The last line is the JSON of it all. Nothing here is asserted except that the run worked:
+tests/test_bench_mobile.py runs it tiny.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench.live_server import BenchDatabase, Workers, close_django, setup_django, site_env
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+PHONE = {"width": 360, "height": 740}
+ACTIONS = ("Fold", "Draw", "Discard")
+ACT_TIMEOUT_MS = 60_000
+PRESS_AGAIN_S = 5.0
+
+
+# --- A line that can be cut ---------------------------------------------------------------
+
+
+class Relay:
+    """A TCP relay from a local port to the worker's. ``cut()`` drops every connection and
+    refuses new ones until ``mend()``, as a phone that lost its network would see it."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = ("127.0.0.1", target_port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open = True
+        self.live: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.open:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.live |= {client, upstream}
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            self._drop(s)
+
+    def _drop(self, s: socket.socket) -> None:
+        with self.lock:
+            self.live.discard(s)
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        s.close()
+
+    def cut(self) -> None:
+        self.open = False
+        with self.lock:
+            live = list(self.live)
+        for s in live:
+            self._drop(s)
+
+    def mend(self) -> None:
+        self.open = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+# --- The browser ------------------------------------------------------------------------------
+
+
+class Wire:
+    """What one page's own target received: requests and encoded bytes (CDP Network)."""
+
+    def __init__(self, cdp) -> None:
+        self.requests = 0
+        self.bytes = 0
+        cdp.on("Network.requestWillBeSent", self._sent)
+        cdp.on("Network.loadingFinished", self._finished)
+
+    def _sent(self, event: dict) -> None:
+        self.requests += 1
+
+    def _finished(self, event: dict) -> None:
+        self.bytes += int(event.get("encodedDataLength", 0))
+
+
+def phone_page(browser, kbps: int, rtt_ms: int, storage_state=None):
+    """A fresh phone-sized browser context (no cache) with the network emulated."""
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+        storage_state=storage_state,
+    )  # fmt: skip
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    wire = Wire(cdp)
+
+    def network(offline: bool = False) -> None:
+        cdp.send(
+            "Network.emulateNetworkConditions",
+            {
+                "offline": offline,
+                "latency": rtt_ms,
+                "downloadThroughput": kbps * 1000 / 8,
+                "uploadThroughput": kbps * 1000 / 8,
+            },
+        )
+
+    network()
+    return context, page, wire, network
+
+
+def seq(page) -> str:
+    return page.locator("#table-status").get_attribute("data-seq") or ""
+
+
+def ready(page, timeout_ms: int = ACT_TIMEOUT_MS) -> None:
+    """Wait until the hand can be acted on: one of its buttons, or the game's result."""
+    names = " || ".join(f'b.textContent.trim() === "{n}"' for n in ACTIONS)
+    page.wait_for_function(
+        "() => document.querySelector('#table-result:not([hidden])') || "
+        "[...document.querySelectorAll('button')].some(b => b.offsetParent && "
+        f"({names}))",
+        timeout=timeout_ms,
+    )
+
+
+def visible(page, name: str) -> bool:
+    return page.get_by_role("button", name=name, exact=True).is_visible()
+
+
+def timed_move(page) -> float | None:
+    """Make one move (fold, draw or discard the last card) and time it until the board
+    of the next version is shown; None if it was not this seat's turn."""
+    for name in ACTIONS:
+        if visible(page, name):
+            break
+    else:
+        return None
+    if name == "Discard":
+        page.locator("#my-hand .hand-card").last.click()
+    before = seq(page)
+    start = time.monotonic()
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_function(
+        "s => document.querySelector('#table-status').dataset.seq !== s",
+        arg=before,
+        timeout=ACT_TIMEOUT_MS,
+    )
+    return (time.monotonic() - start) * 1000
+
+
+def press(page) -> str:
+    """Press this seat's move (Fold, Draw, or Discard of the last card) without waiting
+    for anything; the button's name, or "" if there is none to press."""
+    for name in ACTIONS:
+        if visible(page, name):
+            if name == "Discard" and not page.locator("#my-hand input:checked").count():
+                page.locator("#my-hand .hand-card").last.click()
+            page.get_by_role("button", name=name, exact=True).click()
+            return name
+    return ""
+
+
+def _shown_seq(page) -> int:
+    try:
+        return int(seq(page) or -1)
+    except Exception:  # the board is being swapped
+        return -1
+
+
+def game_id_of(page) -> int:
+    return int(re.search(r"/games/(\d+)/", page.url).group(1))
+
+
+def play_again(page) -> None:
+    """Play again from a finished table. The form is submitted from the page: on a slow
+    line the result's part is swapped in again while a pointer click waits for it to be
+    still, which it may never be."""
+    finished = page.url
+    page.evaluate("document.querySelector('#table-result form.again-form').requestSubmit()")
+    page.wait_for_function("u => location.href !== u", arg=finished, timeout=ACT_TIMEOUT_MS)
+    page.wait_for_load_state("load")
+    ready(page)
+
+
+# --- The database ------------------------------------------------------------------------------
+
+
+def stored(game_ids: list[int]) -> dict[str, int]:
+    """The moves stored for these games, and how many were stored twice."""
+    from django.db.models import Count
+
+    from games.models import Game, Move
+
+    moves = Move.objects.filter(game_id__in=game_ids)
+    twice_ids = (
+        moves.exclude(client_move_id=None)
+        .values("game_id", "client_move_id")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+        .count()
+    )
+    twice_seqs = moves.values("game_id", "seq").annotate(n=Count("id")).filter(n__gt=1).count()
+    seqs = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "seq"))
+    return {
+        "moves": moves.count(),
+        "moves_by_seq": sum(seqs.values()),
+        "stored_twice": twice_ids + twice_seqs,
+    }
+
+
+def db_seq(game_id: int) -> int:
+    from games.models import Game
+
+    return Game.objects.filter(pk=game_id).values_list("seq", flat=True).get()
+
+
+# --- The run ------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def run(options: argparse.Namespace) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread, which Django takes for an
+    # async context; the bench's few queries run one at a time, between the browser's steps.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    scratch = Path(tempfile.mkdtemp(prefix="tongits-mobile-"))
+    database = BenchDatabase("" if options.sqlite else options.postgres, scratch)
+    workers = Workers(scratch)
+    relay = None
+    try:
+        env = site_env(database.create(), options.redis, scratch, bots=True)
+        setup_django(env)
+        workers.start(1, env)
+        relay = Relay(workers.items[0].port)
+        base = f"http://127.0.0.1:{relay.port}"
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                return measure(browser, base, relay, options)
+            finally:
+                browser.close()
+    finally:
+        if relay:
+            relay.close()
+        workers.stop()
+        problems = workers.log_problems()
+        close_django()
+        database.drop()
+        shutil.rmtree(scratch, ignore_errors=True)
+        if problems:
+            print("\n".join(problems[:20]))
+
+
+def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> dict:
+    kbps, rtt = options.kbps, options.rtt_ms
+    report: dict = {"network": {"kbps": kbps, "rtt_ms": rtt}}
+
+    # The home page, cold.
+    context, page, wire, _ = phone_page(browser, kbps, rtt)
+    start = time.monotonic()
+    page.goto(f"{base}/", wait_until="load")
+    report["home_cold_ms"] = round((time.monotonic() - start) * 1000)
+    report["home_bytes"], report["home_requests"] = wire.bytes, wire.requests
+    context.close()
+
+    # From the address to a dealt hand, through Play now, cold.
+    context, page, wire, _ = phone_page(browser, kbps, rtt)
+    start = time.monotonic()
+    page.goto(f"{base}/", wait_until="load")
+    page.get_by_role("button", name="Play now").click()
+    page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=ACT_TIMEOUT_MS)
+    ready(page)
+    report["play_now_cold_ms"] = round((time.monotonic() - start) * 1000)
+    table_url, session = page.url, context.storage_state()
+    context.close()
+
+    # The table's first load in a fresh browser with the guest's session.
+    context, page, wire, network = phone_page(browser, kbps, rtt, storage_state=session)
+    start = time.monotonic()
+    page.goto(table_url, wait_until="load")
+    ready(page)
+    report["table_first_load_ms"] = round((time.monotonic() - start) * 1000)
+    page.wait_for_load_state("networkidle")
+    report["table_bytes"], report["table_requests"] = wire.bytes, wire.requests
+
+    # Moves, each timed until this seat's board of the next version is shown.
+    games = [game_id_of(page)]
+    times: list[float] = []
+    while len(times) < options.moves:
+        if page.locator("#table-result:not([hidden])").count():
+            play_again(page)
+            games.append(game_id_of(page))
+            continue
+        took = timed_move(page)
+        if took is None:
+            page.wait_for_timeout(50)  # the bots' turn
+        else:
+            times.append(took)
+    report["moves_timed"] = len(times)
+    report["move_p50_ms"] = round(percentile(times, 50))
+    report["move_p95_ms"] = round(percentile(times, 95))
+    report["move_mean_ms"] = round(statistics.fmean(times)) if times else 0
+
+    # The line is cut and a move is pressed meanwhile, as a person on a train would; then
+    # the time until that move is in the database and the table shows it (the database's
+    # version, with a hand to act on again). A move still not through after a few seconds
+    # is pressed again, as she would: the database must hold it once.
+    deadline = time.monotonic() + ACT_TIMEOUT_MS / 1000
+    while not any(visible(page, name) for name in ACTIONS):  # this seat's turn, to press
+        assert time.monotonic() < deadline, "no move to make"
+        if page.locator("#table-result:not([hidden])").count():
+            play_again(page)
+            games.append(game_id_of(page))
+        else:
+            page.wait_for_timeout(50)
+    game = games[-1]
+    before = int(seq(page))
+    relay.cut()
+    network(offline=True)
+    pressed = press(page)
+    time.sleep(options.offline_seconds)
+    relay.mend()
+    network(offline=False)
+    start = time.monotonic()
+    deadline = start + options.recover_timeout
+    again, current, last_press = 0, False, start
+    while time.monotonic() < deadline:
+        shown = _shown_seq(page)
+        if shown > before and shown == db_seq(game):
+            current = True
+            break
+        if time.monotonic() - last_press > PRESS_AGAIN_S and press(page):
+            again, last_press = again + 1, time.monotonic()
+        page.wait_for_timeout(100)
+    report["offline_seconds"] = options.offline_seconds
+    report["pressed_offline"] = pressed
+    report["pressed_again"] = again
+    report["recovered"] = current
+    report["recover_ms"] = round((time.monotonic() - start) * 1000) if current else None
+    context.close()
+
+    report.update(stored(games))
+    report["games"] = len(games)
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument("--offline-seconds", type=float, default=20)
+    parser.add_argument("--recover-timeout", type=float, default=120)
+    parser.add_argument("--kbps", type=int, default=400, help="down and up")
+    parser.add_argument("--rtt-ms", type=int, default=400)
+    parser.add_argument("--sqlite", action="store_true", help="SQLite, not PostgreSQL")
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres",
+    )
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", ""))
+    parser.add_argument("--no-redis", dest="redis", action="store_const", const="")
+    options = parser.parse_args(argv)
+    if not options.postgres.startswith(("postgres://", "postgresql://")):
+        options.sqlite = True
+    report = run(options)
+    print(f"network: {options.kbps} kbps down and up, {options.rtt_ms} ms round trip")
+    print(f"home page, cold:                  {report['home_cold_ms']:>7} ms "
+          f"({report['home_bytes']:,} bytes, {report['home_requests']} requests)")  # fmt: skip
+    print(f"address to a dealt hand (Play now): {report['play_now_cold_ms']:>5} ms")
+    print(f"table's first load:               {report['table_first_load_ms']:>7} ms "
+          f"({report['table_bytes']:,} bytes, {report['table_requests']} requests)")  # fmt: skip
+    print(f"move -> your board updated:       p50 {report['move_p50_ms']} ms, "
+          f"p95 {report['move_p95_ms']} ms over {report['moves_timed']} moves")  # fmt: skip
+    pressed = report["pressed_offline"] or "-"
+    print(f"after {options.offline_seconds:g} s offline: current and playable again in "
+          f"{report['recover_ms']} ms (pressed offline: {pressed})")  # fmt: skip
+    print(f"database: {report['moves']} moves in {report['games']} games, "
+          f"{report['stored_twice']} stored twice")  # fmt: skip
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""The slow-phone benchmark (python -m bench.mobile) runs tiny: a fast network, a few
+moves, a short cut of the line. Only that it works is asserted, and that the database
+holds every move once; the figures are for people to read (bench/README.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: CI must install Debian's chromium (.ci/run).")
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (never downloaded).")
+    options = ["--moves", "3", "--offline-seconds", "1", "--kbps", "8000", "--rtt-ms", "10"]
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        options.append("--sqlite")
+    if not os.environ.get("REDIS_URL"):
+        options.append("--no-redis")
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.mobile", *options],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    output = run.stdout[-4000:] + run.stderr[-4000:]
+    assert run.returncode == 0, output
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+
+    assert report["home_cold_ms"] > 0 and report["play_now_cold_ms"] > 0, output
+    assert report["table_bytes"] > 0 and report["table_requests"] > 0, output
+    assert report["moves_timed"] == 3 and report["move_p95_ms"] >= report["move_p50_ms"]
+    assert report["recovered"], output
+    assert report["stored_twice"] == 0 and report["moves"] == report["moves_by_seq"], output

@@ -1,0 +1,150 @@
+"""The table page's first load stays light (issue 24): everything a fresh browser fetches
+for a dealt table, as the production server sends it, is at most 100 KB.
+
+What is counted: the page's HTML (Daphne sends it uncompressed: no GZipMiddleware, which
+would expose the CSRF token to BREACH), then every stylesheet, script, icon and manifest
+the page names, every url() inside those stylesheets (fonts, pictures), the service
+worker and what it keeps. Static files count as WhiteNoise serves them after
+``collectstatic``: its gzip (level 9) when that saves 5 %, else the file itself, and
+Brotli's size instead when the Brotli package is installed (it is not today).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+from django.urls import reverse
+from whitenoise.compress import Compressor
+
+from games import services
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = 100 * 1024
+STATIC_URL = "/static/"
+
+
+class _Refs(HTMLParser):
+    """The addresses a browser fetches for a page: stylesheets, scripts, icons, images."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+        self.worker = ""
+
+    def handle_starttag(self, tag, attrs) -> None:
+        a = dict(attrs)
+        if tag == "html" and a.get("data-service-worker"):
+            self.worker = a["data-service-worker"]
+        if tag == "link" and a.get("rel") in ("stylesheet", "icon", "manifest", "preload"):
+            self.found.append(a["href"])
+        if tag in ("script", "img") and a.get("src"):
+            self.found.append(a["src"])
+
+
+@dataclass(frozen=True)
+class Item:
+    url: str
+    raw: int
+    sent: int  # bytes on the wire
+
+
+def sent_size(name: str, data: bytes) -> int:
+    """What WhiteNoise sends for a static file with these bytes."""
+    compressor = Compressor(quiet=True)
+    if not compressor.should_compress(name):
+        return len(data)
+    best = len(data)
+    try:
+        import brotli  # noqa: F401  (WhiteNoise makes .br files only when it is installed)
+
+        best = min(best, len(Compressor.compress_brotli(data)))
+    except ImportError:
+        pass
+    out = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=9, mtime=0) as f:
+        f.write(data)
+    zipped = len(out.getvalue())
+    if zipped <= 0.95 * len(data):
+        best = min(best, zipped)
+    return best
+
+
+def static_bytes(url: str) -> bytes:
+    path = finders.find(url.removeprefix(STATIC_URL).split("?")[0])
+    assert path, f"{url} is no static file"
+    return Path(path).read_bytes()
+
+
+def first_load(client: Client, page: str) -> list[Item]:
+    """Every request a fresh browser makes for ``page``, each with its size as sent."""
+    html = client.get(page)
+    assert html.status_code == 200
+    items = [Item(page, len(html.content), len(html.content))]
+    refs = _Refs()
+    refs.feed(html.content.decode())
+    queue = list(refs.found)
+    seen = {page}
+    if refs.worker:
+        queue.append(refs.worker)
+    while queue:
+        url = queue.pop(0)
+        if url in seen:
+            continue
+        seen.add(url)
+        if url.startswith(STATIC_URL):
+            data = static_bytes(url)
+            items.append(Item(url, len(data), sent_size(url, data)))
+            if url.endswith(".css"):
+                for ref in re.findall(r"url\(\s*['\"]?([^'\")]+)", data.decode()):
+                    if not ref.startswith("data:"):
+                        queue.append(
+                            STATIC_URL + str(Path(url).parent / ref).split("static/", 1)[1]
+                        )
+            continue
+        response = client.get(url)
+        assert response.status_code == 200, url
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        items.append(Item(url, len(body), len(body)))
+        if url.startswith("/manifest"):
+            # Chrome fetches the icon it would install with: the 192 px one.
+            icons = json.loads(body)["icons"]
+            queue += [i["src"] for i in icons if i.get("sizes") == "192x192"]
+        if url.startswith("/sw.js"):
+            listed = re.search(r"var PRECACHE = (\[.*?\]);", body.decode(), flags=re.S)
+            queue += json.loads(listed.group(1))
+    return items
+
+
+def report(items: list[Item]) -> str:
+    lines = [f"{i.sent:>8,} {i.raw:>8,}  {i.url}" for i in sorted(items, key=lambda i: -i.sent)]
+    total = sum(i.sent for i in items)
+    return "\n".join(
+        [
+            "    sent      raw  request",
+            *lines,
+            f"{total:>8,} bytes sent in {len(items)} requests ({total / 1024:.1f} KB)",
+        ]
+    )
+
+
+def test_a_dealt_tables_first_load_is_at_most_100_kb(client, alice, capsys):
+    game = services.quick_play(alice)
+    client.force_login(alice)
+
+    items = first_load(client, reverse("table", args=[game.pk]))
+    total = sum(i.sent for i in items)
+    with capsys.disabled():
+        print(f"\nThe table's first load, as production sends it:\n{report(items)}")
+
+    assert {i.url.rsplit(".", 1)[-1] for i in items} >= {"css", "js"}
+    assert total <= BUDGET, report(items)
