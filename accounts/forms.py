@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.guests import is_guest_username
 from accounts.models import Profile
-from games.text import validate_storable
+from games.words.text import validate_storable
 
 GUEST_NAME_TAKEN = _(
     "Usernames beginning with “guest” are kept for guest accounts: choose another."

@@ -551,7 +551,7 @@ def make_game(user_ids: list[int], bots: str | bool) -> int:
     person and two bots of the level ``bots``."""
     from django.contrib.auth import get_user_model
 
-    from games import services
+    from games.play import services
 
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=user_ids)}
     people = [users[pk] for pk in user_ids]
@@ -574,10 +574,10 @@ def advance(game_id: int, moves: int) -> int:
     its own. A site that has been running has its games at every stage, ending at a
     steady rate; tables started at random points of their games are that site.
     """
-    from games import services
     from games.engine.rules import apply
     from games.engine.view import seat_view
     from games.models import Game
+    from games.play import services
 
     game = Game.objects.get(pk=game_id)
     state = services.game_state(game)

@@ -3,8 +3,8 @@ from __future__ import annotations
 from channels.security.websocket import WebsocketDenier
 from django.urls import path, re_path
 
-from games.consumers import GameConsumer
-from games.lobby_consumer import LobbyConsumer
+from games.sockets.lobby import LobbyConsumer
+from games.sockets.table import GameConsumer
 
 websocket_urlpatterns = [
     path("ws/game/<int:game_id>/", GameConsumer.as_asgi()),

@@ -16,6 +16,6 @@ urlpatterns = [
     path("games/<int:game_id>/", table.table, name="table"),
     path("games/<int:game_id>/act/", table.act, name="act"),
     path("games/<int:game_id>/again/", table.play_again, name="play_again"),
-    path("", include("games.history_urls")),
+    path("", include("games.history.urls")),
     path("", include("games.series.urls")),
 ]

@@ -44,7 +44,7 @@ def carol(users: dict[str, AbstractUser]) -> AbstractUser:
 
 @pytest.fixture(autouse=True)
 def server_clock_off(settings) -> None:
-    # Tests drive the clock themselves (games.services.play_due), so no worker task races
+    # Tests drive the clock themselves (games.play.services.play_due), so no worker task races
     # them; bots move without their human-like pause.
     settings.TONGITS_CLOCK_IN_WORKERS = False
     settings.TONGITS_BOT_PAUSE = (0.0, 0.0)
@@ -54,8 +54,8 @@ def server_clock_off(settings) -> None:
 def fresh_caches() -> None:
     # A rolled-back game's id can come back for another game (SQLite): no process cache
     # may carry a snapshot, a position or a board from one test into the next.
-    from games import rendering
-    from games.live import snapshots
+    from games.play.live import snapshots
+    from games.table import rendering
 
     snapshots.forget()
     rendering.forget_boards()
@@ -65,8 +65,8 @@ def fresh_caches() -> None:
 def make_game():
     """Seat people and bots and deal from a fixed seed: ``make_game([alice, "greedy",
     bob], seed=7)``. Returns the started Game (the dealer comes from the seed)."""
-    from games import services
     from games.models import Game, Seat
+    from games.play import services
 
     def make(occupants: list, seed: int = 7, public: bool = True, **fields) -> Game:
         people = [o for o in occupants if not isinstance(o, str)]

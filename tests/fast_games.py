@@ -10,10 +10,11 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import bots, services
+from games import bots
 from games.engine import apply, replay, seat_view
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.play import services
 
 LEFT_FOR_THE_SERVER = 3
 

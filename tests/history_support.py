@@ -9,9 +9,9 @@ from datetime import timedelta
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import services
 from games.engine.cards import CODES
 from games.models import Game
+from games.play import services
 
 # A seed long enough that finding it in a page means the page shows it.
 SEED = 918_273_645_546_372_819

@@ -19,11 +19,11 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 from hypothesis import strategies as st
 
-from games import services
 from games.models import Game
+from games.play import services
+from games.play.services import ServiceError
 from games.series import services as series
 from games.series.models import Series
-from games.services import ServiceError
 from tests.fast_games import finish_quickly
 
 # What can happen to a series; the actions of a seat's person name the seat (a seat with

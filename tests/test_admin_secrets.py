@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.play import services
 from tests.table.support import SEED, first_legal
 
 pytestmark = pytest.mark.django_db

@@ -16,15 +16,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games import services
 from games.analysis import analysis
 from games.analysis.coach import MARKS, Budget, better_text, evaluate, mark_for
 from games.analysis.models import Analysis, MoveEvaluation
 from games.bots import choose
 from games.engine import Move, apply, new_game, seat_view
 from games.engine.record import load_record
+from games.history.records import import_record, record_dict
 from games.models import Game
-from games.records import import_record, record_dict
+from games.play import services
 from tests.history_support import SCRIPTED_MOVES, finish, scripted_record
 
 pytestmark = pytest.mark.django_db

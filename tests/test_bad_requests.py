@@ -9,8 +9,8 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.play import services
 from tongits_site.asgi import application
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from accounts.forms import ProfileForm
-from games import services
 from games.models import Game, Move
+from games.play import services
 from tests.history_support import scripted_record
 from tests.table.support import SEED, fields, first_legal, frame, session_headers, socket
 from tests.test_records_io import upload

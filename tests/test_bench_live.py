@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from bench.live_frames import Board, choose, form_fields
-from games import rendering
 from games.engine import seat_view
 from games.engine.cards import CODES
-from games.services import game_state
+from games.play.services import game_state
+from games.table import rendering
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,11 +10,12 @@ import random
 import pytest
 from django.utils import timezone
 
-from games import bots, clock, services
+from games import bots
 from games.bots import easy, greedy, search
 from games.engine import apply, new_game, seat_view
-from games.live import thinking
 from games.models import Game
+from games.play import clock, services
+from games.play.live import thinking
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import clock, services
 from games.engine import replay
 from games.models import Game
+from games.play import clock, services
 
 pytestmark = pytest.mark.django_db
 

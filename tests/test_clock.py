@@ -17,10 +17,10 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from games import actions, clock, services
 from games.engine import seat_view
 from games.engine.moves import DISCARD
 from games.models import ClockBeat, Game, Seat
+from games.play import actions, clock, services
 from tests.table.support import fields
 from tests.threads import race
 
@@ -376,7 +376,7 @@ def test_a_game_whose_move_fails_does_not_stop_the_others(make_game, monkeypatch
     monkeypatch.setattr(services, "play_due", fail_for_broken)
     now = timezone.now()
 
-    with caplog.at_level(logging.ERROR, logger="games.clock"):
+    with caplog.at_level(logging.ERROR, logger="games.play.clock"):
         assert clock.run_due(now, limit=1) == 1
         assert clock.run_due(now + timedelta(seconds=1), limit=1) == 1
 
@@ -427,7 +427,7 @@ async def test_the_clock_loop_outlives_a_failed_tick(monkeypatch, caplog):
     monkeypatch.setattr(clock, "tick", tick)
     monkeypatch.setattr(clock, "RETRY_SECONDS", 0)
 
-    with caplog.at_level(logging.ERROR, logger="games.clock"):
+    with caplog.at_level(logging.ERROR, logger="games.play.clock"):
         await clock.clock_loop(interval=0, ticks=3)
 
     assert len(ticks) == 3

@@ -26,7 +26,7 @@ BIN = Path(sys.executable).parent
 PRELUDE = "import django; django.setup()\n"
 A_DUE_BOT = """
 from django.core.management import call_command
-from games import services
+from games.play import services
 from games.models import Game, Seat
 call_command("migrate", verbosity=0)
 game = Game.objects.create(public=True)

@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services, stats
+from games.history import stats
 from games.models import Game
+from games.play import services
 from tests.history_support import SEED, finish, play_some, seed_games
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The sockets' database threads (games/live/db.py): each keeps its connection from one
+"""The sockets' database threads (games/play/live/db.py): each keeps its connection from one
 call to the next, and lets go of one that failed or was left in a transaction."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 
-from games.live.db import in_db_thread, thread_pool
+from games.play.live.db import in_db_thread, thread_pool
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

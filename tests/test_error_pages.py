@@ -6,7 +6,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import services
+from games.play import services
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from accounts.guests import make_guest
 from accounts.models import Profile, is_guest
-from games import services
 from games.models import Game, Seat
+from games.play import services
 from tests.history_support import finish
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services, stats
+from games.history import stats
+from games.history.records import import_record
 from games.models import Game, Move, Seat
-from games.records import import_record
+from games.play import services
 from tests.history_support import SEED, finish, play_some, scripted_record, seed_games
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games import services
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

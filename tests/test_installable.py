@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
-from games import services
+from games.play import services
 from games.series import services as series
 from tongits_site import icons
 

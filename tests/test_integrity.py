@@ -13,9 +13,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games.history.records import stored_difference, verify_deal
 from games.models import Game, Move, Seat
-from games.records import stored_difference, verify_deal
+from games.play import services
 from tests.history_support import SEED, finish, hand_codes, play_some, seed_games, shown_cards
 
 pytestmark = pytest.mark.django_db
@@ -146,13 +146,13 @@ def test_no_page_about_a_game_in_play_shows_its_seed_or_any_hand(
 
 
 def test_a_moves_own_sql_reads_and_writes_what_the_orm_would(make_game, alice, bob, carol):
-    # games/live/rows.py writes a move's statements out once per process; the values
+    # games/play/live/rows.py writes a move's statements out once per process; the values
     # must be the ORM's, dates, JSON and booleans included, on either database.
     from django.db import transaction
 
-    from games.live import rows
     from games.models import Game
-    from games.services import MOVE_FIELDS, SUMMARY_FIELDS
+    from games.play.live import rows
+    from games.play.services import MOVE_FIELDS, SUMMARY_FIELDS
 
     game = make_game([alice, bob, carol], seed=5)
     with transaction.atomic():
@@ -175,9 +175,9 @@ def test_a_moves_log_and_summary_are_written_together_or_not_at_all(make_game, a
     from django.db import IntegrityError, transaction
     from django.utils import timezone
 
-    from games.live import rows
     from games.models import Game
-    from games.services import MOVE_FIELDS, SUMMARY_FIELDS
+    from games.play.live import rows
+    from games.play.services import MOVE_FIELDS, SUMMARY_FIELDS
 
     game = make_game([alice, bob, carol], seed=5)
     seq, now = game.seq + 1, timezone.now()

@@ -21,11 +21,12 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 
 from accounts.models import Profile
-from games import rule_messages, services
 from games.engine import IllegalMoveError
 from games.engine import rules as engine_rules
 from games.engine.cards import parse_card, short
 from games.models import Game
+from games.play import services
+from games.words import rule_messages
 from tests.conftest import PASSWORDS
 from tests.languages_support import has_letters, text_nodes, unmarked_text, written_text
 
@@ -655,7 +656,7 @@ def test_the_table_page_speaks_each_language(client, alice, bob, carol, make_gam
 def test_a_refused_meld_names_its_cards_as_the_table_prints_them():
     # Issue 8: a plain sentence with the cards as on the table ("A♣ J♦ 2♠"), the rule's id
     # after it; the engine's own message keeps the record format's card codes.
-    from games.rule_messages import illegal
+    from games.words.rule_messages import illegal
 
     with translation.override("en"):
         assert str(illegal("AC, JD, 2S is not a set or a run (R4)")) == (
@@ -745,8 +746,8 @@ def test_the_coachs_better_move_is_read_in_each_readers_language(client, alice, 
         assert row.better in english
         with translation.override("fil"):
             from games.analysis.coach import say_better
-            from games.narration import distinct_names
-            from games.records import seat_names
+            from games.history.records import seat_names
+            from games.words.narration import distinct_names
 
             said = say_better(row.better_steps, distinct_names(seat_names(game)))
         assert said.startswith("Mas maganda sana: ")
@@ -760,11 +761,11 @@ def test_the_coachs_better_move_is_read_in_each_readers_language(client, alice, 
 
 
 def test_the_boards_words_makemessages_cannot_see_are_listed_for_it():
-    # games/board_html.py translates its buttons from a table and a meld's heading inside
-    # an f-string; games/board_strings.py lists them so the catalogue keeps them.
-    from games import board_html
+    # games/table/board_html.py translates its buttons from a table and a meld's heading inside
+    # an f-string; games/table/board_strings.py lists them so the catalogue keeps them.
+    from games.table import board_html
 
-    listed = (REPO / "games" / "board_strings.py").read_text()
+    listed = (REPO / "games" / "table" / "board_strings.py").read_text()
     for _kind, _classes, label in board_html.ACTIONS:
         assert f'pgettext_lazy("action", "{label}")' in listed, label
     assert '_("Meld %(n)s:")' in listed

@@ -20,8 +20,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import Profile
-from games import rule_messages, services
 from games.models import Game
+from games.play import services
+from games.words import rule_messages
 from tests.history_support import SEED, finish, scripted_record
 from tests.languages_support import written_text
 

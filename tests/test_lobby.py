@@ -9,9 +9,9 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
-from games import services
 from games.engine.deal import deal_from_seed
 from games.models import Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -469,7 +469,7 @@ async def test_the_lobby_socket_closes_an_anonymous_visitor_with_4401():
 def test_the_lobby_socket_masks_the_browsers_csrf_secret(settings):
     from django.middleware.csrf import _unmask_cipher_token
 
-    from games.lobby_consumer import LobbyConsumer
+    from games.sockets.lobby import LobbyConsumer
 
     consumer = LobbyConsumer()
     secret = "a" * 32
@@ -482,14 +482,14 @@ def test_the_lobby_socket_masks_the_browsers_csrf_secret(settings):
 
 
 def test_the_asgi_application_is_wrapped_in_the_clock_starter():
-    from games.clock import ClockStarter
+    from games.play.clock import ClockStarter
     from tongits_site.asgi import application
 
     assert isinstance(application, ClockStarter)
 
 
 async def test_the_clock_starter_starts_one_clock_on_the_first_connection(settings, monkeypatch):
-    from games import clock
+    from games.play import clock
 
     async def forever():
         await asyncio.Event().wait()
@@ -515,7 +515,7 @@ async def test_the_clock_starter_starts_one_clock_on_the_first_connection(settin
 
 
 async def test_the_clock_starter_starts_nothing_while_the_setting_is_off(settings):
-    from games.clock import ClockStarter
+    from games.play.clock import ClockStarter
 
     async def app(scope, receive, send):
         pass

@@ -1,4 +1,4 @@
-"""A move on PostgreSQL is two round trips (games/live/rows.py): the BEGIN sent with the
+"""A move on PostgreSQL is two round trips (games/play/live/rows.py): the BEGIN sent with the
 game's lock, the COMMIT with the move's write. Seen here from the wire (libpq's trace of
 what the connection sent), and checked to keep the transaction whole: a write that fails
 leaves nothing behind, the on-commit work still runs, and the connection is left as
@@ -12,10 +12,10 @@ import tempfile
 import pytest
 from django.db import connection, transaction
 
-from games import services
-from games.live import snapshots
 from games.models import Game
 from games.models import Move as MoveRow
+from games.play import services
+from games.play.live import snapshots
 from tests.test_services import people, simple_move, turn_view
 
 pytestmark = [

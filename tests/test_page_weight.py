@@ -25,7 +25,7 @@ from django.test import Client
 from django.urls import reverse
 from whitenoise.compress import Compressor
 
-from games import services
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.play import services
 from games.series import services as series
 from games.series.models import Series
 from tests.fast_games import finish

@@ -7,9 +7,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import services
 from games.models import Game, Move
-from games.ratelimit import ADMIT, CLOSE, DROP, WARN, FrameLimiter, TokenBucket
+from games.play import services
+from games.play.ratelimit import ADMIT, CLOSE, DROP, WARN, FrameLimiter, TokenBucket
 from tests.table.support import SEED, frame, session_headers, socket
 from tests.test_settings import fresh_settings
 

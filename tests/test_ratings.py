@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from games import services
 from games.models import Game
+from games.play import services
 from games.ratings import core
 from games.ratings.models import Rating, RatingChange
 from tests.fast_games import finish, play_out, prepare

@@ -12,9 +12,9 @@ from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.history.records import BadRecord, import_record
 from games.management.commands.replay import _replay_file
 from games.models import Game
-from games.records import BadRecord, import_record
 from tests.history_support import scripted_record
 from tests.test_series_records import engine_series
 

@@ -15,8 +15,8 @@ from django.utils import translation
 
 from games.analysis import analysis
 from games.engine import load_record, replay
+from games.history.records import record_dict
 from games.models import Game, Move
-from games.records import record_dict
 from games.series.ledger import HandResult, ledger
 from games.series.models import Series
 from games.series.record import pot_events

@@ -9,7 +9,7 @@ import logging
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.play import services
 from games.series import services as series
 
 pytestmark = pytest.mark.django_db

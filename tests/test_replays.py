@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.engine.cards import CODES, cards_of
 from games.engine.record import load_record, replay
 from games.engine.scoring import DRAW_END, FOUGHT_DRAW, STOCK, TONGITS
 from games.engine.state import Outcome
+from games.history.records import import_record
 from games.models import Game, Move
-from games.narration import describe_end, distinct_names, narrate
-from games.records import import_record
+from games.play import services
+from games.words.narration import describe_end, distinct_names, narrate
 from tests.history_support import (
     SEED,
     cards_in,

@@ -11,14 +11,14 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import services
 from games.engine import replay
+from games.history.records import verify_deal
 from games.models import Game
-from games.records import verify_deal
+from games.play import services
+from games.play.services import NotAllowed, ServiceError
 from games.series import services as series
 from games.series.ledger import HandResult, ledger
 from games.series.models import Series
-from games.services import NotAllowed, ServiceError
 from tests.fast_games import finish
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import services
 from games.models import Game
+from games.play import services
 from games.series import services as series
 from games.series.models import Hand, Series
 from tests.fast_games import finish

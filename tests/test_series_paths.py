@@ -10,11 +10,12 @@ import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 
-from games import rendering, services
-from games.live import snapshots
 from games.models import Game, Seat
+from games.play import services
+from games.play.live import snapshots
 from games.series import services as series
 from games.series.models import Series
+from games.table import rendering
 from tests.series_paths import Path, paths, play_path
 
 pytestmark = pytest.mark.django_db

@@ -14,16 +14,17 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
-from games import bots, services
+from games import bots
 from games.engine import apply, seat_view
 from games.engine.deal import deal_from_seed
 from games.engine.record import Record
+from games.history.replays import MAX_RECORD_BYTES
 from games.models import Game
+from games.play import services
 from games.series import services as series
 from games.series.ledger import HandResult, ledger
 from games.series.models import Hand, Series
 from games.series.record import MAX_HANDS, pot_events
-from games.views.replays import MAX_RECORD_BYTES
 from tests.fast_games import finish
 
 pytestmark = pytest.mark.django_db

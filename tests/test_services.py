@@ -13,7 +13,6 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError, connection
 
-from games import services
 from games.engine import Move, apply, replay, seat_view
 from games.engine.moves import (
     CALL,
@@ -27,9 +26,10 @@ from games.engine.moves import (
     TAKE,
 )  # fmt: skip
 from games.engine.view import SeatView
-from games.live import snapshots
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.play import services
+from games.play.live import snapshots
 from tests.threads import race
 
 pytestmark = pytest.mark.django_db

@@ -99,7 +99,7 @@ def test_it_uses_the_redis_channel_layer_when_redis_url_is_set():
     # worker that made the move: it tells its own sockets).
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
-    from games.live.layer import EchoFreeLayer
+    from games.play.live.layer import EchoFreeLayer
 
     assert type(layer) is EchoFreeLayer and isinstance(layer, RedisPubSubChannelLayer)
 

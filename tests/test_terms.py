@@ -9,8 +9,8 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 
-from games import services
-from games.templatetags.terms import TERMS
+from games.play import services
+from games.words.terms import TERMS
 from tests.history_support import seed_games
 
 WORDS = ["opened", "blocked", "burned", "fight", "secret set", "held melds free"]

@@ -10,9 +10,9 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.engine import seat_view
 from games.models import Game, Move
+from games.play import services
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import fields, first_legal, frame, socket
 

@@ -20,8 +20,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games.clock import ClockStarter  # noqa: E402
-from games.live.auth import AuthMiddlewareStack  # noqa: E402
+from games.play.clock import ClockStarter  # noqa: E402
+from games.play.live.auth import AuthMiddlewareStack  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from tongits_site.ws_origin import SameOriginValidator  # noqa: E402
 
@@ -36,7 +36,7 @@ application = ClockStarter(
 )
 
 # Daphne sends no lifespan events: the server clock starts when the server starts serving.
-from games.clock import start_with_process  # noqa: E402
+from games.play.clock import start_with_process  # noqa: E402
 
 start_with_process()
 

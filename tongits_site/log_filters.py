@@ -13,7 +13,7 @@ LAYER_DOWN = (RedisConnectionError, RedisTimeoutError, OSError, TimeoutError)
 class RedisHiccup(logging.Filter):
     """channels_redis's pub/sub receiver logs a whole traceback at ERROR when its
     connection to Redis drops (a restart, a failover), then reconnects by itself a second
-    later; the sockets catch up meanwhile (games/live/watch.py). One line at WARNING
+    later; the sockets catch up meanwhile (games/play/live/watch.py). One line at WARNING
     says all of that; any other error it logs stays as it is."""
 
     def filter(self, record: logging.LogRecord) -> bool:

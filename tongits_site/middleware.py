@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.text import storable
+from games.words.text import storable
 
 NOT_TEXT = _(
     "This request held characters that are not text (a NUL byte), so nothing was done. "

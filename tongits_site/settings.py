@@ -161,7 +161,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
     # Each worker's sockets use TONGITS_DB_THREADS threads and its clock one more, each
-    # holding a connection of the pool for as long as it lives (games/live/db.py);
+    # holding a connection of the pool for as long as it lives (games/play/live/db.py);
     # Channels' own thread (logins at connect) and the pages take one while they work.
     _db_threads = int(os.environ.get("TONGITS_DB_THREADS", "8"))
     DATABASES["default"]["OPTIONS"] = {
@@ -182,10 +182,10 @@ if REDIS_URL:
             # takes a Redis round trip per socket per event, one at a time per worker,
             # which queued the table's updates for hundreds of milliseconds under load.
             # An event is not stored: one missed while a worker's Redis connection was
-            # down is made good by the sockets' own check (games/live/watch.py). A worker
+            # down is made good by the sockets' own check (games/play/live/watch.py). A worker
             # tells its own sockets of its own moves without Redis, and its subscription
-            # skips them when they come back (games/live/layer.py).
-            "BACKEND": "games.live.layer.EchoFreeLayer",
+            # skips them when they come back (games/play/live/layer.py).
+            "BACKEND": "games.play.live.layer.EchoFreeLayer",
             "CONFIG": {
                 # redis-py 8 defaults to a 5 s socket timeout, which would drop the
                 # subscription connection that idly waits between moves.
@@ -311,7 +311,7 @@ TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
 # Threads per worker for the sockets' database work (moves, loads): round trips of many
 # tables overlap instead of queueing on one thread.
 TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
-# Processes per worker in which Hard bots think (games.live.thinking): never the worker's
+# Processes per worker in which Hard bots think (games.play.live.thinking): never the worker's
 # own threads, which serve the sockets.
 TONGITS_THINKERS = int(os.environ.get("TONGITS_THINKERS", "2"))
 # New objects between two collections of the youngest generation in an ASGI worker

@@ -42,9 +42,9 @@ from django_tasks_db.models import DBTaskResult
 from games.engine import Move, apply, seat_view
 from games.engine.record import Record
 from games.engine.view import SeatView
+from games.history.records import named_as_bot, seat_names
 from games.models import Game
-from games.narration import distinct_names
-from games.records import named_as_bot, seat_names
+from games.words.narration import distinct_names
 
 from .coach import DEFAULT_BUDGET, Budget, Evaluation, better_steps, evaluate, say_better
 from .models import Analysis, MoveEvaluation
@@ -66,7 +66,7 @@ class AnalysisRefused(Exception):
 def check_can_analyse(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
     """Whoever may see the replay may have it analysed (a player of the game, or anyone
     once it is public history), and only a game played to its end."""
-    from games.views.replays import check_can_replay
+    from games.history.replays import check_can_replay
 
     check_can_replay(user, game)  # raises PermissionDenied or Http404 with its reason
     if game.status != Game.Status.FINISHED:

@@ -202,8 +202,8 @@ def better_text(view: SeatView, best: Move, seq: int, names: Sequence[str]) -> s
 
 def say_better(steps: Sequence[dict], names: Sequence[str]) -> str:
     """Stored steps as the coach's advice, in the active language, with the replay's own
-    words for cards, melds and lists (``games.narration``, ``games.table_view``)."""
-    from games.table_view import _and
+    words for cards, melds and lists (``games.words.narration``, ``games.table.story``)."""
+    from games.table.story import _and
 
     words = [say(s, names) for s in steps]
     return pgettext("coach's advice", "Better: %(moves)s") % {"moves": _and(words)}
@@ -211,7 +211,7 @@ def say_better(steps: Sequence[dict], names: Sequence[str]) -> str:
 
 def say(found: dict, names: Sequence[str]) -> str:
     """One step as an instruction: "meld 7♠ 8♠ 9♠", "take 5♦ with 5♣ 5♥", "call Draw"."""
-    from games.narration import KINDS, cards_text
+    from games.words.narration import KINDS, cards_text
 
     kind = found["type"]
     cards = cards_text(mask_of_codes(found["cards"]))

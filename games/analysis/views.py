@@ -9,10 +9,10 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games.narration import distinct_names
-from games.records import shown_seat_names
+from games.history.records import shown_seat_names
+from games.history.replays import refusals_explained, replayable_game
 from games.views import HtmxHttpRequest
-from games.views.replays import refusals_explained, replayable_game
+from games.words.narration import distinct_names
 
 from . import analysis
 from .context import coach_context

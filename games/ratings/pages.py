@@ -11,7 +11,7 @@ from django.db.models import F
 from django.utils.translation import ngettext
 
 from accounts.models import display_name_for
-from games import charts
+from games.history import charts
 from games.models import Game, Seat
 from games.ratings import core
 from games.ratings.models import Rating

@@ -1,4 +1,4 @@
-"""What the game services tell series: imported by ``games.services``, so it imports
+"""What the game services tell series: imported by ``games.play.services``, so it imports
 nothing of theirs."""
 
 from __future__ import annotations

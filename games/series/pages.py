@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.charts import signed
+from games.history.charts import signed
 from games.models import Seat
 from games.series import services
 from games.series.models import Hand, Series

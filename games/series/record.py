@@ -23,7 +23,7 @@ FORMAT = "tongits-series/1"
 DEALER_RULE = "winner-deals-next"
 ANTES = (1, 2, 5)
 # The most hands a series plays: after this many it ends by itself (games.series.services),
-# which bounds the size of its record (games.views.replays.MAX_RECORD_BYTES).
+# which bounds the size of its record (games.history.replays.MAX_RECORD_BYTES).
 MAX_HANDS = 100
 # The bots a seat can hold (games.models.BOT_NAMES), as a series hand's ``bots`` names them.
 BOT_KINDS = ("easy", "normal", "hard", "random", "greedy")

@@ -10,13 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games.history.records import BadRecord, import_game_record, move_refused, record_dict
 from games.models import Game, Seat
-from games.records import BadRecord, import_game_record, move_refused, record_dict
-from games.rule_messages import unreadable
 from games.series import services
 from games.series.ledger import ledger
 from games.series.models import Hand, Series
 from games.series.record import DEALER_RULE, FORMAT, pot_events, replay_series
+from games.words.rule_messages import unreadable
 
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 

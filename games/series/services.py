@@ -1,7 +1,7 @@
 """The one place that changes series: make one, be ready for the next hand, leave, end
 (a staff abort of a hand reaches series through ``hooks``).
 
-Each writes under the series row's lock. A hand is dealt through ``games.services`` like
+Each writes under the series row's lock. A hand is dealt through ``games.play.services`` like
 any game; the dealer comes in as the deal's input (the last hand's winner), never chosen
 inside the engine.
 """
@@ -17,11 +17,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import services
 from games.models import Game, Seat
+from games.play import services
+from games.play.services import NotAllowed, ServiceError
 from games.series.ledger import HandResult, Ledger, ledger, next_dealer
 from games.series.models import Hand, Series
-from games.services import NotAllowed, ServiceError
 
 GAME_FIELDS = ("status", "winner_seat", "chips", "dealer")
 

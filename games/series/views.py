@@ -13,11 +13,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import rendering
+from games.play.services import ServiceError
 from games.ratings import pages as rating_pages
 from games.series import pages, records, services
 from games.series.models import Hand, Series
-from games.services import ServiceError
+from games.table import rendering
 from games.views import HtmxHttpRequest
 
 

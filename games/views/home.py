@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import GuestRefused, make_guest
-from games import services
 from games.models import Game, Seat
+from games.play import services
 from games.views import HtmxHttpRequest
 from tongits_site.client_ip import client_ip
 

@@ -21,11 +21,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import display_name_for, is_guest
-from games import services
 from games.engine.state import HELD_MELDS_FREE
 from games.forms import NewTableForm, QuickPlayForm
-from games.live import spectators
 from games.models import Game, Seat
+from games.play import services
+from games.play.live import spectators
 from games.ratings import core as ratings
 from games.series import services as series_services
 from games.views import HtmxHttpRequest, home

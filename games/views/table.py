@@ -1,7 +1,7 @@
 """Table views: the page, the POST fallback for actions, and play again.
 
 Each is one service call plus a response. The live path is the table's socket
-(games/consumers.py); ``act`` accepts the very same fields for browsers without it.
+(games/sockets/table.py); ``act`` accepts the very same fields for browsers without it.
 """
 
 from __future__ import annotations
@@ -17,17 +17,18 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import actions, rendering, services
-from games.live import spectators
+from games.play import actions, services
+from games.play.live import spectators
+from games.play.services import ServiceError
 from games.ratings import pages as rating_pages
 from games.series import pages as series_pages
-from games.services import ServiceError
+from games.table import rendering
 from games.views import HtmxHttpRequest
 
 
 def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The whole table as this person sees it: their seat's view, or a spectator's. Anyone
-    may watch a public table or a game of bots, without an account (games.live.spectators);
+    may watch a public table or a game of bots, without an account (games.play.live.spectators);
     a visitor refused a private table is asked to log in."""
     try:
         tbl = spectators.load_table(game_id, request.user)

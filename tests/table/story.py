@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.engine.cards import CODES
-from games.live import snapshots
 from games.models import Game, Seat
+from games.play import services
+from games.play.live import snapshots
 from tests.table.support import SEED
 
 HANDS = [

@@ -10,10 +10,10 @@ from typing import Any
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import services
 from games.engine import Move, seat_view
 from games.engine.cards import codes_of
 from games.models import Game
+from games.play import services
 from tongits_site.asgi import application
 
 # Long, so that a leaked seed cannot hide among the page's other digits.

@@ -10,7 +10,7 @@ import threading
 import pytest
 from channels.db import database_sync_to_async
 
-from games.live import snapshots
+from games.play.live import snapshots
 from tests.table.support import first_legal, seq_of, session_headers, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -79,7 +79,7 @@ async def test_a_socket_that_waits_for_anothers_load_still_sees_a_move_made_duri
     assert await asyncio.to_thread(read.wait, 5)
 
     def move() -> None:
-        from games import services
+        from games.play import services
 
         seat, legal = first_legal(game)
         services.submit_move(game.pk, people[seat], legal.to_dict())

@@ -14,10 +14,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from games import rendering, services
 from games.engine import replay, seat_view
 from games.models import Game, Seat
 from games.models import Move as MoveRow
+from games.play import services
+from games.table import rendering
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import (
     SEED,

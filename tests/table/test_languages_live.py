@@ -138,8 +138,8 @@ async def test_a_board_sent_by_the_socket_check_is_in_the_socket_s_language(
 ):
     # The check runs in a task of its own, not in the socket's: it still speaks Filipino
     # to a Filipino socket that missed an event.
-    from games import services
-    from games.live import watch
+    from games.play import services
+    from games.play.live import watch
 
     phone = socket(table.pk, await database_sync_to_async(headers_for)(bob, cookie="fil"))
     await phone.connect()

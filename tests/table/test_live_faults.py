@@ -13,10 +13,10 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from games import services
-from games.live import publish, watch
-from games.live.layer import EchoFreeLayer
 from games.models import Move as MoveRow
+from games.play import services
+from games.play.live import publish, watch
+from games.play.live.layer import EchoFreeLayer
 from tests.table.support import first_legal, play_to_the_end, seq_of, session_headers, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -137,7 +137,7 @@ async def test_every_socket_of_a_worker_leaving_at_once_leaves_no_channel_behind
 
 @pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (CI sets it)")
 async def test_a_move_event_published_without_waiting_reaches_the_group_whole_and_in_order():
-    # What games/live/publish.py writes is what group_send would have sent: the other
+    # What games/play/live/publish.py writes is what group_send would have sent: the other
     # workers' subscriptions read it as the layer's own.
     layer = RedisPubSubChannelLayer(hosts=[REDIS_URL], prefix=f"test-{uuid.uuid4().hex[:8]}")
     listener = await layer.new_channel()

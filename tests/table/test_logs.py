@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import clock, services
 from games.engine.cards import CODES
 from games.models import Game, Seat
+from games.play import clock, services
 from tests.table.support import SEED, first_legal
 
 CARD_TOKEN = re.compile(rf"(?<![A-Za-z0-9])({'|'.join(CODES)})(?![A-Za-z0-9])")

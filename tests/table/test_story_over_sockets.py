@@ -14,9 +14,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from games import bots, services
+from games import bots
 from games.engine import seat_view
 from games.models import Game
+from games.play import services
 from tests.table.support import SEED, fields, frame, seq_of, session_headers, socket
 from tests.table.test_consumer import assert_no_leaks, connect_all
 

@@ -25,9 +25,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import services
-from games.live import snapshots
 from games.models import Game
+from games.play import services
+from games.play.live import snapshots
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.story import BLOCKED, MOVES, deal_as_scripted, play
 from tests.table.support import SEED
@@ -177,7 +177,7 @@ def test_the_result_puts_the_winner_first_with_every_melds_and_what_each_term_is
 
 
 def test_a_socket_frame_after_a_move_sends_the_newest_turns_not_the_whole_list(scripted, people):
-    from games import rendering
+    from games.table import rendering
 
     table = rendering.load_table(play(scripted, people, 3).pk, people[1])
     before = rendering.socket_parts(table)
@@ -223,8 +223,8 @@ def test_the_result_offers_the_coachs_review_of_the_game_beside_play_again(
 
 def test_after_a_draw_the_result_says_who_called_it_and_how_each_seat_answered():
     # R7: each other seat folds or fights; one that has not opened is folded for, unlogged.
-    from games.narration import Entry
-    from games.table_view import how_it_ended
+    from games.table.story import how_it_ended
+    from games.words.narration import Entry
 
     names = ["ann", "ben", "cat"]
     fought = [Entry(0, "draw"), Entry(1, "call"), Entry(2, "fold"), Entry(0, "fight")]

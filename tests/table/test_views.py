@@ -8,11 +8,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import services
 from games.engine import Phase, seat_view
 from games.engine.cards import CODES, by_rank, cards_of, codes_of
 from games.models import Game
 from games.models import Move as MoveRow
+from games.play import services
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import SEED, fields, first_legal, play_to_the_end, seq_of
 

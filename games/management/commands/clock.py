@@ -11,7 +11,7 @@ import asyncio
 
 from django.core.management.base import BaseCommand
 
-from games.clock import clock_loop, tick
+from games.play.clock import clock_loop, tick
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.records import BadRecord, import_record
+from games.history.records import BadRecord, import_record
 
 
 class Command(BaseCommand):

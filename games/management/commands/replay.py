@@ -14,8 +14,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine.record import replay_text
+from games.history.records import stored_difference
 from games.models import Game
-from games.records import stored_difference
 from games.series import record as series_record
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.history.records import verify_deal
 from games.models import Game
-from games.records import verify_deal
 
 
 class Command(BaseCommand):

@@ -14,9 +14,9 @@ from django.db import IntegrityError
 from games.analysis import analysis
 from games.analysis.models import Analysis
 from games.analysis.report import build
+from games.history.records import seat_names
 from games.models import Game
-from games.narration import distinct_names
-from games.records import seat_names
+from games.words.narration import distinct_names
 
 
 class Command(BaseCommand):

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.models import Game
-from games.text import lazy_message
+from games.words.text import lazy_message
 
 TOO_MANY_REQUESTS = 4429  # the close code: the socket sent far too much
 ADMIT, WARN, DROP, CLOSE = "admit", "warn", "drop", "close"

@@ -13,9 +13,9 @@ from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import services
-from games.services import BadMove, MoveResult
-from games.text import all_encodable, lazy_message, storable
+from games.play import services
+from games.play.services import BadMove, MoveResult
+from games.words.text import all_encodable, lazy_message, storable
 
 BACK = "back"
 NO_CARDS = ("draw", "call", "fold", "fight")

@@ -8,7 +8,7 @@ words translated once per language (the msgids are the ones the templates used, 
 catalogue is the same).
 
 This is the only markup of these parts: the template's partials call them (the
-``board_part`` tag in games/templatetags/cards.py), so the page and the socket send the
+``board_part`` tag in games/table/cards.py), so the page and the socket send the
 same HTML. Every value from outside goes through ``_e`` (escaped unless it is already
 HTML we made, such as a sentence with its cards); numbers and ids are ours.
 """
@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
-from games.templatetags.terms import term_html
+from games.words.terms import term_html
 
 
 def _e(value: Any) -> str:
@@ -155,7 +155,7 @@ def seats(v: Mapping[str, Any]) -> str | None:
     """The opponents' panels (None while the table waits: the template says who sits)."""
     if v.get("waiting"):
         return None
-    from games.rendering import panel_html  # its cache of panels, keyed as they are
+    from games.table.rendering import panel_html  # its cache of panels, keyed as they are
 
     lang, now = v.get("lang"), v["now"]
     panels = "".join(panel_html(p, now, lang) for p in v.get("others", ()))
@@ -167,7 +167,7 @@ def seats(v: Mapping[str, Any]) -> str | None:
 
 def melds(v: Mapping[str, Any]) -> str:
     """The melds on the felt, grouped by owner, told from the watcher's side."""
-    from games.rendering import meld_html
+    from games.table.rendering import meld_html
 
     lang = v.get("lang")
     inner = ""
@@ -317,7 +317,7 @@ def piles(v: Mapping[str, Any]) -> str | None:
     before (the template says who is awaited, with the invite link)."""
     if v.get("waiting") or not v.get("dealt"):
         return None
-    from games.templatetags.cards import card_in
+    from games.table.cards import card_in
 
     lang = v.get("lang")
     words = _felt_words(lang)
@@ -361,7 +361,7 @@ def moves_tail(v: Mapping[str, Any]) -> str:
 def meld(m: Mapping[str, Any], lang: str | None = None) -> str:
     """One meld on the felt: face up (a radio button to lay off on it, when the watcher
     may), or a secret set face down."""
-    from games.templatetags.cards import card_in
+    from games.table.cards import card_in
 
     lang = lang or get_language()
     n, fresh = m["number"], " is-fresh" if m["fresh"] else ""
@@ -425,7 +425,7 @@ def result(v: Mapping[str, Any]) -> str:
     chips, each payment's terms with what earned them (R10), and the way to the next game.
     Hidden (and empty) until the game ends. Made once per seat when a game ends, which
     through the template engine cost as much as a dozen moves' boards."""
-    from games.templatetags.cards import card
+    from games.table.cards import card
 
     r = v.get("result")
     head = (

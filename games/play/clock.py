@@ -52,10 +52,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from games import services
-from games.live import thinking
-from games.live.db import in_db_thread, thread_pool
 from games.models import ClockBeat, Game, Seat
+from games.play import services
+from games.play.live import thinking
+from games.play.live.db import in_db_thread, thread_pool
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ import secrets
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
 
-# Put in every event this process publishes (games/live/publish.py). Hex, so its bytes in
+# Put in every event this process publishes (games/play/live/publish.py). Hex, so its bytes in
 # the serialized message are exactly these: a message holding them is this process's.
 ORIGIN = secrets.token_hex(12)
 _MARK = ORIGIN.encode()

@@ -2,7 +2,7 @@
 move list, why a seat is blocked, the whole discard pile, the hints in the hand, and the
 result term by term.
 
-Everything said of a move comes from the game's journal (``games.narration.Entry``): a
+Everything said of a move comes from the game's journal (``games.words.narration.Entry``): a
 move as every seat saw it, so a card drawn from the stock or laid in a secret set is never
 named, whichever seat's side the story is told from. Pieces of HTML are made once per
 distinct input (``lru_cache``) and shared by every board that shows them; the rendering's
@@ -20,12 +20,12 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 
-from games.card_names import name_in
 from games.engine import SeatView
 from games.engine.cards import ACES, RANK_MASKS, cards_of, mask_of, short
 from games.engine.melds import all_melds
 from games.engine.state import Phase
-from games.narration import Entry
+from games.words.card_names import name_in
+from games.words.narration import Entry
 
 # The move list is sent in two parts: the older turns, in blocks of this many (sent again
 # only when a block fills), and the newest turns (sent with every move).

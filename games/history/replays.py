@@ -23,16 +23,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games import rule_messages
 from games.analysis.context import coach_context
 from games.engine.cards import cards_of
 from games.engine.melds import is_set
 from games.engine.record import Record, Replay, replay
 from games.engine.scoring import hand_points
 from games.engine.state import GameState, Outcome, Phase
-from games.models import Game, Seat
-from games.narration import describe_end, distinct_names, narrate
-from games.records import (
+from games.history.records import (
     AlreadyUploaded,
     BadRecord,
     import_record,
@@ -40,11 +37,14 @@ from games.records import (
     shown_seat_names,
     verify_deal,
 )
-from games.rendering import Face, face, faces
+from games.history.views import render_page, wants_partial
+from games.models import Game, Seat
 from games.series import pages as series_pages
 from games.series.record import MAX_HANDS
+from games.table.rendering import Face, face, faces
 from games.views import HtmxHttpRequest
-from games.views.history import render_page, wants_partial
+from games.words import rule_messages
+from games.words.narration import describe_end, distinct_names, narrate
 
 # The largest record a table can produce is its longest series' (docs/record.md, "How
 # large a record can be"): at most MAX_HANDS hands, each hand's record (with its names,

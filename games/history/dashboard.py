@@ -21,9 +21,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from games import charts, services, stats
-from games.stats import player_of
-from games.views.replays import refusals_explained
+from games.history import charts, stats
+from games.history.replays import refusals_explained
+from games.history.stats import player_of
+from games.play import services
 
 
 def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -15,7 +15,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_noop
 
 from games.engine.cards import parse_card, short
-from games.text import lazy_message
+from games.words.text import lazy_message
 
 CARD = r"[2-9TJQKA][CDHS]|10[CDHS]"
 CARDS = rf"(?:{CARD})(?:, (?:{CARD}))*"

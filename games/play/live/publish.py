@@ -5,7 +5,7 @@ Through channels_redis a publish takes the shard's lock (which every socket's su
 unsubscribe also take), a connection from a pool, and a round trip that the sending task
 waits out: about a tenth of a busy worker's CPU a move. The event needs none of that: the
 move is committed already, nobody waits for the event to be delivered, and one lost is made
-good by the sockets' own check (games/live/watch.py), exactly as when Redis is down.
+good by the sockets' own check (games/play/live/watch.py), exactly as when Redis is down.
 
 So each event loop keeps one connection to Redis of its own that does nothing but PUBLISH:
 a command is written at once, in order, and the replies (how many workers heard it) are
@@ -29,7 +29,7 @@ from typing import Any
 
 from redis.asyncio.connection import SSLConnection, UnixDomainSocketConnection, parse_url
 
-from games.live.layer import ORIGIN, EchoFreeLayer, drops_own_events
+from games.play.live.layer import ORIGIN, EchoFreeLayer, drops_own_events
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +180,7 @@ class Publisher(asyncio.Protocol):
         if now - self.said_at >= SAY_EVERY:
             self.said_at = now
             # The move is saved; the table's sockets catch up by themselves within seconds
-            # (games.live.watch), or get the whole board when they reconnect.
+            # (games.play.live.watch), or get the whole board when they reconnect.
             log.warning("Could not tell %s of a change: %s", group, error)
 
 

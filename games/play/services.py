@@ -32,18 +32,20 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from accounts.models import is_guest
-from games import bots, ratelimit, rule_messages
+from games import bots
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, seat_view
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.view import SeatView
-from games.live import publish, rows, snapshots, thinking, watch
-from games.live.layer import drops_own_events
-from games.live.snapshots import SeatRow
 from games.models import Game, Seat
+from games.play import ratelimit
+from games.play.live import publish, rows, snapshots, thinking, watch
+from games.play.live.layer import drops_own_events
+from games.play.live.snapshots import SeatRow
 from games.ratings import core as ratings
 from games.series import hooks as series
-from games.text import encodable, lazy_message
+from games.words import rule_messages
+from games.words.text import encodable, lazy_message
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +107,7 @@ def game_state(game: Game) -> GameState:
     """The engine state after the game's logged moves, up to the row's seq (moves
     committed since the row was read are not its version).
 
-    Cached per process (``games.live.snapshots``): a state is stored only after its move
+    Cached per process (``games.play.live.snapshots``): a state is stored only after its move
     committed, so a cached entry always equals a replay of the log (tests check this).
     """
     return snapshots.position(game.pk, game.commitment, game.seq, game.variants).state
@@ -600,7 +602,7 @@ def play_due(
         if kind not in bots.SEARCHING:
             move = bots.choose(kind, view, random.Random(seed))
             return _apply_and_log(game, seats, state, move, by_server=True)
-        # A Hard bot thinks outside the lock and in another process (games.live.thinking).
+        # A Hard bot thinks outside the lock and in another process (games.play.live.thinking).
         # Meanwhile the game is not due, so no clock starts the same thought again; if this
         # one is lost (a worker stopped), the game falls due once more after the lease.
         game.due_at = now + THINKING_LEASE
@@ -717,7 +719,7 @@ async def _send(layer, group: str, message: dict) -> None:
 
 def _not_told(group: str, error: Exception) -> None:
     # The move is saved; the table's sockets catch up by themselves within seconds
-    # (games.live.watch), or get the whole board when they reconnect.
+    # (games.play.live.watch), or get the whole board when they reconnect.
     log.warning("Could not tell %s of a change: %s", group, error)
 
 

@@ -1,16 +1,16 @@
 """The table's WebSocket: one per watcher of a game, seated or not.
 
 Thin on purpose: who may watch, what a seat sees and what an action means live in
-games/rendering.py and games/actions.py; moves go through games/services.py. A group
+games/table/rendering.py and games/play/actions.py; moves go through games/play/services.py. A group
 event only says "game N is at rev R"; each socket renders its own seat's view, so no
 hand is ever sent to a group.
 
 Cheap per move, because a crowd plays: the process loads a game once per rev for all
-its sockets (``games.live.snapshots``; the process that made the move loads nothing),
+its sockets (``games.play.live.snapshots``; the process that made the move loads nothing),
 renders a seat's board once per rev for all sockets of that seat, on the event loop
 (no database, no thread), and each socket sends only the parts of the board that
 changed since its last frame. Database work (a move, a load) runs on a small pool of
-threads (games/live/db.py), so the round trips of many tables overlap.
+threads (games/play/live/db.py), so the round trips of many tables overlap.
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ from django.utils.translation import gettext_lazy
 
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
-from games import actions, rendering
-from games.live import snapshots, spectators, watch
-from games.live.db import in_db_thread
-from games.live.snapshots import Snapshot
-from games.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
-from games.services import LAYER_DOWN, ServiceError, StaleMove, game_group
+from games.play import actions
+from games.play.live import snapshots, spectators, watch
+from games.play.live.db import in_db_thread
+from games.play.live.snapshots import Snapshot
+from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
+from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
+from games.table import rendering
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 return
             if translation.get_language() == self.language:
                 frame = self.frame(table, whole, message)
-            else:  # called from another task (the socket check, games.live.watch)
+            else:  # called from another task (the socket check, games.play.live.watch)
                 with translation.override(self.language):
                     frame = self.frame(table, whole, message)
             if frame:

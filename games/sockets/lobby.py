@@ -5,7 +5,7 @@ A busy site changes tables many times a second (every game that starts or ends),
 render per socket per change would keep a worker busy with a crowd in the lobby. So the
 changes are gathered: the first one starts a short wait, the changes that come meanwhile
 join it, and then every lobby socket of the process renders once, on the database
-threads (games/live/db.py), not on the one thread Channels gives all sockets.
+threads (games/play/live/db.py), not on the one thread Channels gives all sockets.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from django.utils import translation
 
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
-from games.live.db import in_db_thread
-from games.services import LOBBY_GROUP
+from games.play.live.db import in_db_thread
+from games.play.services import LOBBY_GROUP
 from games.views.lobby import lobby_context
 
 log = logging.getLogger(__name__)

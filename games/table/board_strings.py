@@ -1,4 +1,4 @@
-"""Strings of ``games/board_html.py`` that ``makemessages`` cannot find there, for our
+"""Strings of ``games/table/board_html.py`` that ``makemessages`` cannot find there, for our
 catalogue: the action buttons' labels, translated from a table of them
 (``pgettext("action", label)``), and a meld's heading, whose ``gettext`` sits inside an
 f-string. Listed exactly as that module writes them. Never imported: only read by

@@ -12,7 +12,7 @@ Two caches, both per process and both rebuilt from the database whenever in doub
   (``services``), so its own sockets need no query at all.
 
 A snapshot holds the whole position (every hand): it never leaves the server. Templates
-get a seat's view of it (``games.rendering``), never the snapshot.
+get a seat's view of it (``games.table.rendering``), never the snapshot.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from typing import Any
 
 from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, apply, load_record
 from games.engine.record import FORMAT
-from games.live import rows
-from games.live.db import in_db_thread
 from games.models import Game, Seat, SeatKind
 from games.models import Move as MoveRow
-from games.narration import Entry, entries, entry
+from games.play.live import rows
+from games.play.live.db import in_db_thread
+from games.words.narration import Entry, entries, entry
 
 POSITIONS = 1000  # games whose position a worker keeps
 SNAPSHOTS = 1000  # games whose snapshot a worker keeps

@@ -1,5 +1,5 @@
 """History pages: my games, every record of mine as a zip, a player's profile, the
-leaderboard. Each reads stored results through ``games.stats`` (a fixed number of queries,
+leaderboard. Each reads stored results through ``games.history.stats`` (a fixed number of queries,
 however many games) and renders; none shows a game that is still being played.
 """
 
@@ -21,10 +21,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 
-from games import charts, stats
+from games.history import charts, stats
+from games.history.records import record_dict
 from games.models import Game, Move, Seat
 from games.ratings import pages as rating_pages
-from games.records import record_dict
 from games.series import pages as series_pages
 from games.views import HtmxHttpRequest
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import dashboard, history, replays
+from games.history import dashboard, replays
+from games.history import views as history
 
 urlpatterns = [
     path("games/mine/", history.my_games, name="my_games"),

@@ -12,8 +12,8 @@ import asyncio
 import logging
 from typing import Protocol
 
-from games.live.db import in_db_thread
 from games.models import Game
+from games.play.live.db import in_db_thread
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ async def _update(socket: Watcher, event: dict) -> None:
 def tell(game_id: int, event: dict) -> None:
     """Hand ``event`` to this process's sockets of the game, on the event loop, as if the
     channel layer had brought it (a layer that does not bring a process its own events,
-    games/live/layer.py)."""
+    games/play/live/layer.py)."""
     sockets = _sockets.get(game_id)
     if sockets:
         task = asyncio.get_running_loop().create_task(_tell_each(list(sockets), event))

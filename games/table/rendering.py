@@ -27,14 +27,15 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
-from games import board_html, table_view
-from games.card_names import name_in
 from games.engine import Move, SeatView, seat_view
 from games.engine.cards import by_rank, code, label, short
 from games.engine.state import Phase
-from games.live import snapshots
-from games.live.snapshots import SeatRow, Snapshot
 from games.models import Game
+from games.play.live import snapshots
+from games.play.live.snapshots import SeatRow, Snapshot
+from games.table import board_html
+from games.table import story as table_view
+from games.words.card_names import name_in
 
 FRAME_TEMPLATE = "games/table.html#frame"
 ENDS = table_view.ENDS

@@ -16,12 +16,12 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext
 
-from games import rendering
-from games.live import snapshots
-from games.live.snapshots import Snapshot
 from games.models import Game, Seat
+from games.play.live import snapshots
+from games.play.live.snapshots import Snapshot
+from games.table import rendering
 
-# Close codes of the table's socket (games/consumers.py): log in, forbidden, not found.
+# Close codes of the table's socket (games/sockets/table.py): log in, forbidden, not found.
 LOG_IN, FORBIDDEN, NOT_FOUND = 4401, 4403, 4404
 
 

@@ -13,7 +13,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext
 
-from games import rule_messages
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.moves import InvalidMoveError, Move
@@ -21,7 +20,8 @@ from games.engine.record import Record, RecordError, load_record, replay
 from games.models import BOT_NAMES, Game, Seat
 from games.models import Move as MoveRow
 from games.series.models import Hand
-from games.text import encodable
+from games.words import rule_messages
+from games.words.text import encodable
 
 
 class BadRecord(ValueError):

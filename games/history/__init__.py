@@ -1,0 +1,1 @@
+"""Finished games: counted, kept as records, drawn, replayed."""

@@ -1,0 +1,1 @@
+"""Live play: the service that appends moves, the clock, actions, rate limits."""

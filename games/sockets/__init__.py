@@ -1,0 +1,1 @@
+"""The table's and the lobby's WebSockets."""

@@ -1,0 +1,1 @@
+"""What a seat is shown at the table, as context and HTML."""
