@@ -745,8 +745,8 @@ def test_the_coachs_better_move_is_read_in_each_readers_language(client, alice, 
     for row in marked:
         assert row.better in english
         with translation.override("fil"):
+            from games.access import seat_names
             from games.analysis.coach import say_better
-            from games.history.records import seat_names
             from games.words.narration import distinct_names
 
             said = say_better(row.better_steps, distinct_names(seat_names(game)))

@@ -39,10 +39,10 @@ from django.utils.translation import gettext
 from django_tasks import task
 from django_tasks_db.models import DBTaskResult
 
+from games.access import check_can_replay, named_as_bot, seat_names
 from games.engine import Move, apply, seat_view
 from games.engine.record import Record
 from games.engine.view import SeatView
-from games.history.records import named_as_bot, seat_names
 from games.models import Game
 from games.words.narration import distinct_names
 
@@ -66,8 +66,6 @@ class AnalysisRefused(Exception):
 def check_can_analyse(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
     """Whoever may see the replay may have it analysed (a player of the game, or anyone
     once it is public history), and only a game played to its end."""
-    from games.history.replays import check_can_replay
-
     check_can_replay(user, game)  # raises PermissionDenied or Http404 with its reason
     if game.status != Game.Status.FINISHED:
         raise PermissionDenied(gettext("Only a game played to its end can be analysed."))

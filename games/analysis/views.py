@@ -9,9 +9,8 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games.history.records import shown_seat_names
-from games.history.replays import refusals_explained, replayable_game
-from games.views import HtmxHttpRequest
+from games.access import refusals_explained, replayable_game, shown_seat_names
+from games.htmx import HtmxHttpRequest
 from games.words.narration import distinct_names
 
 from . import analysis

@@ -21,8 +21,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from games.access import refusals_explained
 from games.history import charts, stats
-from games.history.replays import refusals_explained
 from games.history.stats import player_of
 from games.play import services
 

@@ -13,11 +13,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext
 
+from games.access import seat_names
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.moves import InvalidMoveError, Move
 from games.engine.record import Record, RecordError, load_record, replay
-from games.models import BOT_NAMES, Game, Seat
+from games.models import Game, Seat
 from games.models import Move as MoveRow
 from games.series.models import Hand
 from games.words import rule_messages
@@ -35,22 +36,6 @@ class AlreadyUploaded(BadRecord):
     def __init__(self, message: str, game: Game) -> None:
         super().__init__(message)
         self.game = game
-
-
-def seat_names(game: Game) -> list[str]:
-    """What a record calls each seat, in seat order (a bot's name in English)."""
-    return [seat.name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
-
-
-def named_as_bot(index: int, name: str) -> bool:
-    """Whether a record's name for seat ``index`` is the one a bot's seat gets
-    (``Seat.name``: "Normal bot 2", in English): how an uploaded record tells its bots."""
-    return any(name == f"{kind} {index + 1}" for kind in BOT_NAMES.values())
-
-
-def shown_seat_names(game: Game) -> list[str]:
-    """What a page calls each seat, in seat order, in the active language."""
-    return [seat.shown_name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
 
 
 def record_dict(game: Game, moves: list | None = None) -> dict[str, Any]:

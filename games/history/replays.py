@@ -1,28 +1,21 @@
 """Replays and records: step through a finished game, download it, upload one.
 
 A replay shows everything (every hand, secret sets' cards, the seed), so it exists only
-for a game that is over: ``check_can_replay`` refuses a game in play to everyone, staff
-included, and is the one place that decides who may see a replay or its record.
+for a game that is over: ``games.access.check_can_replay`` decides who may see one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
-from typing import Any
 
 from django import forms
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AnonymousUser
-from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from games.access import refusals_explained, replayable_game, shown_seat_names
 from games.analysis.context import coach_context
 from games.engine.cards import cards_of
 from games.engine.melds import is_set
@@ -34,15 +27,13 @@ from games.history.records import (
     BadRecord,
     import_record,
     record_dict,
-    shown_seat_names,
     verify_deal,
 )
 from games.history.views import render_page, wants_partial
-from games.models import Game, Seat
+from games.htmx import HtmxHttpRequest
 from games.series import pages as series_pages
 from games.series.record import MAX_HANDS
 from games.table.rendering import Face, face, faces
-from games.views import HtmxHttpRequest
 from games.words import rule_messages
 from games.words.narration import describe_end, distinct_names, narrate
 
@@ -51,68 +42,6 @@ from games.words.narration import describe_end, distinct_names, narrate
 # seed and seats) under MAX_HAND_BYTES compact, and its pot events under 256 bytes.
 MAX_HAND_BYTES = 10 * 1024
 MAX_RECORD_BYTES = MAX_HANDS * (MAX_HAND_BYTES + 256) + 4 * 1024
-
-
-# --- Who may replay -----------------------------------------------------------------------
-
-
-def check_can_replay(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
-    """Raise PermissionDenied or Http404, with a message for the person, unless ``user``
-    may see this game's replay and record."""
-    if not game.is_over:
-        raise PermissionDenied(
-            gettext(
-                "This game is still being played. Its replay and record open when it ends, "
-                "for everyone alike."
-            )
-        )
-    if game.deal is None:
-        raise Http404(
-            gettext("This game ended before the cards were dealt: there is nothing to replay.")
-        )
-    if game.imported:
-        if user.is_staff or user.pk == game.created_by_id:
-            return
-        raise PermissionDenied(
-            gettext("This is a record someone uploaded: only they can replay it.")
-        )
-    if game.public or user.is_staff or any(s.user_id == user.pk for s in game.seats.all()):
-        return
-    raise PermissionDenied(gettext("This was a private game: only its players can replay it."))
-
-
-def replayable_game(user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game:
-    players = Seat.objects.select_related("user__profile")
-    game = (
-        Game.objects.select_related("aborted_by")
-        .prefetch_related(Prefetch("seats", queryset=players))
-        .filter(pk=game_id)
-        .first()
-    )
-    if game is None:
-        raise Http404(gettext("There is no such game."))
-    check_can_replay(user, game)
-    return game
-
-
-def refusals_explained(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Say why a replay is refused, with the right status, rather than a bare 403/404."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except PermissionDenied as e:
-            return _refused(request, str(e), 403)
-        except Http404 as e:
-            return _refused(request, str(e), 404)
-
-    return wrapper
-
-
-def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    context = {"message": message or gettext("You cannot see this page.")}
-    return render(request, "games/history/refused.html", context, status=status)
 
 
 # --- One step of a replay -----------------------------------------------------------------

@@ -23,10 +23,10 @@ from django.utils.translation import gettext
 
 from games.history import charts, stats
 from games.history.records import record_dict
+from games.htmx import HtmxHttpRequest
 from games.models import Game, Move, Seat
 from games.ratings import pages as rating_pages
 from games.series import pages as series_pages
-from games.views import HtmxHttpRequest
 
 PAGE_SIZE = 25
 

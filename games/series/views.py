@@ -13,12 +13,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from games.htmx import HtmxHttpRequest
 from games.play.services import ServiceError
 from games.ratings import pages as rating_pages
 from games.series import pages, records, services
 from games.series.models import Hand, Series
 from games.table import rendering
-from games.views import HtmxHttpRequest
 
 
 def _watchable(request: HtmxHttpRequest, series_id: int) -> services.State:

@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import GuestRefused, make_guest
+from games.htmx import HtmxHttpRequest
 from games.models import Game, Seat
 from games.play import services
-from games.views import HtmxHttpRequest
 from tongits_site.client_ip import client_ip
 
 # With axes in front, login() must be told which backend vouched for the new user.

@@ -23,12 +23,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.models import display_name_for, is_guest
 from games.engine.state import HELD_MELDS_FREE
 from games.forms import NewTableForm, QuickPlayForm
+from games.htmx import HtmxHttpRequest
 from games.models import Game, Seat
 from games.play import services
 from games.play.live import spectators
 from games.ratings import core as ratings
 from games.series import services as series_services
-from games.views import HtmxHttpRequest, home
+from games.views import home
 
 OPEN_TABLES_SHOWN = 30
 WATCH_SHOWN = 10

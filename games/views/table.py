@@ -17,13 +17,13 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from games.htmx import HtmxHttpRequest
 from games.play import actions, services
 from games.play.live import spectators
 from games.play.services import ServiceError
 from games.ratings import pages as rating_pages
 from games.series import pages as series_pages
 from games.table import rendering
-from games.views import HtmxHttpRequest
 
 
 def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:

@@ -11,10 +11,10 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.db import IntegrityError
 
+from games.access import seat_names
 from games.analysis import analysis
 from games.analysis.models import Analysis
 from games.analysis.report import build
-from games.history.records import seat_names
 from games.models import Game
 from games.words.narration import distinct_names
 
