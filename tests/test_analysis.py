@@ -22,7 +22,8 @@ from games.analysis.models import Analysis, MoveEvaluation
 from games.bots import choose
 from games.engine import Move, apply, new_game, seat_view
 from games.engine.record import load_record
-from games.history.records import import_record, record_dict
+from games.history.records import record_dict
+from games.history.uploads import import_record
 from games.models import Game
 from games.play import services
 from tests.history_support import SCRIPTED_MOVES, finish, scripted_record

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.history import stats
-from games.history.records import import_record
+from games.history.uploads import import_record
 from games.models import Game, Move, Seat
 from games.play import services
 from tests.history_support import SEED, finish, play_some, scripted_record, seed_games

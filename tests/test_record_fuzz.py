@@ -12,7 +12,8 @@ from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.history.records import BadRecord, import_record
+from games.history.records import BadRecord
+from games.history.uploads import import_record
 from games.management.commands.replay import _replay_file
 from games.models import Game
 from tests.history_support import scripted_record

@@ -10,7 +10,7 @@ from games.engine.cards import CODES, cards_of
 from games.engine.record import load_record, replay
 from games.engine.scoring import DRAW_END, FOUGHT_DRAW, STOCK, TONGITS
 from games.engine.state import Outcome
-from games.history.records import import_record
+from games.history.uploads import import_record
 from games.models import Game, Move
 from games.play import services
 from games.words.narration import describe_end, distinct_names, narrate

@@ -115,30 +115,6 @@ def _dealer_named_by_series(game: Game) -> bool:
     return Hand.objects.filter(game_id=game.pk, number__gt=1).exists()
 
 
-def import_record(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game:
-    """Store an uploaded record (a game's, or a series' with its hands) after the engine
-    replays it whole; returns the game (a series' first hand)."""
-    # Imported here: series records are built on this module's game records.
-    from games.series import record as series_record
-    from games.series import records as series_records
-
-    series = series_record.parse(data)
-    if series is not None:
-        copy = _uploaded_series(series, user)
-        if copy is not None:
-            raise AlreadyUploaded(
-                gettext("You have uploaded this series record already: it is stored once."),
-                copy,
-            )
-        return series_records.import_series(series, user)
-    copy = _uploaded_game(data, user)
-    if copy is not None:
-        raise AlreadyUploaded(
-            gettext("You have uploaded this record already: it is stored once."), copy
-        )
-    return import_game_record(data, user)
-
-
 # --- The same record uploaded again -------------------------------------------------------
 # Before the engine replays an upload: a copy already stored replayed whole, so a record
 # the same as it would too. A record that cannot be read is no copy of anything; the
@@ -170,7 +146,7 @@ def _uploads_of(user: AbstractBaseUser | None):
     return Game.objects.filter(created_by=user, imported=True)
 
 
-def _uploaded_game(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game | None:
+def uploaded_game(data: str | bytes | dict, user: AbstractBaseUser | None) -> Game | None:
     """The account's stored upload of the same game as ``data``, if any."""
     key = _key_of(data)
     if key is None:
@@ -184,7 +160,7 @@ def _uploaded_game(data: str | bytes | dict, user: AbstractBaseUser | None) -> G
     return None
 
 
-def _uploaded_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game | None:
+def uploaded_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game | None:
     """The first hand of the account's stored upload of the same series as ``data``, if
     any: the same ante, end and hands, in the same order."""
     hands = data.get("hands")

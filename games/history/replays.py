@@ -22,13 +22,8 @@ from games.engine.melds import is_set
 from games.engine.record import Record, Replay, replay
 from games.engine.scoring import hand_points
 from games.engine.state import GameState, Outcome, Phase
-from games.history.records import (
-    AlreadyUploaded,
-    BadRecord,
-    import_record,
-    record_dict,
-    verify_deal,
-)
+from games.history.records import AlreadyUploaded, BadRecord, record_dict, verify_deal
+from games.history.uploads import import_record
 from games.history.views import render_page, wants_partial
 from games.htmx import HtmxHttpRequest
 from games.series import pages as series_pages

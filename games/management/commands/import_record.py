@@ -7,7 +7,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.history.records import BadRecord, import_record
+from games.history.records import BadRecord
+from games.history.uploads import import_record
 
 
 class Command(BaseCommand):
