@@ -28,7 +28,7 @@ from games.history.views import render_page, wants_partial
 from games.htmx import HtmxHttpRequest
 from games.series import pages as series_pages
 from games.series.record import MAX_HANDS
-from games.table.rendering import Face, face, faces
+from games.table.pieces import Face, face, faces
 from games.words import rule_messages
 from games.words.narration import describe_end, distinct_names, narrate
 

@@ -23,8 +23,10 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.html import escape
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
+from games.table.pieces import SeatPanel, card_in
 from games.words.terms import term_html
 
 
@@ -155,8 +157,6 @@ def seats(v: Mapping[str, Any]) -> str | None:
     """The opponents' panels (None while the table waits: the template says who sits)."""
     if v.get("waiting"):
         return None
-    from games.table.rendering import panel_html  # its cache of panels, keyed as they are
-
     lang, now = v.get("lang"), v["now"]
     panels = "".join(panel_html(p, now, lang) for p in v.get("others", ()))
     return (
@@ -167,8 +167,6 @@ def seats(v: Mapping[str, Any]) -> str | None:
 
 def melds(v: Mapping[str, Any]) -> str:
     """The melds on the felt, grouped by owner, told from the watcher's side."""
-    from games.table.rendering import meld_html
-
     lang = v.get("lang")
     inner = ""
     if v.get("dealt") and not v.get("waiting"):
@@ -317,8 +315,6 @@ def piles(v: Mapping[str, Any]) -> str | None:
     before (the template says who is awaited, with the invite link)."""
     if v.get("waiting") or not v.get("dealt"):
         return None
-    from games.table.cards import card_in
-
     lang = v.get("lang")
     words = _felt_words(lang)
     top = v.get("top_discard")
@@ -361,8 +357,6 @@ def moves_tail(v: Mapping[str, Any]) -> str:
 def meld(m: Mapping[str, Any], lang: str | None = None) -> str:
     """One meld on the felt: face up (a radio button to lay off on it, when the watcher
     may), or a secret set face down."""
-    from games.table.cards import card_in
-
     lang = lang or get_language()
     n, fresh = m["number"], " is-fresh" if m["fresh"] else ""
     if m["pickable"]:
@@ -425,8 +419,6 @@ def result(v: Mapping[str, Any]) -> str:
     chips, each payment's terms with what earned them (R10), and the way to the next game.
     Hidden (and empty) until the game ends. Made once per seat when a game ends, which
     through the template engine cost as much as a dozen moves' boards."""
-    from games.table.cards import card
-
     r = v.get("result")
     head = (
         f'<section id="table-result" class="result" aria-labelledby="result-title" '
@@ -463,14 +455,14 @@ def result(v: Mapping[str, Any]) -> str:
         melds = (
             "".join(
                 f'<span class="meld{" was-secret" if m["secret"] else ""}">'
-                + "".join(card(c, "small") for c in m["cards"])
+                + "".join(card_in(c, "small", get_language()) for c in m["cards"])
                 + (f'<span class="visually-hidden"> {w["secret"]}</span>' if m["secret"] else "")
                 + "</span>"
                 for m in row["melds"]
             )
             or f'<span class="muted">{w["none"]}</span>'
         )
-        held = "".join(card(c, "small") for c in row["hand"]) or (
+        held = "".join(card_in(c, "small", get_language()) for c in row["hand"]) or (
             f'<span class="muted">{w["no_cards"]}</span>'
         )
         whose_melds = gettext("%(name)s's melds") % {"name": name}
@@ -559,3 +551,62 @@ BUILDERS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "moves-head": moves_head,
     "moves-tail": moves_tail,
 }
+
+
+# --- Made once, shown on every board --------------------------------------------------------
+# A move changes one or two of a table's panels and one meld at most: each distinct one is
+# made once per language and shared by every board that shows it (rendering.py's memo of
+# parts keys them by the same tuples).
+
+MEMO_SIZE = 300
+
+
+def _panel_key(p: SeatPanel) -> tuple:
+    # The seat panel's own lines (its melds are drawn in the centre, not here).
+    return (
+        p.index, p.name, p.cards, p.opened, p.blocked, p.away, p.bot, p.dealer, p.turn,
+        p.deadline, p.seconds_left, p.thinking, p.answer, p.last_turn, p.block_note,
+    )  # fmt: skip
+
+
+_panels_made: dict[tuple, str] = {}
+
+
+def panel_html(p: SeatPanel, now: str, lang: str | None = None) -> SafeString:
+    """One opponent's panel: made once per distinct panel and language, shared by every
+    board that shows it (a move changes one or two of a table's three)."""
+    key = (_panel_key(p), now, lang or get_language())
+    html = _panels_made.get(key)
+    if html is None:
+        html = _panels_made[key] = seat_panel(p, now, key[2])
+        while len(_panels_made) > MEMO_SIZE:
+            del _panels_made[next(iter(_panels_made))]
+    return SafeString(html)
+
+
+_melds_made: dict[tuple, str] = {}
+
+
+def meld_html(m: dict[str, Any], lang: str | None = None) -> SafeString:
+    """One meld on the table: made once per distinct meld and language, and shared by
+    every board that shows it (a move changes one meld at most)."""
+    key = (_meld_key(m), lang or get_language())
+    html = _melds_made.get(key)
+    if html is None:
+        html = _melds_made[key] = meld(m, key[1])
+        while len(_melds_made) > MEMO_SIZE:
+            del _melds_made[next(iter(_melds_made))]
+    return SafeString(html)
+
+
+def _meld_key(m: dict[str, Any]) -> tuple:
+    return (
+        m["index"], tuple(m["cards"]), m["pickable"], m["hidden"], m["secret"], m["size"],
+        m["fresh"],
+    )  # fmt: skip
+
+
+def forget() -> None:
+    """Drop the panels and melds made so far (tests, and a change of templates)."""
+    _panels_made.clear()
+    _melds_made.clear()

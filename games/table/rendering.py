@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from collections import OrderedDict
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -23,19 +23,18 @@ from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
 from games.engine import Move, SeatView, seat_view
-from games.engine.cards import by_rank, code, label, short
 from games.engine.state import Phase
 from games.models import Game
 from games.play.live import snapshots
 from games.play.live.snapshots import SeatRow, Snapshot
 from games.table import board_html
 from games.table import story as table_view
-from games.words.card_names import name_in
+from games.table.board_html import _meld_key
+from games.table.pieces import SeatPanel, face, faces, hand_card, hand_faces
 
 FRAME_TEMPLATE = "games/table.html#frame"
 ENDS = table_view.ENDS
@@ -101,89 +100,7 @@ def refusal_code(snap: Snapshot | None, user: AbstractBaseUser | AnonymousUser) 
 # --- Cards --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
-class Face:
-    """A face-up card as templates show it. Made only by ``face()``, once per card and
-    place, so a face is its own identity: every board looks its cards up in the caches
-    of their markup, and compares them, by identity (no Python-level hash or equality)."""
-
-    code: str  # "TD": data-card and form values
-    label: str  # "10 of diamonds": the engine's English name (pages say ``card_name``)
-    short: str  # "10♦": what people read
-    suit: str  # "d": for the colour
-    order: int = 0  # place in the hand when sorted by rank
-
-    @property
-    def rank(self) -> str:
-        return self.short[:-1]
-
-    @property
-    def symbol(self) -> str:
-        return self.short[-1]
-
-    @property
-    def card(self) -> int:
-        return _CARD_OF[self.code]
-
-
-_CARD_OF = {code(card): card for card in range(52)}
-
-
-@cache  # never forgets: a card and place have one Face (52 x 15 at most)
-def face(card: int, order: int = 0) -> Face:
-    return Face(code(card), label(card), short(card), code(card)[1].lower(), order)
-
-
-def hand_faces(hand: tuple[int, ...]) -> list[Face]:
-    """The hand by suit then rank, each card knowing its place in rank order (for CSS)."""
-    rank_order = {card: i for i, card in enumerate(by_rank(hand))}
-    return [face(card, rank_order[card]) for card in hand]
-
-
-@lru_cache(maxsize=52 * 13 * 2 * 2)
-def hand_card(f: Face, in_meld: bool, lang: str | None) -> SafeString:
-    """One card of the player's hand: a checkbox named for the card (made once per card,
-    place and language, since every board of every seat shows them). ``in_meld``: a meld
-    of the hand uses it (the hint marks it). ``lang``: the active language."""
-    in_a_meld = gettext(", in a meld") if in_meld else ""
-    return format_html(
-        '<li style="--by-rank: {}"><label class="card hand-card suit-{}{}" data-card="{}">'
-        '<input type="checkbox" name="cards" value="{}" id="card-{}">'
-        '<span class="card-face card-index" aria-hidden="true"><span>{}</span><span>{}</span>'
-        '</span><span class="card-pip" aria-hidden="true">{}</span>'
-        '<span class="visually-hidden">{}{}</span></label></li>',
-        f.order, f.suit, " in-meld" if in_meld else "", f.code, f.code, f.code, f.rank,
-        f.symbol, f.symbol, name_in(f.card, lang),
-        format_html('<span class="meld-hint">{}</span>', in_a_meld) if in_meld else "",
-    )  # fmt: skip
-
-
-def faces(cards: tuple[int, ...] | list[int]) -> list[Face]:
-    return [face(card) for card in cards]
-
-
 # --- The board ----------------------------------------------------------------------------
-
-
-@dataclass
-class SeatPanel:
-    index: int
-    name: str
-    is_me: bool
-    cards: int = 0
-    opened: bool = False
-    blocked: bool = False
-    away: bool = False
-    bot: bool = False
-    dealer: bool = False
-    turn: bool = False
-    deadline: str = ""  # ISO time the person's clock runs out
-    seconds_left: int = 0
-    thinking: bool = False  # the server moves for this seat (bot or away)
-    answer: str = ""
-    melds: list[dict[str, Any]] = field(default_factory=list)
-    last_turn: str = ""  # what the seat did on its last turn, in words (HTML)
-    block_note: str = ""  # why it may not call Draw (R5)
 
 
 def board_context(
@@ -504,7 +421,7 @@ def _render_part(part: str, values: dict[str, Any], stand_in: dict[str, Any]) ->
     if found is None:
         html = _render(part, stand_in)
         found = memo[key] = (html, hash(html))
-        while len(memo) > MEMO_SIZE:
+        while len(memo) > board_html.MEMO_SIZE:
             del memo[next(iter(memo))]
     return found
 
@@ -524,45 +441,6 @@ def _render(part: str, values: dict[str, Any]) -> str:
 
 SEQ = "%%seq%%"
 MOVE_ID = "%%move-id%%"
-MEMO_SIZE = 300
-
-
-def _panel_key(p: SeatPanel) -> tuple:
-    # The seat panel's own lines (its melds are drawn in the centre, not here).
-    return (
-        p.index, p.name, p.cards, p.opened, p.blocked, p.away, p.bot, p.dealer, p.turn,
-        p.deadline, p.seconds_left, p.thinking, p.answer, p.last_turn, p.block_note,
-    )  # fmt: skip
-
-
-_panels_made: dict[tuple, str] = {}
-
-
-def panel_html(p: SeatPanel, now: str, lang: str | None = None) -> SafeString:
-    """One opponent's panel: made once per distinct panel and language, shared by every
-    board that shows it (a move changes one or two of a table's three)."""
-    key = (_panel_key(p), now, lang or get_language())
-    html = _panels_made.get(key)
-    if html is None:
-        html = _panels_made[key] = board_html.seat_panel(p, now, key[2])
-        while len(_panels_made) > MEMO_SIZE:
-            del _panels_made[next(iter(_panels_made))]
-    return SafeString(html)
-
-
-_melds_made: dict[tuple, str] = {}
-
-
-def meld_html(m: dict[str, Any], lang: str | None = None) -> SafeString:
-    """One meld on the table: made once per distinct meld and language, and shared by
-    every board that shows it (a move changes one meld at most)."""
-    key = (_meld_key(m), lang or get_language())
-    html = _melds_made.get(key)
-    if html is None:
-        html = _melds_made[key] = board_html.meld(m, key[1])
-        while len(_melds_made) > MEMO_SIZE:
-            del _melds_made[next(iter(_melds_made))]
-    return SafeString(html)
 
 
 def _hand_key(v: dict[str, Any]) -> tuple | None:
@@ -579,13 +457,6 @@ def _hand_key(v: dict[str, Any]) -> tuple | None:
 
 def _clock_key(p: SeatPanel | None) -> tuple | None:
     return (p.turn, p.thinking, p.deadline, p.seconds_left) if p else None
-
-
-def _meld_key(m: dict[str, Any]) -> tuple:
-    return (
-        m["index"], tuple(m["cards"]), m["pickable"], m["hidden"], m["secret"], m["size"],
-        m["fresh"],
-    )  # fmt: skip
 
 
 def _piles_key(v: dict[str, Any]) -> tuple:
@@ -666,8 +537,7 @@ def socket_parts(table: Table) -> dict[str, tuple[str, int]]:
 
 def forget_boards() -> None:
     _boards.clear()
-    _panels_made.clear()
-    _melds_made.clear()
+    board_html.forget()
     table_view.forget()
     for memo in _memo.values():
         memo.clear()
