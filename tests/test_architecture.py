@@ -1,0 +1,60 @@
+"""The architecture of games/, read from its imports (issue 25): no module is part of an
+import circle, and the capabilities depend one way, as pyproject.toml's import-linter
+contracts say (wiring, sockets, pages, history, the coach, the table, play, words, bots,
+the engine). Both checks are shown to fail on a copy of games/ with a planted import."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.import_graph import circles
+
+REPO = Path(__file__).resolve().parent.parent
+LINT = "from importlinter.cli import lint_imports; raise SystemExit(lint_imports(no_cache=True))"
+
+
+def _copy_with(tmp_path: Path, module: str, planted: str) -> Path:
+    """A copy of games/ and pyproject.toml in ``tmp_path``, with ``planted`` appended to
+    ``module``'s file."""
+    shutil.copytree(
+        REPO / "games", tmp_path / "games", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    path = tmp_path.joinpath(*module.split(".")).with_suffix(".py")
+    path.write_text(path.read_text() + f"\n{planted}  # planted by the test\n")
+    return tmp_path
+
+
+def _run(code: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    # A process of its own, run in the copy, finds the copy's games/ before the real one.
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(cwd), "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, *code], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_no_module_of_games_is_part_of_an_import_circle():
+    assert circles("games") == []
+
+
+def test_the_import_contracts_are_kept():
+    result = _run(["-c", LINT], REPO)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "BROKEN" not in result.stdout
+
+
+def test_a_circle_planted_in_a_copy_of_games_is_found(tmp_path):
+    copy = _copy_with(tmp_path, "games.words.text", "from games.words import rule_messages")
+    result = _run([str(REPO / "tests" / "import_graph.py"), "games"], copy)
+    assert result.returncode == 0, result.stderr
+    assert '["games.words.rule_messages", "games.words.text"]' in result.stdout
+
+
+def test_an_upward_import_planted_in_a_copy_of_games_breaks_the_layers(tmp_path):
+    copy = _copy_with(tmp_path, "games.engine.cards", "import games.play.services")
+    result = _run(["-c", LINT], copy)
+    assert result.returncode != 0
+    assert "games.engine is not allowed to import games.play" in result.stdout
