@@ -5,6 +5,7 @@ the engine). Both checks are shown to fail on a copy of games/ with a planted im
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -58,3 +59,30 @@ def test_an_upward_import_planted_in_a_copy_of_games_breaks_the_layers(tmp_path)
     result = _run(["-c", LINT], copy)
     assert result.returncode != 0
     assert "games.engine is not allowed to import games.play" in result.stdout
+
+
+CAPABILITIES = [
+    "games",
+    "games.engine",
+    "games.bots",
+    "games.words",
+    "games.play",
+    "games.play.live",
+    "games.table",
+    "games.analysis",
+    "games.history",
+    "games.views",
+    "games.sockets",
+    "games.series",
+    "games.ratings",
+    "games.social",
+    "games.tournaments",
+    "games.fairplay",
+]
+
+
+def test_each_package_of_games_says_what_it_owns_and_what_it_may_import():
+    for package in CAPABILITIES:
+        init = REPO.joinpath(*package.split("."), "__init__.py")
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        assert len(doc) > 80 and "import" in doc, f"{package}: {doc!r}"

@@ -7,6 +7,8 @@ or the arena can seed it; no bot touches global randomness.
 People choose bots by level, named for how they play rather than how they work:
 ``easy`` (greedy that sometimes misses), ``normal`` (greedy) and ``hard`` (search). The
 older kinds ``random`` and ``greedy`` stay, for tables and records made before levels.
+
+May import: the engine only (pyproject.toml's contracts hold it apart from the site).
 """
 
 from __future__ import annotations

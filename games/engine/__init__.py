@@ -3,6 +3,8 @@
 Nothing here imports Django, reads the clock or uses randomness other than a seed it is
 given (a test checks this). Cards are ints 0..51 (``suit * 13 + rank``) and any set of
 cards is a 52-bit int mask, which is what makes legal-move generation fast enough.
+
+May import: nothing of games outside engine/; everything else is built on it.
 """
 
 from .cards import InvalidCardError, parse_card

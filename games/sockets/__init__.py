@@ -1,1 +1,7 @@
-"""The table's and the lobby's WebSockets."""
+"""The table's and the lobby's WebSockets: frames in, each watcher's own HTML out.
+
+``table`` turns a frame into an action for play and sends each seat its parts as the
+table renders them; ``lobby`` sends the list of open tables as the lobby page draws it.
+
+May import: views (the lobby's list), table, play and what is below them. Only
+``games.routing`` imports it."""
