@@ -86,3 +86,13 @@ def test_each_package_of_games_says_what_it_owns_and_what_it_may_import():
         init = REPO.joinpath(*package.split("."), "__init__.py")
         doc = ast.get_docstring(ast.parse(init.read_text())) or ""
         assert len(doc) > 80 and "import" in doc, f"{package}: {doc!r}"
+
+
+def test_a_module_of_games_over_400_lines_says_at_its_top_why():
+    for path in sorted((REPO / "games").rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        text = path.read_text()
+        if text.count("\n") > 400:
+            doc = ast.get_docstring(ast.parse(text)) or ""
+            assert "\nSize: " in doc, f"{path.relative_to(REPO)} has no 'Size:' reason"

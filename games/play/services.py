@@ -5,6 +5,12 @@ holding the game row's lock, and seats are notified with ``transaction.on_commit
 a channel layer that is down never turns a saved move into an error), never
 before the commit. The event carries only the game id and seq: each socket renders its own
 seat's view, so no rendered hand is ever sent to a group.
+
+Size: one module of ~750 lines on purpose. It is the only writer of a game in play:
+every function that changes one takes the row's lock the same way, and each section below
+(tables, moves, the server's moves, notifications, staff) shares those private helpers;
+the clock and tests replace ``notify_game`` and ``play_due`` here by name. Its machinery
+(snapshots, publishing, thinking) is already apart, in live/.
 """
 
 from __future__ import annotations
