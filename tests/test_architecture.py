@@ -6,6 +6,7 @@ the engine). Both checks are shown to fail on a copy of games/ with a planted im
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -96,3 +97,18 @@ def test_a_module_of_games_over_400_lines_says_at_its_top_why():
         if text.count("\n") > 400:
             doc = ast.get_docstring(ast.parse(text)) or ""
             assert "\nSize: " in doc, f"{path.relative_to(REPO)} has no 'Size:' reason"
+
+
+def test_the_readmes_layout_names_every_package_of_games_and_only_paths_that_exist():
+    readme = (REPO / "README.md").read_text()
+    layout = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`([\w./-]+)`", layout))
+    roots = ("games/", "accounts/", "tongits_site/", "locale/", "templates/", "static/", "docs/")
+    for path in sorted(p for p in named if p.startswith(roots) or p.startswith(".ci/")):
+        assert (REPO / path).exists(), f"the README's layout names {path}, which is not there"
+    packages = {
+        f"games/{p.parent.name}/"
+        for p in (REPO / "games").glob("*/__init__.py")
+        if p.parent.name != "migrations"
+    }
+    assert packages <= named, f"not in the README's layout: {sorted(packages - named)}"
