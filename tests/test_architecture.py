@@ -112,3 +112,10 @@ def test_the_readmes_layout_names_every_package_of_games_and_only_paths_that_exi
         if p.parent.name != "migrations"
     }
     assert packages <= named, f"not in the README's layout: {sorted(packages - named)}"
+
+
+def test_no_process_id_file_is_committed():
+    tracked = subprocess.run(
+        ["git", "ls-files", "*.pid"], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert tracked.stdout == ""
