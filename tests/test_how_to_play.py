@@ -104,11 +104,13 @@ def test_the_home_page_links_to_it_for_visitors_and_players(client, alice):
     assert how_to_play_link(in_main(player)) == 1
 
 
-def test_the_table_links_to_it_beside_its_title(client, alice):
+def test_the_tables_menu_links_to_it(client, alice):
+    # The table is one screen: the site's header and footer are hidden there, so the
+    # table's own menu sheet carries the link.
     game = services.quick_play(alice)
     client.force_login(alice)
 
     html = client.get(reverse("table", args=[game.pk])).content.decode()
 
-    title_to_status = html.split('id="table-title"', 1)[1].split('id="table-status"', 1)[0]
-    assert how_to_play_link(title_to_status) == 1
+    menu = html.split('id="menu-sheet"', 1)[1].split("</details>", 1)[0]
+    assert how_to_play_link(menu) == 1

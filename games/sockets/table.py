@@ -26,12 +26,12 @@ from django.utils.translation import gettext_lazy
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games.play import actions
-from games.play.live import snapshots, spectators, watch
+from games.play.live import snapshots, watch
 from games.play.live.db import in_db_thread
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
-from games.table import rendering
+from games.table import rendering, spectators
 
 log = logging.getLogger(__name__)
 

@@ -3,6 +3,8 @@ is a guest at a table with two bots (accounts/guests.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.cache import cache
@@ -45,12 +47,10 @@ def live_counts() -> dict[str, int]:
     return counts
 
 
-def home(request: HtmxHttpRequest) -> HttpResponse:
-    """The page a visitor lands on (the lobby's address, for someone not logged in)."""
-    from games.views.lobby import to_watch_context  # the lobby imports this module
-
-    context = {"counts": live_counts(), "poll_seconds": POLL_SECONDS}
-    context.update(to_watch_context(request.user))
+def home(request: HtmxHttpRequest, to_watch: dict[str, Any]) -> HttpResponse:
+    """The page a visitor lands on (the lobby's address, for someone not logged in);
+    ``to_watch``: the games anyone may watch, which the lobby lists (it calls this)."""
+    context = {"counts": live_counts(), "poll_seconds": POLL_SECONDS, **to_watch}
     return render(request, "games/home.html", context)
 
 

@@ -26,9 +26,9 @@ from games.forms import NewTableForm, QuickPlayForm
 from games.htmx import HtmxHttpRequest
 from games.models import Game, Seat
 from games.play import services
-from games.play.live import spectators
 from games.ratings import core as ratings
 from games.series import services as series_services
+from games.table import spectators
 from games.views import home
 
 OPEN_TABLES_SHOWN = 30
@@ -149,7 +149,7 @@ def to_watch_context(user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
 
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
-        return home.home(request)
+        return home.home(request, to_watch_context(request.user))
     template = "games/lobby.html#lobby-body" if request.htmx else "games/lobby.html"
     origin = request.build_absolute_uri("/").rstrip("/")
     return render(request, template, lobby_context(request.user, origin))

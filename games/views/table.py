@@ -19,16 +19,15 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games.htmx import HtmxHttpRequest
 from games.play import actions, services
-from games.play.live import spectators
 from games.play.services import ServiceError
 from games.ratings import pages as rating_pages
 from games.series import pages as series_pages
-from games.table import rendering
+from games.table import rendering, spectators
 
 
 def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The whole table as this person sees it: their seat's view, or a spectator's. Anyone
-    may watch a public table or a game of bots, without an account (games.play.live.spectators);
+    may watch a public table or a game of bots, without an account (games.table.spectators);
     a visitor refused a private table is asked to log in."""
     try:
         tbl = spectators.load_table(game_id, request.user)
