@@ -67,7 +67,7 @@ def test_an_uploads_refused_move_and_unreadable_record_read_in_filipino(client, 
 
     assert "Hindi puwede ang galaw 5. Magtapon lang pagkatapos bumunot (R3)." in refused
     assert "Hindi mabasa ang record: hindi JSON ang record." in unreadable
-    assert "Hindi mabasa ang record: stock: hindi baraha ang 'XX'." in bad_card
+    assert "Hindi mabasa ang record: stock: hindi card ang 'XX'." in bad_card
     for page in (refused, unreadable, bad_card):
         assert "cannot" not in page and "illegal" not in page
     assert not Game.objects.exists()

@@ -199,7 +199,25 @@ postgres_only = pytest.mark.skipif(
 
 
 def _lock_waiters() -> int:
-    """Sessions of this database waiting for a lock (another transaction's row or table)."""
+    """Sessions of this database waiting for a lock (another transaction's row or table),
+    beyond those already waiting when the test began (``_waiting_before``): a session that
+    an earlier test left behind is not one of this test's (seen once in a full run)."""
+    return _all_lock_waiters() - _waiting_before
+
+
+_waiting_before = 0
+
+
+@pytest.fixture(autouse=True)
+def _count_waiters_left_behind(request) -> None:
+    global _waiting_before
+    _waiting_before = 0
+    if "transactional_db" in request.fixturenames or request.node.get_closest_marker("django_db"):
+        if connection.vendor == "postgresql":
+            _waiting_before = _all_lock_waiters()
+
+
+def _all_lock_waiters() -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity"
@@ -208,7 +226,7 @@ def _lock_waiters() -> int:
         return cursor.fetchone()[0]
 
 
-def _until(done: Callable[[], bool], timeout: float = 30) -> bool:
+def _until(done: Callable[[], bool], timeout: float = 60) -> bool:
     end = time.monotonic() + timeout
     while not done():
         if time.monotonic() > end:
