@@ -87,3 +87,21 @@ def test_the_admin_lists_still_work_and_filter_by_status(admin_client, game, ali
     assert "2 games" in by_player.content.decode()
     for name in ("auth_user", "accounts_profile", "games_game"):
         assert admin_client.get(reverse(f"admin:{name}_changelist")).status_code == 200
+
+
+def test_no_admin_popup_or_autocomplete_answers_with_a_games_seed(admin_client, game):
+    games = reverse("admin:games_game_changelist")
+    autocomplete = reverse("admin:autocomplete")
+    asked = [
+        admin_client.get(games, {"_to_field": "seed", "_popup": "1"}),
+        admin_client.get(games, {"_to_field": "deal", "_popup": "1"}),
+        admin_client.get(
+            autocomplete,
+            {"app_label": "games", "model_name": "seat", "field_name": "game", "term": game.seed},
+        ),
+        admin_client.get(reverse("admin:games_game_change", args=[game.pk]), {"_to_field": "seed"}),
+    ]
+
+    for response in asked:
+        assert response.status_code < 500
+        assert game.seed not in response.content.decode()

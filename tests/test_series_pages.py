@@ -20,6 +20,7 @@ from games.play import services
 from games.series import services as series
 from games.series.models import Hand, Series
 from tests.fast_games import finish
+from tests.table.leaks import hidden_cards, leaks
 
 pytestmark = pytest.mark.django_db
 
@@ -234,3 +235,36 @@ def test_profiles_count_the_pots_a_person_took(client, alice, monkeypatch):
     assert f"<dt>Series pots won</dt><dd>{len(taken)}" in page
     assert f"({sum(e.amount for e in taken)} chips)" in page
     assert game.is_over
+
+
+def test_during_a_hand_the_series_record_and_panel_show_nothing_of_it(client, alice, bob):
+    made = series.create_series(alice, ante=1, others=("greedy", "greedy"))
+    first = finish(series.state(made).latest.pk)
+    series.ready(made.pk, alice)
+    hand = series.state(Series.objects.get(pk=made.pk)).latest
+    for _ in range(4):  # a few moves of the second hand, whoever's turn it is
+        services.play_due(hand.pk, now=timezone.now() + timedelta(days=1))
+    hand.refresh_from_db()
+    assert hand.status == Game.Status.PLAYING and hand.seq > 0
+    state = services.game_state(hand)
+    pages = {
+        "panel": f"/series/{made.pk}/panel/?game={hand.pk}",
+        "series": f"/series/{made.pk}/",
+    }
+    record = f"/series/{made.pk}/record.json"
+
+    for user, seat in ((alice, 0), (bob, None)):  # her seat, and a person who only watches
+        client.force_login(user)
+        for name, url in pages.items():
+            response = client.get(url)
+            assert response.status_code == 200, (name, response.status_code)
+            text = response.content.decode()
+            assert leaks(text, hidden_cards(state, seat), hand.seed) == [], (name, seat)
+        # The file holds the first hand's cards, all of them: it must hold nothing of the
+        # second (its id, deal, seed, commitment or antes).
+        text = client.get(record).content.decode()
+        downloaded = json.loads(text)
+        assert [h["id"] for h in downloaded["hands"]] == [first.pk]
+        assert [e["hand"] for e in downloaded["pot"]] == [1] * len(downloaded["pot"])
+        assert hand.seed not in text and hand.commitment not in text
+        assert json.dumps(hand.deal["stock"], separators=(",", ":")) not in text
