@@ -14,6 +14,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -25,6 +26,9 @@ from games.series import pages as series_pages
 from games.table import rendering, spectators
 
 
+# A seat's page and boards hold its hand: never kept by a browser's back button or by a
+# proxy between it and us (Cache-Control: no-store, private).
+@never_cache
 def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The whole table as this person sees it: their seat's view, or a spectator's. Anyone
     may watch a public table or a game of bots, without an account (games.table.spectators);
@@ -43,6 +47,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/table.html", context)
 
 
+@never_cache
 @login_required
 @require_POST
 def act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:

@@ -355,3 +355,19 @@ def test_a_private_tables_waiting_page_offers_its_invite_link_to_copy(client, al
     path = reverse("invite", args=[game.invite_token])
     assert f"http://testserver{path}" in html
     assert f'class="button button-secondary copy-link" data-copy="{path}">Copy link<' in html
+
+
+def test_a_seats_page_and_its_boards_are_never_stored_by_a_browser_or_a_proxy(
+    client, alice, make_game
+):
+    game = make_game([alice, "greedy", "greedy"])
+    client.force_login(alice)
+
+    page = client.get(reverse("table", args=[game.pk]))
+    board = client.post(
+        reverse("act", args=[game.pk]), {"action": "draw"}, headers={"HX-Request": "true"}
+    )
+
+    for response in (page, board):
+        assert "no-store" in response["Cache-Control"]
+        assert "private" in response["Cache-Control"]
