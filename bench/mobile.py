@@ -128,18 +128,68 @@ class Wire:
         self.requests = 0
         self.bytes = 0
         self.sent = 0
+        # The waterfall: per request id, [url, started, response headers in, finished,
+        # encoded bytes, status]; times in ms from the wire's start. Socket frames received
+        # are kept as (ms, payload bytes).
+        self.start = time.monotonic()
+        self.log: dict[str, list] = {}
+        self.frames: list[tuple[float, int]] = []
         cdp.on("Network.requestWillBeSent", self._sent)
+        cdp.on("Network.responseReceived", self._response)
         cdp.on("Network.loadingFinished", self._finished)
+        cdp.on("Network.webSocketCreated", self._socket)
+        cdp.on("Network.webSocketHandshakeResponseReceived", self._handshake)
+        cdp.on("Network.webSocketFrameReceived", self._frame_in)
         page.on("websocket", lambda ws: ws.on("framesent", self._frame))
+
+    def _ms(self) -> float:
+        return (time.monotonic() - self.start) * 1000
 
     def _frame(self, payload) -> None:
         self.sent += 1
 
     def _sent(self, event: dict) -> None:
         self.requests += 1
+        key = event["requestId"]
+        if key in self.log:  # a redirect: the same id goes on to its new address
+            key = f"{key}+{self._ms():.0f}"
+            self.log[key] = self.log.pop(event["requestId"])
+        self.log[event["requestId"]] = [event["request"]["url"], self._ms(), None, None, 0, ""]
+
+    def _response(self, event: dict) -> None:
+        if entry := self.log.get(event["requestId"]):
+            entry[2], entry[5] = self._ms(), event["response"].get("status", "")
 
     def _finished(self, event: dict) -> None:
         self.bytes += int(event.get("encodedDataLength", 0))
+        if entry := self.log.get(event["requestId"]):
+            entry[3], entry[4] = self._ms(), int(event.get("encodedDataLength", 0))
+
+    def _socket(self, event: dict) -> None:
+        self.log[event["requestId"]] = [event["url"], self._ms(), None, None, 0, "ws"]
+
+    def _handshake(self, event: dict) -> None:
+        if entry := self.log.get(event["requestId"]):
+            entry[2], entry[5] = self._ms(), event["response"].get("status", "")
+            headers = event["response"].get("headers", {})
+            entry.append(headers.get("Sec-WebSocket-Extensions", ""))
+
+    def _frame_in(self, event: dict) -> None:
+        self.frames.append((self._ms(), len(event["response"].get("payloadData", ""))))
+
+    def waterfall(self) -> list[str]:
+        """One line a request, in the order sent: start, headers, end (ms), status,
+        bytes, address; then the first socket frames received."""
+        lines = []
+        for url, start, headers, end, size, status, *extra in self.log.values():
+            shown = lambda t: f"{t:7.0f}" if t is not None else "      -"  # noqa: E731
+            lines.append(
+                f"{start:7.0f} {shown(headers)} {shown(end)}  {status!s:>3} {size:>7,}  "
+                f"{url[:90]}{'  ' + extra[0] if extra and extra[0] else ''}"
+            )
+        for at, size in self.frames[:3]:
+            lines.append(f"{at:7.0f}  socket frame in, {size:,} characters")
+        return lines
 
 
 def phone_page(browser, kbps: int, rtt_ms: int, storage_state=None):
@@ -342,6 +392,8 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
     page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=ACT_TIMEOUT_MS)
     ready(page)
     report["play_now_cold_ms"] = round((time.monotonic() - start) * 1000)
+    if options.waterfall:
+        report["play_now_waterfall"] = wire.waterfall()
     table_url, session = page.url, context.storage_state()
     context.close()
 
@@ -459,6 +511,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--recover-timeout", type=float, default=120)
     parser.add_argument("--kbps", type=int, default=400, help="down and up")
     parser.add_argument("--rtt-ms", type=int, default=400)
+    parser.add_argument(
+        "--waterfall",
+        action="store_true",
+        help="also print the cold visit's requests: start, headers in, end (ms), bytes",
+    )
     parser.add_argument("--sqlite", action="store_true", help="SQLite, not PostgreSQL")
     parser.add_argument(
         "--postgres",
@@ -470,6 +527,8 @@ def main(argv: list[str] | None = None) -> None:
     if not options.postgres.startswith(("postgres://", "postgresql://")):
         options.sqlite = True
     report = run(options)
+    for line in report.get("play_now_waterfall", []):
+        print(line)
     print(f"network: {options.kbps} kbps down and up, {options.rtt_ms} ms round trip")
     print(f"home page, cold:                  {report['home_cold_ms']:>7} ms "
           f"({report['home_bytes']:,} bytes, {report['home_requests']} requests)")  # fmt: skip
