@@ -154,3 +154,21 @@ def test_a_dealt_tables_first_load_is_at_most_100_kb(client, alice, capsys):
     assert {i.url.rsplit(".", 1)[-1] for i in items} >= {"css", "js"}
     assert any("Sortable" in i.url for i in items)
     assert total <= BUDGET, report(items)
+
+
+def test_the_pages_that_lead_to_a_table_fetch_its_script_beforehand(client, alice):
+    """The home page (Play now) and the lobby (Quick play) ask the browser to prefetch the
+    table's script, by the very address the table's page loads it from, so on a slow line
+    the table waits for its page and its socket only."""
+    game = services.quick_play(alice)
+    client.force_login(alice)
+    table = client.get(reverse("table", args=[game.pk])).content.decode()
+    script = re.search(r'<script src="([^"]*/table\.[^"]*js)"', table).group(1)
+
+    def prefetched(html: str) -> list[str]:
+        return re.findall(r'<link rel="prefetch" href="([^"]+)" as="script">', html)
+
+    assert prefetched(client.get(reverse("lobby")).content.decode()) == [script]
+    client.logout()
+    assert prefetched(client.get("/").content.decode()) == [script]
+    assert prefetched(table) == []  # the table itself has it already
