@@ -1,6 +1,7 @@
 """The slow-phone benchmark (python -m bench.mobile) runs tiny: a fast network, a few
-moves, a short cut of the line. Only that it works is asserted, and that the database
-holds every move once; the figures are for people to read (bench/README.md)."""
+moves, a short cut of the line. Only that it works is asserted, that a move tried while
+offline is disabled and sends nothing, and that the database holds every move once; the
+figures are for people to read (bench/README.md)."""
 
 from __future__ import annotations
 
@@ -39,5 +40,13 @@ def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
     assert report["home_cold_ms"] > 0 and report["play_now_cold_ms"] > 0, output
     assert report["table_bytes"] > 0 and report["table_requests"] > 0, output
     assert report["moves_timed"] == 3 and report["move_p95_ms"] >= report["move_p50_ms"]
-    assert report["recovered"], output
+    # Offline, the move on offer is disabled with the reason, and tapping it or submitting
+    # its form sends nothing, then or when the network is back; she presses it again once
+    # the button is back, and that move is stored once.
+    assert report["offline_disabled"] and report["offline_reason"], output
+    assert report["sent_offline"] == 0 and report["sent_before_pressed_again"] == 0, output
+    assert report["stored_while_down"] == 0, output
+    assert report["recovered"] and report["recover_ms"] > 0, output
+    assert report["move_after_recovery_ms"] > 0, output
+    assert report["frames_sent"] >= report["moves_timed"] + 1, output
     assert report["stored_twice"] == 0 and report["moves"] == report["moves_by_seq"], output

@@ -1,10 +1,11 @@
 """The table page's first load stays light (issue 24): everything a fresh browser fetches
 for a dealt table, as the production server sends it, is at most 100 KB.
 
-What is counted: the page's HTML (Daphne sends it uncompressed: no GZipMiddleware, which
-would expose the CSRF token to BREACH), then every stylesheet, script, icon and manifest
-the page names, every url() inside those stylesheets (fonts, pictures), the service
-worker and what it keeps. Static files count as WhiteNoise serves them after
+What is counted: the page's HTML as the site sends it to a browser that accepts gzip
+(tongits_site/middleware.py: CompressPages, which says why BREACH does not apply), then
+every stylesheet, script, icon and manifest the page names, SortableJS (data-sortable:
+table.js fetches it after the first board), every url() inside those stylesheets (fonts,
+pictures), the service worker and what it keeps. Static files count as WhiteNoise serves them after
 ``collectstatic``: its gzip (level 9) when that saves 5 %, else the file itself, and
 Brotli's size instead when the Brotli package is installed (it is not today).
 """
@@ -49,6 +50,8 @@ class _Refs(HTMLParser):
             self.found.append(a["href"])
         if tag in ("script", "img") and a.get("src"):
             self.found.append(a["src"])
+        if a.get("data-sortable"):
+            self.found.append(a["data-sortable"])
 
 
 @dataclass(frozen=True)
@@ -87,11 +90,13 @@ def static_bytes(url: str) -> bytes:
 
 def first_load(client: Client, page: str) -> list[Item]:
     """Every request a fresh browser makes for ``page``, each with its size as sent."""
-    html = client.get(page)
+    html = client.get(page, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     assert html.status_code == 200
-    items = [Item(page, len(html.content), len(html.content))]
+    assert html["Content-Encoding"] == "gzip"
+    markup = gzip.decompress(html.content)
+    items = [Item(page, len(markup), len(html.content))]
     refs = _Refs()
-    refs.feed(html.content.decode())
+    refs.feed(markup.decode())
     queue = list(refs.found)
     seen = {page}
     if refs.worker:
@@ -147,4 +152,23 @@ def test_a_dealt_tables_first_load_is_at_most_100_kb(client, alice, capsys):
         print(f"\nThe table's first load, as production sends it:\n{report(items)}")
 
     assert {i.url.rsplit(".", 1)[-1] for i in items} >= {"css", "js"}
+    assert any("Sortable" in i.url for i in items)
     assert total <= BUDGET, report(items)
+
+
+def test_the_pages_that_lead_to_a_table_fetch_its_script_beforehand(client, alice):
+    """The home page (Play now) and the lobby (Quick play) ask the browser to prefetch the
+    table's script, by the very address the table's page loads it from, so on a slow line
+    the table waits for its page and its socket only."""
+    game = services.quick_play(alice)
+    client.force_login(alice)
+    table = client.get(reverse("table", args=[game.pk])).content.decode()
+    script = re.search(r'<script src="([^"]*/table\.[^"]*js)"', table).group(1)
+
+    def prefetched(html: str) -> list[str]:
+        return re.findall(r'<link rel="prefetch" href="([^"]+)" as="script">', html)
+
+    assert prefetched(client.get(reverse("lobby")).content.decode()) == [script]
+    client.logout()
+    assert prefetched(client.get("/").content.decode()) == [script]
+    assert prefetched(table) == []  # the table itself has it already

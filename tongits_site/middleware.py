@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.middleware.gzip import GZipMiddleware
 from django.utils.translation import gettext_lazy as _
 
 from games.words.text import storable
@@ -56,3 +57,24 @@ class TagalogIsFilipino:
         if header:
             request.META["HTTP_ACCEPT_LANGUAGE"] = _TAGALOG.sub("fil", header)
         return self.get_response(request)
+
+
+class CompressPages(GZipMiddleware):
+    """Gzip the site's HTML pages (WhiteNoise already sends static files compressed, and
+    never reaches this: it sits below WhiteNoise). On a phone's slow line a table's page is
+    15 KB of markup that gzip makes 4 KB: a fifth of a second at 400 kbps on the way to a
+    hand you can play.
+
+    BREACH, which reads a secret from the size of compressed pages that reflect what an
+    attacker sends, was weighed (docs/live.md, "Pages and frames on the wire"): the CSRF
+    token is masked afresh in every response by Django, so its bytes never repeat from one
+    response to the next; Django's middleware adds up to 100 random bytes to each answer
+    (Heal the Breach); and the one other secret a page holds, a seat's own hand on its
+    table's page, is sent to that seat alone on a page into which nobody else can put text
+    of their choosing request by request. Only HTML is compressed: other answers (records,
+    the manifest, the service worker) are small or already compressed."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if not response.get("Content-Type", "").startswith("text/html"):
+            return response
+        return super().process_response(request, response)

@@ -84,6 +84,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # HTML pages gzipped (below WhiteNoise, so static files never reach it; above all that
+    # writes a page). Why BREACH does not apply: tongits_site/middleware.py.
+    "tongits_site.middleware.CompressPages",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the cookie the switch sets, else the browser's Accept-Language (after
     # the sessions, before CommonMiddleware, as Django asks). Before the text check, so even

@@ -265,6 +265,19 @@
   });
 
   // --- The connection: said at all times; nothing sent, or queued, while it is down ---
+  // How long the socket waits before it tries again (htmx's ws extension asks this after
+  // every failed try). Its own default doubles the wait up to 64 s, so a phone that was
+  // offline for 20 s could sit a minute on a table that is back. While the browser knows
+  // it is offline a try costs nothing (it fails at once, on the phone), so it tries every
+  // second and is back within one of the network's return; otherwise the wait doubles up
+  // to 8 s, at random within it, so a restarted server is not met by every table at once.
+  var RETRY_MAX_MS = 8000;
+  function retryDelay(retries) {
+    if (navigator.onLine === false) return 500 + 500 * Math.random();
+    return Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, Math.min(retries, 3))) * Math.random();
+  }
+  if (window.htmx) window.htmx.config.wsReconnectDelay = retryDelay;
+
   var socketShown = document.getElementById("connection");
   var state = "connecting";
   var reconnecting = false;
@@ -477,6 +490,21 @@
     window.setTimeout(function () { button.click(); }, 0);
   }
 
+  // SortableJS is fetched after the first board, not with the page: on a slow line its
+  // 15 KB would stand between the address and a hand you can act on, and dragging is an
+  // extra (every move has its button). Its address comes from the page (data-sortable).
+  var sortableAsked = false;
+  function loadSortable() {
+    var table = document.querySelector("[data-sortable]");
+    if (sortableAsked || window.Sortable || !table) return;
+    sortableAsked = true;
+    var script = document.createElement("script");
+    script.src = table.getAttribute("data-sortable");
+    script.async = true;
+    script.addEventListener("load", dragging);
+    document.head.appendChild(script);
+  }
+
   function dragging() {
     var hand = document.querySelector("#my-hand .hand");
     if (!window.Sortable || !hand || hand.getAttribute("data-drag")) return;
@@ -502,6 +530,7 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     rove();
     disableActions();
+    loadSortable();
     dragging();
   });
   document.addEventListener("htmx:afterSwap", function () {
