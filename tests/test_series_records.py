@@ -26,6 +26,7 @@ from games.series.ledger import HandResult, ledger
 from games.series.models import Hand, Series
 from games.series.record import MAX_HANDS, pot_events
 from tests.fast_games import finish
+from tests.series_round_trip import round_trip
 
 pytestmark = pytest.mark.django_db
 
@@ -186,39 +187,43 @@ def test_every_series_the_site_makes_downloads_uploads_and_replays_to_the_same_p
     made = shape(alice, bob)
     st = _now(made)
     in_play = not st.latest.is_over
-    client.force_login(alice)
 
-    data = json.loads(client.get(f"/series/{made.pk}/record.json").content)
+    trip = round_trip(made, alice, client)
 
     # The record holds the hands that are over and the pot of exactly those hands: the
     # page's pot less the antes of a hand in play, whose deal stays secret.
-    over = [h for h in st.hands if h.over and h.dealt]
-    assert len(data["hands"]) == len(over)
-    printed, status = replay_command(data)
-    assert status == 0, printed
-    assert printed["ledger"]["events"] == data["pot"]
+    data, printed = trip.record, trip.printed
     if in_play:
         in_play_number = st.hands[-1].number
         assert data["pot"] == [e for e in pot_events(st.book) if e["hand"] != in_play_number]
         assert st.book.pot - printed["ledger"]["pot"] == 3 * made.ante
-        assert st.latest.seed not in json.dumps(data)
     else:
         assert data["pot"] == pot_events(st.book)
         assert printed["ledger"]["pot"] == st.book.pot
         assert printed["ledger"]["house"] == st.book.house
-    aborted = [h for h in data["hands"] if h.get("aborted")]
-    assert len(aborted) == sum(1 for h in over if h.winner is None)
     assert all("seed" in h for h in data["hands"])  # an aborted hand is over: it is revealed
+    assert Series.objects.filter(imported=True).get() == trip.copy
+    # A second round trip of the same record finds the copy stored the first time.
+    assert round_trip(made, alice, client).copy == trip.copy
 
-    response = upload(client, data)
-    assert response.status_code == 302, response.content.decode()[-600:]
-    copy = Series.objects.exclude(pk=made.pk).get()
-    assert copy.imported and copy.ended == data["ended"]
-    again = json.loads(client.get(f"/series/{copy.pk}/record.json").content)
-    for key in ("format", "ante", "dealer_rule", "ended", "people_at_end", "pot"):
-        assert again[key] == data[key], key
-    assert _hands_as_played(again) == _hands_as_played(data)
-    assert replay_command(again) == (printed, 0)
+
+def test_a_series_round_trips_after_every_step_of_its_life(client, alice, bob, carol):
+    # Each moment it can be downloaded: before its first hand is over (no record), during
+    # a hand (left out with its antes), between hands, after a leave, an abort, the end.
+    made = series.create_series(alice, ante=2, others=("open", "greedy"), bot_kind="random")
+    assert round_trip(made, carol, client).record is None
+    services.join_table(_now(made).latest.pk, bob)
+    steps = [
+        lambda: _play(made), lambda: _next(made), lambda: _play(made),
+        lambda: series.leave(made.pk, bob), lambda: _next(made), lambda: _abort(made, carol),
+        lambda: _next(made), lambda: _play(made), lambda: _next(made), lambda: _play(made),
+        lambda: series.end(made.pk, alice),
+    ]  # fmt: skip
+    hands = []
+    for step in steps:
+        step()
+        hands.append(len(round_trip(made, carol, client).record["hands"]))
+    assert hands == [1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5]
 
 
 def test_an_aborted_hand_keeps_its_antes_breaks_streaks_and_its_dealer_deals_again(
