@@ -13,6 +13,8 @@ from collections.abc import Callable
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import bots
 from games.engine import apply, seat_view
@@ -412,3 +414,38 @@ def test_a_series_ends_by_itself_after_its_last_hand(alice):
     assert st.series.ended and st.series.end_reason == Series.ALL_HANDS_PLAYED
     assert len(st.hands) == 1 and st.series.people_at_end == [0]
     assert st.book.total() == 0
+
+
+# --- 5: the record's queries do not grow with its hands -------------------------------------
+
+
+def _queries(run: Callable[[], object]) -> int:
+    """The queries ``run`` makes, the moves' insert counted once (SQLite splits a long one
+    into batches of its 999 parameters)."""
+    with CaptureQueriesContext(connection) as captured:
+        run()
+    moves = [q for q in captured if q["sql"].startswith('INSERT INTO "games_move"')]
+    return len(captured) - len(moves) + min(len(moves), 1)
+
+
+def test_a_records_download_and_upload_take_as_many_queries_for_many_hands_as_for_two(
+    client, alice, bob
+):
+    # 500 random series round-trip twice each (tests/test_series_paths.py): a download or
+    # an upload that took a few queries a hand made that file twice as slow.
+    counts = {}
+    for hands in (2, 5):
+        made = series.create_series(alice, ante=1, others=("greedy", "greedy"))
+        for _ in range(hands - 1):
+            _play(made)
+            _next(made)
+        _play(made)
+        client.force_login(bob)
+        url = f"/series/{made.pk}/record.json"
+        download = _queries(lambda url=url: client.get(url))
+        content = client.get(url).content
+        assert len(json.loads(content)["hands"]) == hands
+        upload_count = _queries(lambda content=content: upload(client, content))
+        counts[hands] = (download, upload_count)
+    assert counts[5] == counts[2], counts
+    assert counts[2][0] <= 12 and counts[2][1] <= 16, counts
