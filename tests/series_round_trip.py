@@ -88,10 +88,18 @@ def round_trip(series: Series, user: AbstractBaseUser, client: Client | None = N
     assert [s["pots_won"] for s in ledger["standings"]] == expected.pots_won
     assert [s["pot_chips"] for s in ledger["standings"]] == expected.pot_chips
 
-    _the_site_shows_it(client, user, st, printed, expected, in_play, data)
+    shown = _the_site_shows_it(client, user, st, printed, expected, in_play, data)
+    # Who left: what the record tells (a person's seat a bot holds by the last hand; at the
+    # end, a person of the last hand not among the people at the end) is what the site
+    # stored; only a leave since the last hand that is over, while the series goes on, is
+    # not in the record yet.
+    left = left_by_the_record(data)
+    assert set(left) <= set(series.left), (left, series.left)
+    if series.ended:
+        assert left == sorted(series.left), (left, series.left)
 
     copy = _upload(client, user, text)
-    _copy_is_the_record(client, user, copy, data, printed, over)
+    _copy_is_the_record(client, user, copy, data, printed, over, shown)
     return Trip(data, printed, copy)
 
 
@@ -194,7 +202,7 @@ def _model(ante: int, lines: list[dict], ended: bool, people: list[int]) -> Mode
 # --- What the site shows --------------------------------------------------------------------
 
 
-def _the_site_shows_it(client, user, st, printed: dict, m: Model, in_play, data: dict) -> None:
+def _the_site_shows_it(client, user, st, printed: dict, m: Model, in_play, data: dict) -> dict:
     """The series panel (what the table and the screen between hands show) says what the
     record replays to; with a hand in play, three antes more in the pot, one from each seat."""
     shown = _panel(client, st.series.pk, st.latest.pk, user)
@@ -230,6 +238,7 @@ def _the_site_shows_it(client, user, st, printed: dict, m: Model, in_play, data:
     assert shown["returns"] == returns
     assert shown["house"] == m.house
     assert sum(amount for _, amount, _ in shown["kept"]) == m.house
+    return shown
 
 
 def _panel(client, series_id: int, game_id: int, user) -> dict[str, Any]:
@@ -285,7 +294,9 @@ def _upload(client, user, text: str) -> Series:
     return hand.series
 
 
-def _copy_is_the_record(client, user, copy: Series, data: dict, printed: dict, over: list[Game]):
+def _copy_is_the_record(
+    client, user, copy: Series, data: dict, printed: dict, over: list[Game], shown_before: dict
+):
     """The stored copy holds the record's hands as played, with the seats' bots and names,
     and downloads and replays as the same record; its panel shows the same pot."""
     assert copy.imported and copy.ante == data["ante"] and copy.ended == data["ended"]
@@ -319,6 +330,20 @@ def _copy_is_the_record(client, user, copy: Series, data: dict, printed: dict, o
     assert shown["pot"] == printed["ledger"]["pot"] and shown["house"] == printed["ledger"]["house"]
     for row, s in zip(shown["rows"], printed["ledger"]["standings"], strict=True):
         assert (row.wins, row.pots_won, row.net) == (s["wins"], s["pots_won"], signed(s["net"]))
+    left = left_by_the_record(data)
+    assert copy.left == left and [r.seat for r in shown["rows"] if r.left] == left
+    assert (shown["returns"], shown["kept"]) == (shown_before["returns"], shown_before["kept"])
+
+
+def left_by_the_record(data: dict) -> list[int]:
+    """The seats whose person left the series, as far as its record tells."""
+    bots = [hand["bots"] for hand in data["hands"]]
+    people = {seat for kinds in bots for seat, kind in enumerate(kinds) if kind is None}
+    last = {seat for seat, kind in enumerate(bots[-1]) if kind is None}
+    gone = people - last
+    if data["ended"]:
+        gone |= last - set(data["people_at_end"])
+    return sorted(gone)
 
 
 def _as_played(hands: list[dict]) -> list[dict]:

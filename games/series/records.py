@@ -16,7 +16,7 @@ from games.models import Move as MoveRow
 from games.series import services
 from games.series.ledger import ledger
 from games.series.models import Hand, Series
-from games.series.record import DEALER_RULE, FORMAT, pot_events, replay_series
+from games.series.record import DEALER_RULE, FORMAT, left_of, pot_events, replay_series
 from games.words.rule_messages import unreadable
 
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
@@ -80,11 +80,14 @@ def import_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game:
     if status:
         raise BadRecord(_unreadable(result))
     ended = data.get("ended", False)
+    people = sorted(data.get("people_at_end", []))
     series = Series.objects.create(
         created_by=user, ante=data["ante"], imported=True,
         ended_at=timezone.now() if ended else None,
         end_reason=Series.UPLOADED if ended else "",
-        people_at_end=sorted(data.get("people_at_end", [])),
+        people_at_end=people,
+        # Shown as the site showed them: whose seat a bot took, whose antes the house kept.
+        left=left_of([hand["bots"] for hand in data["hands"]], ended, people),
     )  # fmt: skip
     games = import_game_records([(hand, hand["bots"]) for hand in data["hands"]], user)
     Hand.objects.bulk_create(
