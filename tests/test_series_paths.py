@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 
 from games.models import Game, Seat
 from games.play import services
@@ -96,11 +96,25 @@ def test_no_path_pays_an_account_more_than_its_pots_and_its_own_antes(
     rendering.forget_boards()
     with transaction.atomic():
         made = play_path(
-            path, [alice, bob, carol, outsider], staff, lambda s: round_trip(s, outsider, client)
+            path, [alice, bob, carol, outsider], staff, lambda s: _round_trip(s, outsider, client)
         )
         check_books(made)
-        round_trip(made, outsider, client)
+        _round_trip(made, outsider, client, "at the end")
         transaction.set_rollback(True)
+
+
+def _round_trip(made: Series, user, client, when: str = "midway") -> None:
+    """``round_trip``, and which moment it was, for ``--hypothesis-show-statistics``."""
+    st = series.state(Series.objects.get(pk=made.pk))
+    moment = (
+        "ended" if st.series.ended else "between hands" if st.latest.is_over
+        else "during a hand" if st.latest.dealer is not None else "before the deal"
+    )  # fmt: skip
+    trip = round_trip(made, user, client)
+    hands = len(trip.record["hands"]) if trip.record else 0
+    event(f"{when}: {moment}, {'no record' if not hands else 'a record'}")
+    if trip.record and any(h.get("aborted") for h in trip.record["hands"]):
+        event(f"{when}: a record with an aborted hand")
 
 
 def test_the_paths_reach_pots_taken_returned_left_and_aborted(alice, bob, carol, outsider, staff):
