@@ -95,24 +95,22 @@ def test_no_path_pays_an_account_more_than_its_pots_and_its_own_antes(
     snapshots.forget()
     rendering.forget_boards()
     with transaction.atomic():
+        seen: dict = {}
         made = play_path(
-            path, [alice, bob, carol, outsider], staff, lambda s: _round_trip(s, outsider, client)
+            path,
+            [alice, bob, carol, outsider],
+            staff,
+            lambda s: _round_trip(s, outsider, client, seen),
         )
         check_books(made)
-        _round_trip(made, outsider, client, "at the end")
+        _round_trip(made, outsider, client, seen, "at the end")
         transaction.set_rollback(True)
 
 
-def _round_trip(made: Series, user, client, when: str = "midway") -> None:
+def _round_trip(made: Series, user, client, seen: dict, when: str = "midway") -> None:
     """``round_trip``, and which moment it was, for ``--hypothesis-show-statistics``."""
-    st = series.state(Series.objects.get(pk=made.pk))
-    moment = (
-        "ended" if st.series.ended else "between hands" if st.latest.is_over
-        else "during a hand" if st.latest.dealer is not None else "before the deal"
-    )  # fmt: skip
-    trip = round_trip(made, user, client)
-    hands = len(trip.record["hands"]) if trip.record else 0
-    event(f"{when}: {moment}, {'no record' if not hands else 'a record'}")
+    trip = round_trip(made, user, client, seen)
+    event(f"{when}: {trip.moment}, {'a record' if trip.record else 'no record'}")
     if trip.record and any(h.get("aborted") for h in trip.record["hands"]):
         event(f"{when}: a record with an aborted hand")
 
