@@ -448,4 +448,4 @@ def test_a_records_download_and_upload_take_as_many_queries_for_many_hands_as_fo
         upload_count = _queries(lambda content=content: upload(client, content))
         counts[hands] = (download, upload_count)
     assert counts[5] == counts[2], counts
-    assert counts[2][0] <= 12 and counts[2][1] <= 16, counts
+    assert counts[2][0] <= 10 and counts[2][1] <= 13, counts
