@@ -2,7 +2,8 @@
 the pause's timer do to a series table, and ``play_path`` that does it through the series
 services on the database and returns the Series. Property tests check the pot's books
 over these paths (tests/test_series_paths.py); they can be reused for anything a series
-must keep on every path (its record's download, upload and replay, say).
+must keep on every path (its record's download, upload and replay: tests/series_round_trip.py,
+at a moment midway and at the end).
 
 Each hand that is played goes to its end at once (``tests.fast_games.finish_quickly``):
 the server's own bot moves, the last through ``services.play_due``, so a hand ends in the
@@ -11,7 +12,7 @@ same transaction as a live one (the series' pause, ratings).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -48,6 +49,9 @@ class Path:
     fill: bool  # whether every open seat is taken (else the first hand waits)
     actions: tuple[tuple[str, int], ...]  # (action, seat)
     close: int | None  # at the end, this seat's person ends the series (if still there)
+    # After this many actions (at most all of them) ``play_path``'s ``midway`` looks at the
+    # series: a moment at random, between hands or during one.
+    midway_at: int = 0
 
 
 def _action() -> st.SearchStrategy[tuple[str, int]]:
@@ -67,14 +71,20 @@ def paths(max_actions: int = 8) -> st.SearchStrategy[Path]:
         fill=st.sampled_from((True, True, True, False)),
         actions=st.lists(_action(), max_size=max_actions).map(tuple),
         close=st.one_of(st.none(), st.integers(0, 2)),
+        midway_at=st.integers(0, max_actions),
     )
 
 
-def play_path(path: Path, people: Sequence[AbstractBaseUser], staff: AbstractBaseUser) -> Series:
+def play_path(
+    path: Path,
+    people: Sequence[AbstractBaseUser],
+    staff: AbstractBaseUser,
+    midway: Callable[[Series], object] | None = None,
+) -> Series:
     """Make the series of ``path`` (``people[0]`` makes it, the next ones sit in its open
     seats, and ``people[3]`` is at no seat) and do each action; an action the services
-    refuse changes nothing and the path goes on. Returns the Series, fresh from the
-    database."""
+    refuse changes nothing and the path goes on. ``midway``, if given, is called with the
+    series after ``path.midway_at`` actions. Returns the Series, fresh from the database."""
     creator, outsider = people[0], people[3]
     made = series.create_series(creator, ante=path.ante, others=path.others, rated=False)
     first = made.hands.get().game
@@ -86,8 +96,13 @@ def play_path(path: Path, people: Sequence[AbstractBaseUser], staff: AbstractBas
     def who(seat: int) -> AbstractBaseUser:
         return at.get(seat, outsider)
 
-    for action, seat in path.actions:
+    at_moment = min(path.midway_at, len(path.actions))
+    for done, (action, seat) in enumerate(path.actions):
+        if midway is not None and done == at_moment:
+            midway(made)
         _do(made.pk, action, who(seat), staff)
+    if midway is not None and at_moment == len(path.actions):
+        midway(made)
     if path.close is not None:
         _do(made.pk, PLAY, who(path.close), staff)
         _do(made.pk, END, who(path.close), staff)

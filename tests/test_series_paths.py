@@ -1,6 +1,7 @@
 """The series' money on random paths (issue 23): whatever people, bots, staff and the
 pause's timer do to a series (tests/series_paths.py), no account ends it with more pot
-chips than the pots it won plus its own antes returned, and the books balance."""
+chips than the pots it won plus its own antes returned, the books balance, and its record
+round-trips at any moment (tests/series_round_trip.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 
 from games.models import Game, Seat
 from games.play import services
@@ -17,6 +18,7 @@ from games.series import services as series
 from games.series.models import Series
 from games.table import rendering
 from tests.series_paths import Path, paths, play_path
+from tests.series_round_trip import round_trip
 
 pytestmark = pytest.mark.django_db
 
@@ -84,16 +86,33 @@ def check_books(made: Series) -> None:
 )
 @given(path=paths())
 def test_no_path_pays_an_account_more_than_its_pots_and_its_own_antes(
-    path: Path, alice, bob, carol, outsider, staff
+    path: Path, alice, bob, carol, outsider, staff, client
 ):
-    # Each example in its own transaction, rolled back: the next one starts afresh.
+    # Each example in its own transaction, rolled back: the next one starts afresh. Its
+    # record round-trips (download, replay, upload, the copy's download and replay, each
+    # agreeing with the stored games and the panel) at a moment midway and at the end.
     services.forget_cached_states()
     snapshots.forget()
     rendering.forget_boards()
     with transaction.atomic():
-        made = play_path(path, [alice, bob, carol, outsider], staff)
+        seen: dict = {}
+        made = play_path(
+            path,
+            [alice, bob, carol, outsider],
+            staff,
+            lambda s: _round_trip(s, outsider, client, seen),
+        )
         check_books(made)
+        _round_trip(made, outsider, client, seen, "at the end")
         transaction.set_rollback(True)
+
+
+def _round_trip(made: Series, user, client, seen: dict, when: str = "midway") -> None:
+    """``round_trip``, and which moment it was, for ``--hypothesis-show-statistics``."""
+    trip = round_trip(made, user, client, seen)
+    event(f"{when}: {trip.moment}, {'a record' if trip.record else 'no record'}")
+    if trip.record and any(h.get("aborted") for h in trip.record["hands"]):
+        event(f"{when}: a record with an aborted hand")
 
 
 def test_the_paths_reach_pots_taken_returned_left_and_aborted(alice, bob, carol, outsider, staff):

@@ -13,6 +13,8 @@ from collections.abc import Callable
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import bots
 from games.engine import apply, seat_view
@@ -26,6 +28,7 @@ from games.series.ledger import HandResult, ledger
 from games.series.models import Hand, Series
 from games.series.record import MAX_HANDS, pot_events
 from tests.fast_games import finish
+from tests.series_round_trip import round_trip
 
 pytestmark = pytest.mark.django_db
 
@@ -186,39 +189,43 @@ def test_every_series_the_site_makes_downloads_uploads_and_replays_to_the_same_p
     made = shape(alice, bob)
     st = _now(made)
     in_play = not st.latest.is_over
-    client.force_login(alice)
 
-    data = json.loads(client.get(f"/series/{made.pk}/record.json").content)
+    trip = round_trip(made, alice, client)
 
     # The record holds the hands that are over and the pot of exactly those hands: the
     # page's pot less the antes of a hand in play, whose deal stays secret.
-    over = [h for h in st.hands if h.over and h.dealt]
-    assert len(data["hands"]) == len(over)
-    printed, status = replay_command(data)
-    assert status == 0, printed
-    assert printed["ledger"]["events"] == data["pot"]
+    data, printed = trip.record, trip.printed
     if in_play:
         in_play_number = st.hands[-1].number
         assert data["pot"] == [e for e in pot_events(st.book) if e["hand"] != in_play_number]
         assert st.book.pot - printed["ledger"]["pot"] == 3 * made.ante
-        assert st.latest.seed not in json.dumps(data)
     else:
         assert data["pot"] == pot_events(st.book)
         assert printed["ledger"]["pot"] == st.book.pot
         assert printed["ledger"]["house"] == st.book.house
-    aborted = [h for h in data["hands"] if h.get("aborted")]
-    assert len(aborted) == sum(1 for h in over if h.winner is None)
     assert all("seed" in h for h in data["hands"])  # an aborted hand is over: it is revealed
+    assert Series.objects.filter(imported=True).get() == trip.copy
+    # A second round trip of the same record finds the copy stored the first time.
+    assert round_trip(made, alice, client).copy == trip.copy
 
-    response = upload(client, data)
-    assert response.status_code == 302, response.content.decode()[-600:]
-    copy = Series.objects.exclude(pk=made.pk).get()
-    assert copy.imported and copy.ended == data["ended"]
-    again = json.loads(client.get(f"/series/{copy.pk}/record.json").content)
-    for key in ("format", "ante", "dealer_rule", "ended", "people_at_end", "pot"):
-        assert again[key] == data[key], key
-    assert _hands_as_played(again) == _hands_as_played(data)
-    assert replay_command(again) == (printed, 0)
+
+def test_a_series_round_trips_after_every_step_of_its_life(client, alice, bob, carol):
+    # Each moment it can be downloaded: before its first hand is over (no record), during
+    # a hand (left out with its antes), between hands, after a leave, an abort, the end.
+    made = series.create_series(alice, ante=2, others=("open", "greedy"), bot_kind="random")
+    assert round_trip(made, carol, client).record is None
+    services.join_table(_now(made).latest.pk, bob)
+    steps = [
+        lambda: _play(made), lambda: _next(made), lambda: _play(made),
+        lambda: series.leave(made.pk, bob), lambda: _next(made), lambda: _abort(made, carol),
+        lambda: _next(made), lambda: _play(made), lambda: _next(made), lambda: _play(made),
+        lambda: series.end(made.pk, alice),
+    ]  # fmt: skip
+    hands = []
+    for step in steps:
+        step()
+        hands.append(len(round_trip(made, carol, client).record["hands"]))
+    assert hands == [1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5]
 
 
 def test_an_aborted_hand_keeps_its_antes_breaks_streaks_and_its_dealer_deals_again(
@@ -407,3 +414,38 @@ def test_a_series_ends_by_itself_after_its_last_hand(alice):
     assert st.series.ended and st.series.end_reason == Series.ALL_HANDS_PLAYED
     assert len(st.hands) == 1 and st.series.people_at_end == [0]
     assert st.book.total() == 0
+
+
+# --- 5: the record's queries do not grow with its hands -------------------------------------
+
+
+def _queries(run: Callable[[], object]) -> int:
+    """The queries ``run`` makes, the moves' insert counted once (SQLite splits a long one
+    into batches of its 999 parameters)."""
+    with CaptureQueriesContext(connection) as captured:
+        run()
+    moves = [q for q in captured if q["sql"].startswith('INSERT INTO "games_move"')]
+    return len(captured) - len(moves) + min(len(moves), 1)
+
+
+def test_a_records_download_and_upload_take_as_many_queries_for_many_hands_as_for_two(
+    client, alice, bob
+):
+    # 500 random series round-trip twice each (tests/test_series_paths.py): a download or
+    # an upload that took a few queries a hand made that file twice as slow.
+    counts = {}
+    for hands in (2, 5):
+        made = series.create_series(alice, ante=1, others=("greedy", "greedy"))
+        for _ in range(hands - 1):
+            _play(made)
+            _next(made)
+        _play(made)
+        client.force_login(bob)
+        url = f"/series/{made.pk}/record.json"
+        download = _queries(lambda url=url: client.get(url))
+        content = client.get(url).content
+        assert len(json.loads(content)["hands"]) == hands
+        upload_count = _queries(lambda content=content: upload(client, content))
+        counts[hands] = (download, upload_count)
+    assert counts[5] == counts[2], counts
+    assert counts[2][0] <= 10 and counts[2][1] <= 13, counts

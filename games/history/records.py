@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count
 from django.utils.translation import gettext
 
 from games.access import seat_names
@@ -174,15 +175,26 @@ def uploaded_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game
         people = sorted(set(data.get("people_at_end", []))) if ended else []
     except TypeError:
         return None  # not a list of seats: the series' reader says so
-    first = _uploads_of(user).filter(series_hand__number=1, series_hand__series__imported=True)
+    first = (
+        _uploads_of(user)
+        .filter(series_hand__number=1, series_hand__series__imported=True)
+        .annotate(hands=Count("series_hand__series__hands"))
+        .filter(hands=len(keys))
+    )
     for game in first.select_related("series_hand__series").order_by("pk"):
         series = game.series_hand.series
         if (series.ante, series.ended_at is not None, series.people_at_end) != (
             data.get("ante"), ended, people,
         ):  # fmt: skip
             continue
-        stored = Game.objects.filter(series_hand__series=series).order_by("series_hand__number")
-        if [same_game_key(g.record()) for g in stored] == keys:
+        stored = list(
+            Game.objects.filter(series_hand__series=series).order_by("series_hand__number")
+        )
+        logs: dict[int, list] = {g.pk: [] for g in stored}
+        rows = MoveRow.objects.filter(game__in=stored).order_by("game_id", "seq")
+        for game_id, payload in rows.values_list("game_id", "payload"):
+            logs[game_id].append(payload)
+        if [same_game_key(g.record(logs[g.pk])) for g in stored] == keys:
             return game
     return None
 
@@ -194,16 +206,29 @@ def import_game_record(
 ) -> Game:
     """Store an uploaded game record as an imported game, after the engine replays it.
     ``bots``: each seat's bot kind, or None for a person (a series record says so)."""
-    try:
-        record = load_record(data)
-    except RecordError as e:
-        raise BadRecord(cannot_read(str(e))) from None
-    result = replay(record)
-    if not result.ok:
-        raise BadRecord(move_refused(result.error_move, result.error))
-    raw = data if isinstance(data, dict) else json.loads(data)
-    players = raw.get("players")
-    return _store_import(record, result, _checked_names(players), user, bots or [None] * 3)
+    return import_game_records([(data, bots)], user)[0]
+
+
+def import_game_records(
+    items: list[tuple[str | bytes | dict, list[str | None] | None]],
+    user: AbstractBaseUser | None,
+) -> list[Game]:
+    """Store uploaded game records (each with its seats' bots) as imported games, in
+    order, once the engine has replayed every one: four inserts however many there are
+    (a series' hands come in one upload)."""
+    read = []
+    for data, bots in items:
+        try:
+            record = load_record(data)
+        except RecordError as e:
+            raise BadRecord(cannot_read(str(e))) from None
+        result = replay(record)
+        if not result.ok:
+            raise BadRecord(move_refused(result.error_move, result.error))
+        raw = data if isinstance(data, dict) else json.loads(data)
+        names = _checked_names(raw.get("players"))
+        read.append((record, result, names, bots or [None] * 3))
+    return _store_imports(read, user)
 
 
 def cannot_read(reason: str) -> str:
@@ -236,10 +261,9 @@ def _checked_names(players: object) -> list[str]:
     return [name.replace("\x00", "")[:40] for name in names]
 
 
-@transaction.atomic
-def _store_import(record, result, names: list[str], user, bots: list[str | None]) -> Game:
+def _imported_game(record, result, user) -> Game:
     o = result.state.outcome
-    game = Game.objects.create(
+    game = Game(
         created_by=user, public=False, imported=True, variants=record.variants,
         status=Game.Status.FINISHED if o else Game.Status.ABORTED,
         deal={
@@ -250,14 +274,25 @@ def _store_import(record, result, names: list[str], user, bots: list[str | None]
         dealer=record.dealer, seq=len(result.applied),
         abort_reason="" if o else Game.UNFINISHED_UPLOAD,
     )  # fmt: skip
-    for index, (name, bot) in enumerate(zip(names, bots, strict=True)):
-        Seat.objects.create(game=game, index=index, display_name=name, bot_kind=bot or "")
-    MoveRow.objects.bulk_create(
-        MoveRow(game=game, seq=i, seat=m.seat, payload=m.to_dict())
-        for i, m in enumerate(result.applied, start=1)
-    )
     if o is not None:
         game.winner_seat, game.end = o.winner, o.end
         game.points, game.chips, game.burned = list(o.points), list(o.chips), list(o.burned)
-        game.save()
     return game
+
+
+@transaction.atomic
+def _store_imports(read: list, user) -> list[Game]:
+    games = Game.objects.bulk_create(
+        [_imported_game(record, result, user) for record, result, _, _ in read]
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, index=index, display_name=name, bot_kind=bot or "")
+        for game, (_, _, names, bots) in zip(games, read, strict=True)
+        for index, (name, bot) in enumerate(zip(names, bots, strict=True))
+    )
+    MoveRow.objects.bulk_create(
+        MoveRow(game=game, seq=i, seat=m.seat, payload=m.to_dict())
+        for game, (_, result, _, _) in zip(games, read, strict=True)
+        for i, m in enumerate(result.applied, start=1)
+    )
+    return games

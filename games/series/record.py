@@ -78,6 +78,18 @@ def people_of(bots: list[str | None]) -> list[int]:
     return [seat for seat, kind in enumerate(bots) if kind is None]
 
 
+def left_of(bots: list[list[str | None]], ended: bool, people_at_end: list[int]) -> list[int]:
+    """The seats whose person left the series, as its hands' ``bots`` (in order) tell: a
+    person's seat that a bot holds in the last hand, and once it ended, a person's seat of
+    the last hand that is not among the people at the end."""
+    people = {seat for kinds in bots for seat in people_of(kinds)}
+    last = set(people_of(bots[-1])) if bots else set()
+    gone = people - last
+    if ended:
+        gone |= last - set(people_at_end)
+    return sorted(gone)
+
+
 @dataclass(frozen=True)
 class Header:
     """What a series record says besides its hands, each value of the right type."""

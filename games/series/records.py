@@ -7,44 +7,53 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.history.records import BadRecord, import_game_record, move_refused, record_dict
+from games.history.records import BadRecord, import_game_records, move_refused, record_dict
 from games.models import Game, Seat
+from games.models import Move as MoveRow
 from games.series import services
 from games.series.ledger import ledger
 from games.series.models import Hand, Series
-from games.series.record import DEALER_RULE, FORMAT, pot_events, replay_series
+from games.series.record import DEALER_RULE, FORMAT, left_of, pot_events, replay_series
 from games.words.rule_messages import unreadable
 
 OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
-def series_dict(series: Series) -> dict[str, Any]:
+def series_dict(series: Series, st: services.State | None = None) -> dict[str, Any]:
     """The series as a ``tongits-series/1`` object: its hands that are over, in order, each
     with who held its seats, and the pot's events of those hands only. A hand in play is
     left out with its antes (its deal is secret until it ends), so the record is a whole
-    series at every moment; PermissionError before the first hand is over."""
-    st = services.state(series)
+    series at every moment; PermissionError before the first hand is over. ``st``: the
+    series' state, if the caller has it. Three queries (four more without ``st``), however
+    many hands."""
+    st = st or services.state(series)
     # A table aborted before it was dealt has no record and put nothing in the pot; the
     # record numbers the hands it holds from 1, as a replay of it does.
     done = [h for h in st.hands if h.over and h.dealt]
     if not done:
         raise PermissionError("a series' record is available once its first hand is over")
     over = [replace(h, number=i) for i, h in enumerate(done, start=1)]
-    games = (
+    games = list(
         # The hands the ledger read, even if the one in play ended since.
         Game.objects.filter(
             series_hand__series=series, series_hand__number__lte=done[-1].number, status__in=OVER
         )
         .exclude(dealer=None)
-        .prefetch_related("seats__user__profile")
+        # The seats with their people and profiles in one query (their names).
+        .prefetch_related(Prefetch("seats", Seat.objects.select_related("user__profile")))
         .order_by("series_hand__number")
     )
+    logs: dict[int, list] = {game.pk: [] for game in games}
+    rows = MoveRow.objects.filter(game__in=games).order_by("game_id", "seq")
+    for game_id, payload in rows.values_list("game_id", "payload"):
+        logs[game_id].append(payload)
     hands = []
     for game in games:
-        record = record_dict(game)
+        record = record_dict(game, logs[game.pk])
         record["bots"] = [s.bot_kind or None for s in sorted(game.seats.all(), key=_index)]
         hands.append(record)
     book = ledger(series.ante, over, series.ended, series.people_at_end)
@@ -73,15 +82,19 @@ def import_series(data: dict[str, Any], user: AbstractBaseUser | None) -> Game:
     if status:
         raise BadRecord(_unreadable(result))
     ended = data.get("ended", False)
+    people = sorted(data.get("people_at_end", []))
     series = Series.objects.create(
         created_by=user, ante=data["ante"], imported=True,
         ended_at=timezone.now() if ended else None,
         end_reason=Series.UPLOADED if ended else "",
-        people_at_end=sorted(data.get("people_at_end", [])),
+        people_at_end=people,
+        # Shown as the site showed them: whose seat a bot took, whose antes the house kept.
+        left=left_of([hand["bots"] for hand in data["hands"]], ended, people),
     )  # fmt: skip
-    games = [import_game_record(hand, user, hand["bots"]) for hand in data["hands"]]
-    for number, game in enumerate(games, start=1):
-        Hand.objects.create(series=series, game=game, number=number)
+    games = import_game_records([(hand, hand["bots"]) for hand in data["hands"]], user)
+    Hand.objects.bulk_create(
+        Hand(series=series, game=game, number=number) for number, game in enumerate(games, 1)
+    )
     return games[0]
 
 

@@ -115,7 +115,7 @@ def record(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
     a long series' record is read by programs, and indenting it nearly doubles it."""
     st = _watchable(request, series_id)
     try:
-        data = records.series_dict(st.series)
+        data = records.series_dict(st.series, st)
     except PermissionError:
         raise PermissionDenied(
             gettext("The series record can be downloaded once its first hand is over.")
