@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--small", action="store_true", help="a quick smoke run")
     parser.add_argument("--honest-games", type=int, default=6000)
     parser.add_argument("--colluding-games", type=int, default=1000)
-    parser.add_argument("--honest-pairs", type=int, default=2000)
+    parser.add_argument("--honest-pairs", type=int, default=3000)
     parser.add_argument("--colluding-pairs", type=int, default=500)
     parser.add_argument("--timed-games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
@@ -249,6 +249,12 @@ def main(argv: list[str] | None = None) -> int:
         f"honest pairs flagged within {most} hands: {n_flagged} of {args.honest_pairs}, "
         f"95% upper bound {upper_bound(n_flagged, args.honest_pairs):.2%} "
         f"(styles: {', '.join('+'.join(k) for k in kinds)})"
+    )
+    peak = logsumexp(np.cumsum(np.stack(honest_samples), axis=1), axis=2).max(axis=1)
+    peak -= math.log(len(ODDS))
+    print(
+        f"highest score an honest pair reached within {most} hands: {peak.max():.2f} nats "
+        f"(threshold {THRESHOLD:.2f}); 99th percentile {np.percentile(peak, 99):.2f}"
     )
     for name, first in results.items():
         hit = first[first > 0]
