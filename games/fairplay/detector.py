@@ -5,12 +5,11 @@ Each discard of one seat of a pair to the other is a coin with a known chance of
 it we weigh the alternative that the pair feeds: the odds of a fit multiplied by ``k``. The
 product of the likelihood ratios over a pair's discards, averaged over a few ``k`` (a
 mixture, so that both heavy and light feeding are caught without knowing which), is a test
-martingale under honesty: its expected value stays 1, so by Ville's
-inequality the chance that it ever reaches
-``1 / alpha``, over any number of games checked in any order after each game, is at most
-``alpha``. A pair is flagged when it does. Evidence accumulates over shared games and is
-kept as a few sums (one log-product per ``k``), so adding a game is cheap and the order the
-games arrive in does not change the score.
+martingale under honesty: its expected value stays 1, so by Ville's inequality the chance
+that it ever reaches ``1 / alpha``, over any number of games checked in any order after each
+game, is at most ``alpha``. A pair is flagged when it does. Evidence accumulates over shared
+games and is kept as a few sums (one log-product per ``k``), so adding a game is cheap and
+the order the games arrive in does not change the score.
 
 The bound holds as far as the chances are right; they ignore what a seat could read from
 the others' earlier takes and discards, which is why ``bench/fairplay.py`` measures the
