@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import random
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -245,3 +247,15 @@ def test_the_benchmark_runs_small(capsys):
     assert bench_fairplay.main(["--small"]) == 0
     out = capsys.readouterr().out
     assert "full collusion" in out and "honest" in out and "detection over" in out
+
+
+@pytest.mark.django_db
+def test_the_command_scores_the_rated_games_not_counted_yet(planted, alice, bob):
+    scoring.score_game(planted[0].pk)
+    out = io.StringIO()
+    call_command("fairplay_score", limit=5, stdout=out)
+    assert "Scored 5 games: 15 pairs" in out.getvalue()
+    call_command("fairplay_score", stdout=out)
+    assert _pair(alice, bob).games == 30
+    call_command("fairplay_score", stdout=out)
+    assert out.getvalue().endswith("Scored 0 games: 0 pairs of accounts added to.\n")
