@@ -31,13 +31,12 @@ WEIGHT_ODDS = ODDS.index(3.0)
 
 def score_game(game_id: int) -> int:
     """Add a finished rated game to the evidence of each pair of accounts at it; how many
-    pairs it added to (0 for a game already scored, unrated, unfinished or uploaded)."""
+    pairs it added to (0 for a game already scored, unrated, unfinished or uploaded). The
+    game's row is not locked: a finished game's deal and log never change."""
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update()
-            .filter(pk=game_id, status=Game.Status.FINISHED, rated=True, imported=False)
-            .first()
-        )
+        game = Game.objects.filter(
+            pk=game_id, status=Game.Status.FINISHED, rated=True, imported=False
+        ).first()
         if game is None:
             return 0
         if not _claim(game):
@@ -48,11 +47,17 @@ def score_game(game_id: int) -> int:
         record = game.record()
         moves = [Move.from_dict(m) for m in record.moves]
         features = game_features(record.initial_state(), moves)
-        added = 0
-        for a, b in ((0, 1), (0, 2), (1, 2)):
-            if a in users and b in users and users[a] != users[b]:
-                _add(game, features, (a, users[a]), (b, users[b]))
-                added += 1
+        pairs = [
+            sorted([(a, users[a]), (b, users[b])], key=lambda seat_user: seat_user[1])
+            for a, b in ((0, 1), (0, 2), (1, 2))
+            if a in users and b in users and users[a] != users[b]
+        ]
+        # Pairs' rows are locked in one order (by their users' ids) by every worker, so two
+        # workers scoring games of the same people never wait for each other in a circle.
+        pairs.sort(key=lambda pair: (pair[0][1], pair[1][1]))
+        for first, second in pairs:
+            _add(game, features, first, second)
+        added = len(pairs)
     log.info("Fair play scored game %s: %s pairs.", game_id, added)
     return added
 
@@ -76,7 +81,8 @@ def _pair(low: int, high: int) -> Pair:
 
 
 def _add(game: Game, features: GameFeatures, first: tuple[int, int], second: tuple[int, int]):
-    (seat_a, user_a), (seat_b, user_b) = sorted([first, second], key=lambda su: su[1])
+    """Add the game to the pair of (seat, user) ``first`` and ``second``, lower user first."""
+    (seat_a, user_a), (seat_b, user_b) = first, second
     pair = _pair(user_a, user_b)
     feeds = feeds_between(features, seat_a, seat_b)
     score = PairScore(
