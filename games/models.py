@@ -26,8 +26,9 @@ def new_invite_token() -> str:
 
 
 # Sent by the one writer of games (games.play.services) in the transaction of a game's last
-# move, with ``game_id`` and ``rated`` (rated and not uploaded): what sits above play
-# (fair play's scoring) listens without play importing it.
+# move, with ``game_id``, ``rated`` (rated and not uploaded) and ``accounts`` (each seat's
+# user id, None for a bot): what sits above play (fair play's scoring) listens without play
+# importing it.
 game_finished = Signal()
 
 

@@ -183,14 +183,18 @@ def test_unrated_unfinished_and_bot_only_pairs_are_not_scored(alice, bob, carol)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rated_game_that_ends_queues_its_scoring_after_the_commit(alice):
-    game = services.quick_play(alice)
-    assert game.rated
-    finish(game.pk)
+def test_a_rated_game_of_two_people_queues_its_scoring_after_the_commit(alice, bob):
     queued = DBTaskResult.objects.filter(task_path__endswith="score_finished_game")
-    assert [r.args_kwargs["args"] for r in queued] == [[game.pk]]
-    # Alice sat with two bots: no pair of accounts to score.
-    assert scoring.score_game(game.pk) == 0
+    solo = services.quick_play(alice)
+    assert solo.rated
+    finish(solo.pk)
+    assert not queued.exists()  # one person and two bots: no pair to score
+    table = services.create_table(alice, others=("open", "normal"), rated=True)
+    services.join_table(table.pk, bob)
+    finish(table.pk)
+    assert [r.args_kwargs["args"] for r in queued] == [[table.pk]]
+    assert scoring.score_game(table.pk) == 1
+    assert _pair(alice, bob).games == 1
 
 
 @pytest.mark.django_db

@@ -25,8 +25,10 @@ def score_finished_game(game_id: int) -> int:
     return scoring.score_game(game_id)
 
 
-def _finished(sender, *, game_id: int, rated: bool, **kwargs) -> None:
-    if rated:
+def _finished(sender, *, game_id: int, rated: bool, accounts=(), **kwargs) -> None:
+    # Only a game of two or more accounts has a pair to score (Quick play is one person
+    # and two bots).
+    if rated and len({user for user in accounts if user is not None}) >= 2:
         transaction.on_commit(lambda: _enqueue(game_id), robust=True)
 
 

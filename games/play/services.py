@@ -550,7 +550,10 @@ def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datet
     o = state.outcome
     ratings.rate_finished(game.pk, seats, o.winner, o.chips, now)
     series.hand_finished(game.pk, now)
-    game_finished.send(Game, game_id=game.pk, rated=game.rated and not game.imported)
+    game_finished.send(
+        Game, game_id=game.pk, rated=game.rated and not game.imported,
+        accounts=[seat.user_id for seat in seats],
+    )  # fmt: skip
 
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:
