@@ -41,6 +41,8 @@ from games.fairplay.detector import ODDS, THRESHOLD, PairScore, feed_log_ratios
 from games.fairplay.features import feeds_between, game_features
 
 HANDS = (50, 100, 200, 400)
+# The ROC is drawn at 50 shared hands: by 200 both kinds of colluders are all flagged.
+ROC_HANDS = 50
 
 
 @dataclass
@@ -74,27 +76,30 @@ def evidence(game: PlayedGame, a: int, b: int) -> np.ndarray:
     return total
 
 
-def honest_pool(games: int, seed: int) -> tuple[dict, list[PlayedGame], tuple[int, float, int]]:
+def honest_pool(games: int, seed: int) -> tuple[dict, list[PlayedGame], dict]:
     """Evidence per pair-game keyed by the pair's two styles (sorted); and calibration."""
     rng = random.Random(seed)
     pool: dict[tuple[str, str], list[np.ndarray]] = {}
-    played, fits, expected, feeds = [], 0, 0.0, 0
+    played = []
+    # Per receiving seat's style: [discards, fits, expected fits].
+    calibration = {kind: [0, 0, 0.0] for kind in HONEST}
     for i in range(games):
         kinds = tuple(rng.choice(HONEST) for _ in range(3))
         game = play(seed * 1_000_003 + i, kinds)
         played.append(game)
         features = game_features(new_game(game.seed), game.moves)
         for feed in features.feeds:
-            fits += feed.fits
-            expected += feed.chance
-            feeds += 1
+            row = calibration[kinds[feed.nxt]]
+            row[0] += 1
+            row[1] += feed.fits
+            row[2] += feed.chance
         for a, b in ((0, 1), (0, 2), (1, 2)):
             total = np.zeros(len(ODDS))
             for feed in feeds_between(features, a, b):
                 total += feed_log_ratios(feed.chance, feed.fits)
             key = tuple(sorted((kinds[a], kinds[b])))
             pool.setdefault(key, []).append(total)
-    return pool, played, (fits, expected, feeds)
+    return pool, played, calibration
 
 
 def colluding_pool(games: int, share: float, seed: int) -> list[np.ndarray]:
@@ -142,8 +147,8 @@ def roc(honest_scores: np.ndarray, bad_scores: np.ndarray) -> list[tuple[float, 
     return points
 
 
-def roc_svg(curves: dict[str, list[tuple[float, float]]]) -> str:
-    """A plain SVG of the ROC curves (false-positive rate on a log axis from 1e-4)."""
+def roc_svg(curves: dict[str, list[tuple[float, float]]], hands: int = ROC_HANDS) -> str:
+    """A plain SVG of ROC curves at ``hands`` (false-positive rate on a log axis from 1e-4)."""
     size, pad = 320, 40
     colours = {"full": "#1b6e3a", "light": "#b8860b"}
 
@@ -163,21 +168,27 @@ def roc_svg(curves: dict[str, list[tuple[float, float]]]) -> str:
             f'<text x="{x:.0f}" y="{pad + size + 16}" font-size="10" '
             f'text-anchor="middle">{label}</text>'
         )
+    for share in (0.0, 0.5, 1.0):
+        y = pad + size * (1 - share)
+        parts.append(
+            f'<text x="{pad - 4}" y="{y + 4:.0f}" font-size="10" text-anchor="end">{share:g}</text>'
+        )
     parts.append(
         f'<text x="{pad + size / 2}" y="{pad + size + 32}" font-size="11" '
         'text-anchor="middle">honest pairs flagged</text>'
     )
     parts.append(
-        f'<text x="12" y="{pad + size / 2}" font-size="11" text-anchor="middle" '
-        f'transform="rotate(-90 12 {pad + size / 2})">colluding pairs flagged</text>'
+        f'<text x="10" y="{pad + size / 2}" font-size="11" text-anchor="middle" '
+        f'transform="rotate(-90 10 {pad + size / 2})">colluding pairs flagged</text>'
     )
     for j, (name, points) in enumerate(curves.items()):
-        line = " ".join(xy(fp, tp) for fp, tp in points)
+        coords = [xy(fp, tp) for fp, tp in points]
+        line = " ".join(c for i, c in enumerate(coords) if i == 0 or c != coords[i - 1])
         colour = colours.get(name, "#333")
         parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
         parts.append(
-            f'<text x="{pad + 8}" y="{pad + 16 + 14 * j}" font-size="11" '
-            f'fill="{colour}">{name} collusion, 200 hands</text>'
+            f'<text x="{pad + size - 8}" y="{pad + size - 30 + 14 * j}" font-size="11" '
+            f'text-anchor="end" fill="{colour}">{name} collusion, {hands} hands</text>'
         )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
@@ -205,14 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--colluding-pairs", type=int, default=500)
     parser.add_argument("--timed-games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--svg", help="write the ROC curves (200 hands) to this file")
+    parser.add_argument("--svg", help="write the ROC curves (50 hands) to this file")
     args = parser.parse_args(argv)
     if args.small:
         args.honest_games, args.colluding_games = 60, 30
         args.honest_pairs, args.colluding_pairs, args.timed_games = 50, 20, 60
     hands = HANDS if not args.small else (10, 20)
     started = time.perf_counter()
-    pool, played, (fits, expected, feeds) = honest_pool(args.honest_games, args.seed)
+    pool, played, calibration = honest_pool(args.honest_games, args.seed)
     full = colluding_pool(args.colluding_games, FULL, args.seed + 1)
     light = colluding_pool(args.colluding_games, LIGHT, args.seed + 2)
     print(
@@ -220,9 +231,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.colluding_games} light colluding games, "
         f"played in {time.perf_counter() - started:.0f} s"
     )
+    feeds, fits, expected = (sum(row[i] for row in calibration.values()) for i in range(3))
     print(
         f"honest calibration: {feeds} discards, {fits} fitted the next hand, "
         f"{expected:.1f} expected from the seats' views (ratio {fits / max(expected, 1e-9):.3f})"
+    )
+    print(
+        "  by the receiving seat's style: "
+        + ", ".join(f"{k} {row[1] / max(row[2], 1e-9):.3f}" for k, row in calibration.items())
     )
     rng = np.random.default_rng(args.seed)
     most = max(hands)
@@ -261,14 +277,14 @@ def main(argv: list[str] | None = None) -> int:
         if len(hit):
             print(f"{name} collusion: median hands to flag {int(np.median(hit))}")
     if args.svg:
-        at = min(200, most)
+        at = min(ROC_HANDS, most)
         honest_scores = _scores_at(np.stack(honest_samples), at)
         curves = {}
         for name, bad in (("full", full), ("light", light)):
             bad_scores = _scores_at(pairs_from(bad, args.colluding_pairs, at, rng), at)
             curves[name] = roc(honest_scores, bad_scores)
         with open(args.svg, "w", encoding="utf-8") as out:
-            out.write(roc_svg(curves))
+            out.write(roc_svg(curves, at))
         print(f"ROC written to {args.svg}")
     seconds = detection_time(played, args.timed_games)
     print(
