@@ -20,14 +20,14 @@ Runs on finished games only (their hands are known then); nothing here imports D
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
 
 from games.engine.cards import FULL_DECK, RANK_MASKS
 from games.engine.melds import layoff_options, take_options
-from games.engine.moves import CALL, DISCARD, FIGHT, FOLD, LAYOFF, Move
+from games.engine.moves import DISCARD, FIGHT, FOLD, LAYOFF, Move
 from games.engine.rules import apply
 from games.engine.scoring import hand_points
 from games.engine.state import GameState, Phase
@@ -102,8 +102,6 @@ def game_features(start: GameState, moves: Iterable[Move]) -> GameFeatures:
                 # A fighter who ties the caller wins (R7).
                 if hand_points(state, seat) <= hand_points(state, state.caller):
                     counts.folds_that_would_win += 1
-        elif move.type == CALL:
-            pass
         state = apply(state, move)
     if state.outcome is not None:
         out.chips = state.outcome.chips
@@ -171,7 +169,3 @@ def _chance(card: int, relevant: int, pool: int, held: int) -> float:
 def feeds_between(features: GameFeatures, a: int, b: int) -> list[Feed]:
     """The discards of either seat of the pair to the other."""
     return [f for f in features.feeds if {f.seat, f.nxt} == {a, b}]
-
-
-def pair_seats() -> Sequence[tuple[int, int]]:
-    return ((0, 1), (0, 2), (1, 2))
