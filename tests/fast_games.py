@@ -67,12 +67,21 @@ def prepare(
 
 
 def finish_quickly(game_id: int) -> Game:
-    """Play a dealt game to its end with one server move: the engine plays every move the
-    server would make (each seat's bot, the greedy bot for a person, away; the server's own
-    seeded randomness), all but the last are stored as the log, and ``services.play_due``
-    makes the last, so the game ends through the services as any live game does. About a
-    third of ``finish``'s time (one locked move instead of several); no searching bots.
-    Returns the Game as it was loaded (before the end)."""
+    """Play a dealt game to its end with one server move: ``prepare_last_move``, then
+    ``services.play_due`` makes the last, so the game ends through the services as any live
+    game does. About a third of ``finish``'s time (one locked move instead of several); no
+    searching bots. Returns the Game as it was loaded (before the end)."""
+    game = prepare_last_move(game_id)
+    last = services.play_due(game_id, now=timezone.now())
+    assert last is not None and last.finished, last
+    return game
+
+
+def prepare_last_move(game_id: int) -> Game:
+    """Store every move of a dealt game but the last, which is due now: the engine plays
+    every move the server would make (each seat's bot, the greedy bot for a person, away;
+    the server's own seeded randomness), so the server's next move (``services.play_due``)
+    is the one that ends the game. No searching bots. Returns the Game as it was loaded."""
     game = Game.objects.get(pk=game_id)
     seats = list(game.seats.order_by("index"))
     Seat.objects.filter(game_id=game_id, bot_kind="").update(away=True)
@@ -99,6 +108,4 @@ def finish_quickly(game_id: int) -> Game:
         due_at=past,
     )  # fmt: skip
     services.forget_cached_states()
-    last = services.play_due(game_id, now=timezone.now())
-    assert last is not None and last.finished, last
     return game

@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.utils import timezone
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -21,7 +22,7 @@ from games.models import Game
 from games.play import services
 from games.ratings import core
 from games.ratings.models import Rating, RatingChange
-from tests.fast_games import finish, play_out, prepare
+from tests.fast_games import finish, play_out, prepare, prepare_last_move
 
 pytestmark = pytest.mark.django_db
 
@@ -281,6 +282,13 @@ class _Running(threading.Thread):
 PLAYERS = 6  # new people ending their first games at once
 
 
+def _last_move(game_id: int) -> Game:
+    """The server's move that ends a game ``prepare_last_move`` made ready."""
+    result = services.play_due(game_id, now=timezone.now())
+    assert result is not None and result.finished, result
+    return Game.objects.get(pk=game_id)
+
+
 def _many_tables(settings) -> None:
     settings.TONGITS_TABLES_PER_MINUTE = 10_000
     settings.TONGITS_OPEN_TABLES_MAX = 10_000
@@ -364,15 +372,23 @@ def test_first_games_of_new_people_sharing_new_bot_levels_end_together_without_d
         for i in range(PLAYERS):
             person = User.objects.create_user(f"new-{n}-{i}")
             game = services.create_table(person, others=(one, other), rated=True)
-            prepare(game.pk, left=0)
+            prepare_last_move(game.pk)  # the server's next move ends it
             games.append(game.pk)
         waiting = (one, other)[n % 2]
         # Another game has made one level's row and will roll back, so the games' last
         # moves all wait, some holding the other level's new row; then they go at once.
         new_level = Rating(bot_kind=waiting, mu=core.NEW.mu, sigma=core.NEW.sigma)
         with _held(new_level.save, commit=False):
-            ending = [_Running(lambda pk=pk: play_out(pk)) for pk in games]
-            assert _until(lambda: _lock_waiters() == PLAYERS)
+            ending = [_Running(lambda pk=pk: _last_move(pk)) for pk in games]
+
+            # Every game waits (for the held row, or for a game that holds the other new
+            # row); a game that failed instead stops the wait and shows its error.
+            def all_wait(running: list[_Running] = ending) -> bool:
+                alive = all(t.is_alive() for t in running)
+                return not alive or _lock_waiters() == PLAYERS
+
+            assert _until(all_wait), _lock_waiters()
+            assert all(t.is_alive() for t in ending), [t.outcome for t in ending]
         for thread in ending:
             thread.join(60)
 

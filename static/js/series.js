@@ -1,6 +1,8 @@
-// Series tables (issue 9). On a hand's table: when the hand ends, say so and go to the
-// series' screen between hands a moment later. On that screen: count the pause down
-// (the server deals when it is over; the page asks every 2 s through htmx).
+// Series tables (issue 9). On a hand's table: when the hand ends, say so, count it in the
+// panel and go to the series' screen between hands a moment later (the result's way on is
+// the series' own Next hand, in the page; its plain Play again is hidden by the CSS). On
+// that screen: count the pause down (the server deals when it is over; the page asks every
+// 2 s through htmx).
 (function () {
   "use strict";
   if (window.seriesScript) return;
@@ -13,21 +15,6 @@
     var going = false;
     var seriesUrl = panel.dataset.seriesUrl;
     var gameId = panel.dataset.gameId;
-    // A series deals its next hand itself: the result's plain "Play again" would start a
-    // table outside it, so it becomes the way to the series' results.
-    function toSeries(result) {
-      var forms = result.querySelectorAll("form.again-form");
-      for (var i = 0; i < forms.length; i++) {
-        var link = document.createElement("a");
-        link.className = "button";
-        link.href = seriesUrl;
-        link.textContent = panel.dataset.toSeries;
-        var p = document.createElement("p");
-        p.className = "again-form series-again";
-        p.appendChild(link);
-        forms[i].replaceWith(p);
-      }
-    }
     // The pot and standings as they are now that the hand counts: the server's panel.
     function refresh() {
       if (!gameId || !window.fetch) return;
@@ -49,7 +36,6 @@
     function check() {
       var result = document.getElementById("table-result");
       if (!result || result.hidden) return;
-      if (result.querySelector("form.again-form")) toSeries(result);
       if (going || !current) return;
       going = true;
       var note = document.getElementById("series-next-note");

@@ -127,6 +127,14 @@ def wait_for_new_board(page, seq: str) -> None:
     )
 
 
+def open_menu(page) -> None:
+    """Open the table's Menu sheet (the site's links, the series, settings), if closed."""
+    sheet = page.locator("#menu-sheet")
+    if sheet.get_attribute("open") is None:
+        sheet.locator("> summary").click()
+    sheet.locator(".sheet-body").wait_for()
+
+
 def act(page, name: str) -> None:
     """Click an action button, then wait for the board of the next version to arrive."""
     seq = hand_seq(page)

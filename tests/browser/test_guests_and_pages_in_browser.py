@@ -17,6 +17,7 @@ from tests.browser.support import (
     PASSWORD,
     PageErrors,
     log_in,
+    open_menu,
     phone,
     play_turns_until_the_end,
 )
@@ -62,6 +63,7 @@ def test_a_guest_plays_a_game_from_the_home_page_and_claims_the_account(browser,
         assert_no_sideways_scroll(small)
         small.screenshot(path=ARTIFACTS / "claim-360x740.png")
 
+    open_menu(page)  # at the table, the site's links are in its menu
     page.get_by_role("link", name="Claim account").click()
     page.wait_for_url(f"{server}/accounts/claim/")
     page.get_by_label("Username:").fill("dana")

@@ -19,6 +19,7 @@ from tests.browser.support import (
     ARTIFACTS,
     PageErrors,
     log_in,
+    open_menu,
     phone,
     play_turns_until_the_end,
     sign_up,
@@ -63,6 +64,7 @@ def test_a_person_replays_a_game_downloads_its_record_and_sees_their_profile(
     manage("seed_games", "--user", name, "--games", "4", "--seed", "11")
     game_id = play_a_game(page)
 
+    open_menu(page)  # at the table, the site's links are in its menu
     page.get_by_role("link", name="My games").click()
     page.wait_for_url(f"{server}/games/mine/")
     assert page.locator(".history-count").inner_text() == "5 games."

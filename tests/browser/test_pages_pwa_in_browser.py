@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.support import PageErrors, play_turns_until_the_end, sign_up
+from tests.browser.support import PageErrors, open_menu, play_turns_until_the_end, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -78,6 +78,7 @@ def test_a_series_standings_beside_the_table_fit_at_1280(browser, server):
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/series/\d+/$"))
 
+    open_menu(page)  # the standings are in the table's menu, over the table
     panel = page.locator("#series-panel")
     box = panel.locator(".history-scroll")
     assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), "the standings scroll sideways"
@@ -107,9 +108,9 @@ def test_when_a_series_hand_ends_its_panel_counts_it_and_the_way_on_is_the_serie
 
     play_turns_until_the_end(page)
 
-    result = page.locator("#table-result")
-    # No plain Play again inside a series: the way on is the series' results.
-    way_on = result.get_by_role("link", name="See the series' results")
+    result = page.locator(".result-sheet")
+    # No plain Play again inside a series: the one way on is the series' own Next hand.
+    way_on = result.get_by_role("link", name="Next hand")
     way_on.wait_for(timeout=2_000)
     assert result.get_by_role("button", name="Play again").count() == 0
     assert way_on.get_attribute("href") == series_url.removeprefix(server)

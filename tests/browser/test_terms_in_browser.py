@@ -43,7 +43,7 @@ def test_a_tap_on_a_phone_shows_the_explanation_and_a_tap_elsewhere_hides_it(bro
     errors = PageErrors(page)
     page.goto(f"{server}/how-to-play/")
 
-    for word in ("random bot", "blocked"):  # the last of its row, and one in the middle
+    for word in ("hard bot", "blocked"):  # the last of its row, and one in the middle
         button, tip = tip_of(page, word)
         button.tap()
         assert tip.is_visible() and tip.evaluate(SHOWN_INSIDE), word

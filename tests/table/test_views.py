@@ -95,7 +95,9 @@ def test_a_waiting_table_shows_who_is_missing_and_the_invite_link_to_its_players
     html = page(client, alice, game).content.decode()
     spectator = page(client, dave, game).content.decode()
 
-    assert "Waiting for 1 more player to sit down." in html
+    # Said once on the screen (the bar), and once for a screen reader (its live region).
+    assert html.count("Waiting for 1 more player to sit down.") == 2
+    assert html.count('class="visually-hidden" aria-live') == 1
     assert "Open seat" in html and "Greedy bot 3" in html
     assert f"http://testserver/invite/{game.invite_token}/" in html
     assert game.invite_token not in spectator
