@@ -1,5 +1,11 @@
-"""Fair play (to come): reports, reviews of a player's finished games against the bots'
-moves, and the sanctions staff decide.
+"""Fair play: catching two accounts that play as one against the third.
 
-Reads history and the coach's analyses (never a game in play: hidden cards stay hidden
-until the end); staff pages import it, never the other way."""
+``features.py`` (pure) reads a finished game's deal and log into evidence per pair of
+seats; ``detector.py`` (pure, scipy) is the sequential test per pair; ``scoring.py`` keeps
+each pair's evidence in the database, updated by a background task after every rated game
+(``tasks.py``); ``views.py`` is the staff page. See docs/fair-play.md for what is measured.
+
+Reads finished games only (never a game in play: hidden cards stay hidden until the end);
+may import history, the coach and everything below; only the wiring imports it. Nothing
+here is shown to players.
+"""

@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class FairPlayConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.fairplay"
+    label = "fairplay"
+    verbose_name = _("Fair play")
+
+    def ready(self) -> None:
+        from . import tasks
+
+        tasks.connect()

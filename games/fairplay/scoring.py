@@ -1,0 +1,130 @@
+"""Scoring a finished rated game's pairs of accounts into their kept evidence.
+
+``score_game`` runs in the background task (``tasks.py``) after a rated game ends, and may
+be run again for the same game: ``ScoredGame`` makes each game count once. A game is
+scored only once it has finished, so nothing here ever reads a hand of a game in play.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import Move
+from games.models import Game
+
+from .detector import ODDS, PairScore, feed_log_ratios
+from .features import GameFeatures, feeds_between, game_features
+from .models import Pair, PairGame, ScoredGame
+
+log = logging.getLogger(__name__)
+
+# The moments a staff member is sent to: fitted discards the discarder's view gave at most
+# this chance, the rarest first, a few a game.
+MOMENT_CHANCE = 0.25
+MOMENTS = 3
+# The odds ratio whose log-likelihood ratio orders a pair's games on the staff page.
+WEIGHT_ODDS = ODDS.index(3.0)
+
+
+def score_game(game_id: int) -> int:
+    """Add a finished rated game to the evidence of each pair of accounts at it; how many
+    pairs it added to (0 for a game already scored, unrated, unfinished or uploaded). The
+    game's row is not locked: a finished game's deal and log never change."""
+    with transaction.atomic():
+        game = Game.objects.filter(
+            pk=game_id, status=Game.Status.FINISHED, rated=True, imported=False
+        ).first()
+        if game is None:
+            return 0
+        if not _claim(game):
+            return 0
+        users = {s.index: s.user_id for s in game.seats.all() if s.user_id}
+        if len(set(users.values())) < 2:
+            return 0
+        record = game.record()
+        moves = [Move.from_dict(m) for m in record.moves]
+        features = game_features(record.initial_state(), moves)
+        pairs = [
+            sorted([(a, users[a]), (b, users[b])], key=lambda seat_user: seat_user[1])
+            for a, b in ((0, 1), (0, 2), (1, 2))
+            if a in users and b in users and users[a] != users[b]
+        ]
+        # Pairs' rows are locked in one order (by their users' ids) by every worker, so two
+        # workers scoring games of the same people never wait for each other in a circle.
+        pairs.sort(key=lambda pair: (pair[0][1], pair[1][1]))
+        for first, second in pairs:
+            _add(game, features, first, second)
+        added = len(pairs)
+    log.info("Fair play scored game %s: %s pairs.", game_id, added)
+    return added
+
+
+def _claim(game: Game) -> bool:
+    try:
+        with transaction.atomic():
+            ScoredGame.objects.create(game=game)
+    except IntegrityError:
+        return False
+    return True
+
+
+def _pair(low: int, high: int) -> Pair:
+    try:
+        with transaction.atomic():
+            Pair.objects.get_or_create(low_id=low, high_id=high)
+    except IntegrityError:
+        pass  # made at the same moment by another worker
+    return Pair.objects.select_for_update().get(low_id=low, high_id=high)
+
+
+def _add(game: Game, features: GameFeatures, first: tuple[int, int], second: tuple[int, int]):
+    """Add the game to the pair of (seat, user) ``first`` and ``second``, lower user first."""
+    (seat_a, user_a), (seat_b, user_b) = first, second
+    pair = _pair(user_a, user_b)
+    feeds = feeds_between(features, seat_a, seat_b)
+    score = PairScore(
+        logs=list(pair.logs) if pair.logs else [0.0] * len(ODDS),
+        games=pair.games, feeds=pair.feeds, fits=pair.fits, expected=pair.expected,
+        peak=pair.peak, flagged_at=pair.flagged_after,
+    )  # fmt: skip
+    score.add_game(feeds)
+    pair.logs, pair.games, pair.feeds = score.logs, score.games, score.feeds
+    pair.fits, pair.expected, pair.score, pair.peak = (
+        score.fits, score.expected, score.score, score.peak,
+    )  # fmt: skip
+    if score.flagged_at is not None and pair.flagged_after is None:
+        pair.flagged_after, pair.flagged_at = score.flagged_at, timezone.now()
+    pair.evidence = _evidence(pair.evidence, features, (seat_a, user_a), (seat_b, user_b))
+    pair.save()
+    weights = [feed_log_ratios(f.chance, f.fits)[WEIGHT_ODDS] for f in feeds]
+    rare = sorted(
+        (f for f in feeds if f.fits and f.chance <= MOMENT_CHANCE), key=lambda f: f.chance
+    )
+    PairGame.objects.create(
+        pair=pair, game=game, weight=sum(weights), feeds=len(feeds),
+        fits=sum(f.fits for f in feeds), expected=sum(f.chance for f in feeds),
+        moments=[[f.ply + 1, round(f.chance, 3)] for f in rare[:MOMENTS]],
+    )  # fmt: skip
+
+
+EVIDENCE_KEYS = ("layoffs", "withheld", "folds", "folds_that_would_win", "fights", "paid")
+
+
+def _evidence(old: dict, features: GameFeatures, a: tuple[int, int], b: tuple[int, int]) -> dict:
+    """Counts per direction (``"low>high"`` and ``"high>low"``) and the third seat's chips."""
+    out = {key: dict(value) for key, value in (old or {}).items() if isinstance(value, dict)}
+    third_chips = int(old.get("third_chips", 0)) if old else 0
+    for (seat, user), (other, partner) in ((a, b), (b, a)):
+        key = f"{user}>{partner}"
+        row = out.setdefault(key, dict.fromkeys(EVIDENCE_KEYS, 0))
+        counts = features.counts.get((seat, other))
+        if counts is not None:
+            for name in EVIDENCE_KEYS[:-1]:
+                row[name] = row.get(name, 0) + getattr(counts, name)
+        row["paid"] = row.get("paid", 0) + features.paid.get((seat, other), 0)
+    third = 3 - a[0] - b[0]
+    out["third_chips"] = third_chips + features.chips[third]
+    return out
