@@ -237,8 +237,12 @@ def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | No
     return Game.objects.filter(next_game=game, seats__user=user).exists()
 
 
-def play_again(game_id: int, user: AbstractBaseUser) -> Game:
+def play_again(game_id: int, user: AbstractBaseUser, *, rematch: bool = False) -> Game:
     """The next game after the finished game ``game_id``, with ``user`` seated at it.
+
+    ``rematch``: if the first press makes the table, it is private (only this game's
+    people may sit, by its button) and bots take the seats still open after
+    ``REMATCH_SECONDS`` (the server clock, ``fill_due``).
 
     The first person to ask makes it: the same bots in the same places around them, open
     seats for the other people. Everyone after is seated at that same table (if a seat is
@@ -255,7 +259,7 @@ def play_again(game_id: int, user: AbstractBaseUser) -> Game:
         if not game.is_over:
             raise NotAllowed(_("Finish this game first."))
         if game.next_game_id is None:
-            game.next_game = _next_table(game, seats, mine, user)
+            game.next_game = _next_table(game, seats, mine, user, rematch=rematch)
             game.save(update_fields=["next_game"])
             following = game.next_game
         else:
@@ -264,14 +268,42 @@ def play_again(game_id: int, user: AbstractBaseUser) -> Game:
     return following
 
 
-def _next_table(game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUser) -> Game:
+def _next_table(
+    game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUser, *, rematch: bool = False
+) -> Game:
     # Seats are counted from the presser's, who sits in seat 0 of the new table.
     around = sorted(seats, key=lambda s: (s.index - mine.index) % 3)[1:]
     others = tuple(s.bot_kind or "open" for s in around)
-    return create_table(
-        user, public=game.public, others=others, variants=list(game.variants),
+    following = create_table(
+        user, public=game.public and not rematch, others=others, variants=list(game.variants),
         turn_seconds=game.turn_seconds, rated=game.rated,
     )  # fmt: skip
+    if rematch and following.status == Game.Status.WAITING:
+        # A waiting table's due_at: when the clock seats bots in its open seats.
+        following.due_at = timezone.now() + timedelta(seconds=settings.TONGITS_REMATCH_SECONDS)
+        following.save(update_fields=["due_at"])
+    return following
+
+
+def fill_due(game_id: int, now: datetime | None = None) -> bool:
+    """A waiting table whose deadline passed (a rematch nobody else answered in time):
+    bots of the table's level take its open seats and it is dealt. True if it was."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.Status.WAITING or game.due_at is None or game.due_at > now:
+            return False
+        seats = list(game.seats.all())
+        kind = next((s.bot_kind for s in seats if s.bot_kind in bots.LEVELS), "normal")
+        for seat in seats:
+            if seat.is_open:
+                seat.bot_kind = kind
+                seat.save(update_fields=["bot_kind"])
+        log.info("Game %s: bots took the seats nobody came for.", game.pk)
+        _start_if_full(game)
+        _notify_previous_table(game)
+        _notify_lobby_on_commit()
+    return True
 
 
 def _token_matches(given: str | None, token: str) -> bool:
@@ -662,6 +694,12 @@ def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> N
     if news is not None:
         message["news"] = news
     _tell(game_group(game_id), message, game_id)
+
+
+def notify_group(group: str, message: dict) -> None:
+    """Tell ``group`` (a person's own sockets, say) ``message`` after the commit; never
+    raises (see ``_tell``)."""
+    transaction.on_commit(lambda: _tell(group, message), robust=True)
 
 
 def notify_lobby() -> None:

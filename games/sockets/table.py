@@ -31,6 +31,7 @@ from games.play.live.db import in_db_thread
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
+from games.social import presence
 from games.table import rendering, spectators
 
 log = logging.getLogger(__name__)
@@ -94,9 +95,15 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             return
         watch.add(self)
         await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
+        if self.user.is_authenticated:  # here, for their friends: online or playing
+            self.counted = True
+            await in_db_thread(presence.connected)(self.user.pk)
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
+        if getattr(self, "counted", False):
+            self.counted = False
+            await in_db_thread(presence.disconnected)(self.user.pk)
 
     async def leave(self) -> None:
         watch.forget(self)
