@@ -302,6 +302,8 @@ TONGITS_COACH_BUDGET: dict = {}
 TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
 # A series' pause between hands: the result screen's countdown before the next deal.
 TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS", "20"))
+# Sockets count their person as here for friends (games/social/presence.py).
+TONGITS_SOCKET_PRESENCE = os.environ.get("TONGITS_SOCKET_PRESENCE", "1") != "0"
 # How long a rematch waits for the other people before bots take their seats.
 TONGITS_REMATCH_SECONDS = int(os.environ.get("TONGITS_REMATCH_SECONDS", "30"))
 # A bot waits this long (a range, in seconds) before it moves, so play feels human.

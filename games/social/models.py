@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Seat
+
 USER = settings.AUTH_USER_MODEL
 
 
@@ -94,7 +96,9 @@ class Challenge(models.Model):
         USER, on_delete=models.CASCADE, related_name="+", verbose_name=_("to")
     )
     ante = models.PositiveSmallIntegerField(_("ante"), null=True, blank=True)  # None: one hand
-    bot_kind = models.CharField(_("bot"), max_length=10, default="normal")
+    bot_kind = models.CharField(
+        _("bot"), max_length=10, default="normal", choices=Seat.LEVEL_CHOICES
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
     created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
     answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)

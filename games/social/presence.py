@@ -12,9 +12,10 @@ sockets render it without a query.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 
@@ -22,6 +23,8 @@ from games.models import Game, Seat
 from games.play import services
 from games.social.models import Presence
 from games.social.services import friend_ids, person_group
+
+log = logging.getLogger(__name__)
 
 OFFLINE, ONLINE, PLAYING, AWAY = "offline", "online", "playing", "away"
 
@@ -64,6 +67,16 @@ def _seen_as(row: Presence) -> Status:
 
 
 def _update(user_id: int, **changes) -> Status:
+    """Change the row, and tell friends if what they see changed. Never raises for the
+    database: a socket's presence is not worth its game (SQLite's lock, a restart)."""
+    try:
+        return _change(user_id, changes)
+    except DatabaseError as e:
+        log.warning("Presence of %s not changed: %s", user_id, e)
+        return Status(OFFLINE)
+
+
+def _change(user_id: int, changes: dict) -> Status:
     with transaction.atomic():
         row = _row(user_id)
         for name, value in changes.items():

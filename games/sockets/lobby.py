@@ -48,6 +48,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
 
     joined = False
     person = ""
+    counted = False  # in the person's presence (settings.TONGITS_SOCKET_PRESENCE)
     away: bool | None = None
 
     async def connect(self) -> None:
@@ -63,7 +64,9 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         await self.bind_session()  # closed when its session ends (accounts/sockets.py)
         self.person = person_group(user.pk)
         await self.channel_layer.group_add(self.person, self.channel_name)
-        await in_db_thread(presence.connected)(user.pk)
+        if settings.TONGITS_SOCKET_PRESENCE:
+            self.counted = True
+            await in_db_thread(presence.connected)(user.pk)
 
     async def disconnect(self, code: int) -> None:
         _sockets.discard(self)
@@ -75,6 +78,8 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(group, self.channel_name)
             except LAYER_DOWN as e:  # the group's entry expires by itself
                 log.warning("Could not leave %s: channel layer: %s", group, e)
+        if self.counted:
+            self.counted = False
             await in_db_thread(presence.disconnected)(self.scope["user"].pk)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -84,7 +89,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             away = json.loads(text_data or "").get("away")
         except (ValueError, AttributeError):
             return
-        if not self.person or not isinstance(away, bool) or away == self.away:
+        if not self.counted or not isinstance(away, bool) or away == self.away:
             return
         self.away = away
         await in_db_thread(presence.set_away)(self.scope["user"].pk, away)

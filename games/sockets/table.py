@@ -19,6 +19,7 @@ import asyncio
 import logging
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.utils import translation
 from django.utils.translation import gettext_lazy
@@ -43,6 +44,8 @@ WATCHING = gettext_lazy("You are watching this table: log in and take a seat to 
 
 
 class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
+    counted = False  # in the person's presence (games/social/presence.py)
+
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
@@ -93,15 +96,17 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             await self.leave()
             await self.close(code=code)
             return
-        watch.add(self)
-        await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
-        if self.user.is_authenticated:  # here, for their friends: online or playing
+        if self.user.is_authenticated and settings.TONGITS_SOCKET_PRESENCE:
+            # Here, for their friends: online, or playing. Before the first frame, so the
+            # page is counted once it shows the table.
             self.counted = True
             await in_db_thread(presence.connected)(self.user.pk)
+        watch.add(self)
+        await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
-        if getattr(self, "counted", False):
+        if self.counted:
             self.counted = False
             await in_db_thread(presence.disconnected)(self.user.pk)
 

@@ -550,11 +550,10 @@ def _next_game(v: Mapping[str, Any]) -> str:
     if way is not None:
         return again
     # Or the same people at a private table, dealt when all accept (games.social).
-    rematch = reverse("rematch", args=[v["game_id"]])
+    rematch, named = reverse("rematch", args=[v["game_id"]]), gettext("Rematch")
     return (
         f'{again}<form method="post" action="{rematch}" hx-post="{rematch}" class="again-form">'
-        f'{hidden}<button type="submit" class="button button-secondary">'
-        f"{gettext('Rematch')}</button></form>"
+        f'{hidden}<button type="submit" class="button button-secondary">{named}</button></form>'
     )
 
 
