@@ -222,6 +222,11 @@ def test_presence_is_online_playing_away_or_offline_and_hidden_on_request(alice,
     assert presence.set_away(alice.pk, True).kind == "away"
     game = services.quick_play(alice)  # public, so friends may watch it
     assert presence.recheck(alice.pk) == presence.Status("playing", game.pk, True)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert presence.recheck(alice.pk).kind == "away"  # the game over, her page still hidden
+    presence.set_away(alice.pk, False)
+    assert presence.connected(alice.pk).kind == "online"  # a second page, not hidden
+    presence.disconnected(alice.pk)
     assert presence.set_hidden(alice.pk, True).kind == "offline"
     presence.set_hidden(alice.pk, False)
     assert presence.disconnected(alice.pk).kind == "offline"

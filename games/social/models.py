@@ -58,15 +58,16 @@ class Block(models.Model):
 
 class Presence(models.Model):
     """Whether a person is here: how many of their lobby and table sockets are open (all
-    workers together), whether their page is hidden (away), and whether they hide all this
-    from their friends."""
+    workers together), how many of those pages are hidden (away when all are), and
+    whether they hide all this from their friends."""
 
     user = models.OneToOneField(
         USER, on_delete=models.CASCADE, primary_key=True, related_name="presence",
         verbose_name=_("user"),
     )  # fmt: skip
     sockets = models.PositiveIntegerField(_("open sockets"), default=0)
-    away = models.BooleanField(_("away"), default=False)
+    # Of those, the ones whose page is hidden: away when all of them are.
+    away_sockets = models.PositiveIntegerField(_("sockets of hidden pages"), default=0)
     hidden = models.BooleanField(_("hidden from friends"), default=False)
     # What friends were last told (``presence.status_of``), so a change is pushed only once.
     shown = models.CharField(_("shown as"), max_length=8, default="offline")

@@ -4,8 +4,9 @@ polled.
 
 A person is here while any of their lobby or table sockets is open, on any worker: the
 sockets count themselves in the ``Presence`` row (``connected`` / ``disconnected``).
-Away is said by their page (it was hidden). The row keeps the status as friends see it
-(offline for a person who hides their presence), so a change is pushed once, by the
+Away is said by each page (it was hidden): away while all of them are. The row keeps
+the status as friends see it (offline for a person who hides their presence), so a
+change is pushed once, by the
 worker that saw it, to each friend who is online, as the new status itself: the friends'
 sockets render it without a query.
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
+from django.utils import timezone
 
 from games.models import Game, Seat
 from games.play import services
@@ -42,13 +44,12 @@ class Status:
         }  # fmt: skip
 
 
-def _row(user_id: int) -> Presence:
+def _ensure_row(user_id: int) -> None:
     try:
         with transaction.atomic():
             Presence.objects.get_or_create(user_id=user_id)
     except IntegrityError:  # made meanwhile by another socket
         pass
-    return Presence.objects.select_for_update().get(user_id=user_id)
 
 
 def _seen_as(row: Presence) -> Status:
@@ -63,7 +64,7 @@ def _seen_as(row: Presence) -> Status:
     )
     if seat is not None:
         return Status(PLAYING, seat.game_id, seat.game.public)
-    return Status(AWAY if row.away else ONLINE)
+    return Status(AWAY if row.away_sockets >= row.sockets else ONLINE)
 
 
 def _update(user_id: int, **changes) -> Status:
@@ -77,32 +78,39 @@ def _update(user_id: int, **changes) -> Status:
 
 
 def _change(user_id: int, changes: dict) -> Status:
+    _ensure_row(user_id)
     with transaction.atomic():
-        row = _row(user_id)
-        for name, value in changes.items():
-            setattr(row, name, value)
-        row.save()
-        row.refresh_from_db(fields=["sockets"])
+        # The update first: it takes the row's lock (PostgreSQL) or the database's write
+        # lock (SQLite) before anything is read, so two sockets of one person opening and
+        # closing at once are counted one after the other and neither's view is stale.
+        rows = Presence.objects.filter(user_id=user_id)
+        rows.update(changed_at=timezone.now(), **changes)
+        row = rows.select_for_update().get()
         now = _seen_as(row)
-        was = Status(row.shown, row.game_id, row.watchable)
-        if now != was:
-            row.shown, row.game_id, row.watchable = now.kind, now.game_id, now.watchable
-            row.save(update_fields=["shown", "game_id", "watchable", "changed_at"])
+        if now != Status(row.shown, row.game_id, row.watchable):
+            rows.update(shown=now.kind, game_id=now.game_id, watchable=now.watchable)
             tell_friends(user_id, now)
     return now
 
 
 def connected(user_id: int) -> Status:
-    """One more socket of ``user_id`` is open (a page of theirs came back: not away)."""
-    return _update(user_id, sockets=F("sockets") + 1, away=False)
+    """One more socket of ``user_id`` is open."""
+    return _update(user_id, sockets=F("sockets") + 1)
 
 
-def disconnected(user_id: int) -> Status:
-    return _update(user_id, sockets=Greatest(F("sockets") - 1, 0))
+def disconnected(user_id: int, was_away: bool = False) -> Status:
+    """One of their sockets closed (``was_away``: its page had said it was hidden)."""
+    changes = {"sockets": Greatest(F("sockets") - 1, 0)}
+    if was_away:
+        changes["away_sockets"] = Greatest(F("away_sockets") - 1, 0)
+    return _update(user_id, **changes)
 
 
 def set_away(user_id: int, away: bool) -> Status:
-    return _update(user_id, away=bool(away))
+    """A socket's page was hidden (``away``) or shown again: the person is away while
+    every page of theirs is hidden."""
+    step = 1 if away else -1
+    return _update(user_id, away_sockets=Greatest(F("away_sockets") + step, 0))
 
 
 def set_hidden(user_id: int, hidden: bool) -> Status:

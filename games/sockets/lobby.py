@@ -80,7 +80,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 log.warning("Could not leave %s: channel layer: %s", group, e)
         if self.counted:
             self.counted = False
-            await in_db_thread(presence.disconnected)(self.scope["user"].pk)
+            await in_db_thread(presence.disconnected)(self.scope["user"].pk, bool(self.away))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """{"away": true} when the page is hidden, false when it is back; anything else is
@@ -89,7 +89,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             away = json.loads(text_data or "").get("away")
         except (ValueError, AttributeError):
             return
-        if not self.counted or not isinstance(away, bool) or away == self.away:
+        if not self.counted or not isinstance(away, bool) or away == bool(self.away):
             return
         self.away = away
         await in_db_thread(presence.set_away)(self.scope["user"].pk, away)

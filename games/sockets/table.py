@@ -45,6 +45,7 @@ WATCHING = gettext_lazy("You are watching this table: log in and take a seat to 
 
 class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     counted = False  # in the person's presence (games/social/presence.py)
+    ended = False  # and told that their game ended
 
     async def __call__(self, scope, receive, send):
         try:
@@ -163,6 +164,12 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             # new snapshot from the move itself; the others find it made.
             snap = snapshots.apply_news(self.game_id, event["rev"], event.get("news"))
             await self.send_board(snap, min_rev=event["rev"])
+        if self.counted and not self.ended:
+            # The game ended: its people are no longer playing, for their friends.
+            snap = snapshots.cached(self.game_id)
+            if snap is not None and snap.is_over:
+                self.ended = True
+                await in_db_thread(presence.recheck)(self.user.pk)
 
     async def send_board(
         self,

@@ -4,9 +4,10 @@
 (function () {
   "use strict";
   let socket = null;
+  let leaving = false; // a page being left turns hidden too: that is no "away"
 
   function sayAway() {
-    if (socket) {
+    if (socket && !leaving) {
       socket.send(JSON.stringify({ away: document.visibilityState === "hidden" }));
     }
   }
@@ -19,6 +20,12 @@
     socket = null;
   });
   document.addEventListener("visibilitychange", sayAway);
+  window.addEventListener("pagehide", function () {
+    leaving = true;
+  });
+  window.addEventListener("pageshow", function () {
+    leaving = false;
+  });
 
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     const go = document.getElementById("social-go");
