@@ -51,6 +51,15 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     counted = False  # in the person's presence (settings.TONGITS_SOCKET_PRESENCE)
     away: bool | None = None
 
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes old database connections before every handler, a trip to its
+        # one database thread per event: a crowd's presence events would queue there.
+        # These handlers touch no database on the loop (their work goes to in_db_thread).
+        if message["type"].startswith("social.") or message["type"] == "lobby.update":
+            await getattr(self, message["type"].replace(".", "_"))(message)
+            return
+        await super().dispatch(message)
+
     async def connect(self) -> None:
         # Accept before closing, so the browser sees our close code rather than a refusal.
         await self.accept()
