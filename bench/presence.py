@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidHandshake
 
 from bench.live import make_people
 from bench.live_server import (
@@ -89,19 +90,28 @@ class Run:
         self.latencies: list[float] = []
         self.last_frame = time.monotonic()
         self.frames = 0
+        self.retries = 0
 
     async def open_all(self) -> None:
-        slots = asyncio.Semaphore(50)
+        slots = asyncio.Semaphore(20)
 
         async def open_one(i: int) -> None:
             worker = self.workers.items[i % len(self.workers.items)]
-            async with slots:
-                ws = await connect(
-                    f"ws://127.0.0.1:{worker.port}/ws/lobby/",
-                    origin=f"http://127.0.0.1:{worker.port}",
-                    additional_headers={"Cookie": self.people[i][1]},
-                    open_timeout=60, max_size=None,
-                )  # fmt: skip
+            for attempt in range(5):  # a worker busy with the arrivals may drop a handshake
+                try:
+                    async with slots:
+                        ws = await connect(
+                            f"ws://127.0.0.1:{worker.port}/ws/lobby/",
+                            origin=f"http://127.0.0.1:{worker.port}",
+                            additional_headers={"Cookie": self.people[i][1]},
+                            open_timeout=60, max_size=None,
+                        )  # fmt: skip
+                    break
+                except (OSError, InvalidHandshake):
+                    self.retries += 1
+                    await asyncio.sleep(1 + attempt)
+            else:
+                raise RuntimeError(f"socket {i} could not connect")
             self.sockets[i] = ws
             asyncio.get_running_loop().create_task(self.listen(ws))
 
@@ -144,7 +154,10 @@ class Run:
         await self.open_all()
         opened = time.monotonic() - t
         settled = await self.settle()
-        print(f"{len(self.people)} sockets open in {opened:.1f} s, settled in {settled:.1f} s")
+        print(
+            f"{len(self.people)} sockets open in {opened:.1f} s ({self.retries} handshakes "
+            f"retried), settled in {settled:.1f} s"
+        )
         expected = await self.measure()
         deadline = time.monotonic() + 30
         while len(self.latencies) < expected and time.monotonic() < deadline:
@@ -200,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(json.dumps(result))
         return 0 if result["ok"] else 1
+    except BaseException:
+        for worker in workers.items:  # why, from the workers' side
+            tail = worker.log.read_text(errors="replace")[-1500:] if worker.log.exists() else ""
+            print(f"--- worker {worker.index} log, last lines:\n{tail}", file=sys.stderr)
+        raise
     finally:
         workers.stop()
         if django_ready:

@@ -697,9 +697,10 @@ def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> N
 
 
 def notify_group(group: str, message: dict) -> None:
-    """Tell ``group`` (a person's own sockets, say) ``message`` after the commit; never
-    raises (see ``_tell``)."""
-    transaction.on_commit(lambda: _tell(group, message), robust=True)
+    """Tell ``group`` (a person's own sockets, say) ``message`` after the commit, on the
+    event loop's own Redis connection when it can (``publish``, echoed to this process's
+    sockets too); never raises (see ``_tell``)."""
+    transaction.on_commit(lambda: _tell(group, message, echo=True), robust=True)
 
 
 def notify_lobby() -> None:
@@ -707,7 +708,7 @@ def notify_lobby() -> None:
     _tell(LOBBY_GROUP, {"type": "lobby.update"})
 
 
-def _tell(group: str, message: dict, game_id: int | None = None) -> None:
+def _tell(group: str, message: dict, game_id: int | None = None, *, echo: bool = False) -> None:
     """Send ``message`` to ``group``. Never raises: while the channel layer is down the
     event is dropped with a warning (the change itself is saved, and pages and sockets
     catch up by themselves)."""
@@ -718,7 +719,7 @@ def _tell(group: str, message: dict, game_id: int | None = None) -> None:
     if loop is not None:
         # A database thread of a running server: the event loop sends it, and the thread
         # goes on to its next piece of work instead of waiting for Redis.
-        loop.call_soon_threadsafe(_send_soon, layer, group, message, game_id)
+        loop.call_soon_threadsafe(_send_soon, layer, group, message, game_id, echo)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
@@ -742,9 +743,12 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
 _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
 
 
-def _send_soon(layer, group: str, message: dict, game_id: int | None) -> None:
+def _send_soon(layer, group: str, message: dict, game_id: int | None, echo: bool = False) -> None:
     # A game's event is written at once, not waited for; this process's sockets of the
-    # game hear it from here, not back from Redis. (Others, rare, go the layer's way.)
+    # game hear it from here, not back from Redis. A person's event (``echo``) is written
+    # at once too, and heard back. (Others, rare, go the layer's way.)
+    if echo and publish.publish(layer, group, message, echo=True):
+        return
     if game_id is not None and publish.publish(layer, group, message):
         if drops_own_events(layer):
             watch.tell(game_id, message)

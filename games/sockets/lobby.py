@@ -16,6 +16,7 @@ import logging
 import re
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
@@ -108,12 +109,20 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         status = presence.Status(event["kind"], event.get("game"), bool(event.get("watchable")))
         with translation.override(of_socket(self.scope)):
             html = social_pages.presence_html(int(event["user"]), status)
-        await self.send(text_data=html)
+        await self.send_if_open(html)
 
     async def social_changed(self, event: dict) -> None:
         """Their friends, requests or challenges changed: the page's parts again, and for
         a challenger whose challenge was accepted, the way to the table."""
-        await self.send(text_data=await in_db_thread(self.render_social)(event.get("go", "")))
+        await self.send_if_open(await in_db_thread(self.render_social)(event.get("go", "")))
+
+    async def send_if_open(self, text: str) -> None:
+        # A friend's event may come while this socket closes (a page left, a crowd going
+        # at once): nothing to tell then, and nothing to log as an error.
+        try:
+            await self.send(text_data=text)
+        except Disconnected:
+            pass
 
     def render_social(self, go: str) -> str:
         with translation.override(of_socket(self.scope)):
