@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
@@ -387,3 +388,17 @@ def test_the_result_screen_offers_a_rematch_and_then_its_acceptance(client, make
 def test_no_presence_event_carries_more_than_where_a_person_is(alice):
     event = presence.Status("playing", 5, True).event(alice.pk)
     assert set(event) == {"type", "user", "kind", "game", "watchable"}
+
+
+def test_the_friends_page_and_its_parts_say_nothing_in_english_in_filipino(client, alice, bob):
+    from tests.test_languages import untranslated
+
+    befriend(alice, bob)
+    social.challenge(bob, alice.pk, ante=1, bot_kind="normal")
+    social.request_friend(alice, get_user_model().objects.create_user("dave").pk)
+    presence.connected(bob.pk)
+    client.force_login(alice)
+
+    names = frozenset({"alice", "bob", "dave", "1"})
+    assert untranslated(client, reverse("friends"), names) == set()
+    assert untranslated(client, reverse("lobby"), names) == set()
