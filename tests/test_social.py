@@ -223,6 +223,8 @@ def test_presence_is_online_playing_away_or_offline_and_hidden_on_request(alice,
     assert presence.set_away(alice.pk, True).kind == "away"
     game = services.quick_play(alice)  # public, so friends may watch it
     assert presence.recheck(alice.pk) == presence.Status("playing", game.pk, True)
+    Game.objects.filter(pk=game.pk).update(public=False)
+    assert presence.recheck(alice.pk) == presence.Status("playing", None, False)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     assert presence.recheck(alice.pk).kind == "away"  # the game over, her page still hidden
     presence.set_away(alice.pk, False)

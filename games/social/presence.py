@@ -63,7 +63,9 @@ def _seen_as(row: Presence) -> Status:
         .first()
     )
     if seat is not None:
-        return Status(PLAYING, seat.game_id, seat.game.public)
+        # A private table's number is nobody else's business: only a watchable one's.
+        public = seat.game.public
+        return Status(PLAYING, seat.game_id if public else None, public)
     return Status(AWAY if row.away_sockets >= row.sockets else ONLINE)
 
 
