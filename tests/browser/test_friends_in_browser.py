@@ -109,6 +109,12 @@ def test_two_friends_see_each_other_challenge_and_play_a_hand(browser, server):
     ann.wait_for_url(ben.url, timeout=10_000)
     for page in (ann, ben):
         page.locator("#my-hand .hand-card").first.wait_for(timeout=10_000)
+    # The table's menu names the other person, with the way to befriend (friends already).
+    ann.locator("#menu-sheet > summary").click()
+    people = ann.locator("#menu-sheet .table-people")
+    assert ben_name in people.inner_text() and "Friends: challenge" in people.inner_text()
+    shoot(ann, "table-menu")
+    ann.locator("#menu-sheet .sheet-close").click()
 
     play_the_hand([ann, ben])
     assert ann.get_by_role("button", name="Rematch").is_visible()
