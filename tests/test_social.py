@@ -404,3 +404,27 @@ def test_the_friends_page_and_its_parts_say_nothing_in_english_in_filipino(clien
     names = frozenset({"alice", "bob", "dave", "1"})
     assert untranslated(client, reverse("friends"), names) == set()
     assert untranslated(client, reverse("lobby"), names) == set()
+
+
+@pytest.mark.parametrize("language", ["en", "fil"])
+@pytest.mark.parametrize(
+    "status",
+    [
+        presence.Status("online"),
+        presence.Status("away"),
+        presence.Status("offline"),
+        presence.Status("playing", 7, True),
+        presence.Status("playing", None, False),
+    ],
+)
+def test_the_sockets_presence_markup_is_the_pages(language, status):
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from games.social.pages import FriendLine, presence_html
+
+    with translation.override(language):
+        page = render_to_string(
+            "social/parts.html#presence", {"f": FriendLine(3, "", "", status), "oob": True}
+        )
+        assert presence_html(3, status) == page.strip()

@@ -51,6 +51,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     person = ""
     counted = False  # in the person's presence (settings.TONGITS_SOCKET_PRESENCE)
     away: bool | None = None
+    language: str | None = None  # the page's, found at the first friend's event
 
     async def dispatch(self, message: dict) -> None:
         # Channels closes old database connections before every handler, a trip to its
@@ -107,7 +108,9 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     async def social_presence(self, event: dict) -> None:
         """A friend's presence changed: its new status came with the event (no query)."""
         status = presence.Status(event["kind"], event.get("game"), bool(event.get("watchable")))
-        with translation.override(of_socket(self.scope)):
+        if self.language is None:
+            self.language = of_socket(self.scope)
+        with translation.override(self.language):
             html = social_pages.presence_html(int(event["user"]), status)
         await self.send_if_open(html)
 
