@@ -19,4 +19,5 @@ urlpatterns = [
     path("", include("games.history.urls")),
     path("", include("games.series.urls")),
     path("", include("games.fairplay.urls")),
+    path("", include("games.social.urls")),
 ]

@@ -51,6 +51,17 @@ def server_clock_off(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def socket_presence_on_postgresql_only(settings) -> None:
+    # Sockets count their person as here (games/social/presence.py), writing from the
+    # socket's thread while a test writes from its own. SQLite's in-memory test database
+    # refuses a second writer at once ("table is locked") where PostgreSQL waits, so on
+    # SQLite the sockets leave presence alone; the presence tests run on PostgreSQL.
+    from django.db import connection
+
+    settings.TONGITS_SOCKET_PRESENCE = connection.vendor == "postgresql"
+
+
+@pytest.fixture(autouse=True)
 def fresh_caches() -> None:
     # A rolled-back game's id can come back for another game (SQLite): no process cache
     # may carry a snapshot, a position or a board from one test into the next.

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "games.ratings",
     "games.series",
     "games.fairplay",
+    "games.social",
     "accounts",
     "django_tasks",
     "django_tasks_db",
@@ -128,6 +129,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.social.context.social",
             ],
             # The partials loader lets a view render "page.html#partial-name"; it wraps the
             # cached loader, which Django resets on template changes under runserver.
@@ -304,6 +306,10 @@ TONGITS_COACH_BUDGET: dict = {}
 TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
 # A series' pause between hands: the result screen's countdown before the next deal.
 TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS", "20"))
+# Sockets count their person as here for friends (games/social/presence.py).
+TONGITS_SOCKET_PRESENCE = os.environ.get("TONGITS_SOCKET_PRESENCE", "1") != "0"
+# How long a rematch waits for the other people before bots take their seats.
+TONGITS_REMATCH_SECONDS = int(os.environ.get("TONGITS_REMATCH_SECONDS", "30"))
 # A bot waits this long (a range, in seconds) before it moves, so play feels human.
 TONGITS_BOT_PAUSE = (
     float(os.environ.get("TONGITS_BOT_PAUSE_MIN", "0.7")),

@@ -49,7 +49,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games.models import ClockBeat, Game, Seat
@@ -111,7 +111,9 @@ def run_due(
 def _due_games(now: datetime, limit: int, exclude: set[int]) -> list[tuple[int, int]]:
     # Ids only, without locks: play_due takes the lock and checks again, so a game that
     # another clock has just played is skipped there.
-    games = Game.objects.filter(status=Game.Status.PLAYING, due_at__lte=now)
+    # A waiting table is due when it has a deadline for its open seats (a rematch).
+    playing = Q(status__in=[Game.Status.PLAYING, Game.Status.WAITING])
+    games = Game.objects.filter(playing, due_at__lte=now)
     games = games.exclude(pk__in=exclude)
     return list(games.order_by("due_at").values_list("pk", "seq")[:limit])
 
@@ -123,6 +125,8 @@ def _play(
     if failed is not None and failed[0] == seq and now < failed[1]:
         return False
     try:
+        if seq == 0 and services.fill_due(game_id, now):
+            return True  # dealt: its first move falls due later
         if think is None:
             result = services.play_due(game_id, now)
         else:

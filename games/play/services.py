@@ -237,8 +237,12 @@ def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | No
     return Game.objects.filter(next_game=game, seats__user=user).exists()
 
 
-def play_again(game_id: int, user: AbstractBaseUser) -> Game:
+def play_again(game_id: int, user: AbstractBaseUser, *, rematch: bool = False) -> Game:
     """The next game after the finished game ``game_id``, with ``user`` seated at it.
+
+    ``rematch``: if the first press makes the table, it is private (only this game's
+    people may sit, by its button) and bots take the seats still open after
+    ``REMATCH_SECONDS`` (the server clock, ``fill_due``).
 
     The first person to ask makes it: the same bots in the same places around them, open
     seats for the other people. Everyone after is seated at that same table (if a seat is
@@ -255,7 +259,7 @@ def play_again(game_id: int, user: AbstractBaseUser) -> Game:
         if not game.is_over:
             raise NotAllowed(_("Finish this game first."))
         if game.next_game_id is None:
-            game.next_game = _next_table(game, seats, mine, user)
+            game.next_game = _next_table(game, seats, mine, user, rematch=rematch)
             game.save(update_fields=["next_game"])
             following = game.next_game
         else:
@@ -264,14 +268,42 @@ def play_again(game_id: int, user: AbstractBaseUser) -> Game:
     return following
 
 
-def _next_table(game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUser) -> Game:
+def _next_table(
+    game: Game, seats: list[Seat], mine: Seat, user: AbstractBaseUser, *, rematch: bool = False
+) -> Game:
     # Seats are counted from the presser's, who sits in seat 0 of the new table.
     around = sorted(seats, key=lambda s: (s.index - mine.index) % 3)[1:]
     others = tuple(s.bot_kind or "open" for s in around)
-    return create_table(
-        user, public=game.public, others=others, variants=list(game.variants),
+    following = create_table(
+        user, public=game.public and not rematch, others=others, variants=list(game.variants),
         turn_seconds=game.turn_seconds, rated=game.rated,
     )  # fmt: skip
+    if rematch and following.status == Game.Status.WAITING:
+        # A waiting table's due_at: when the clock seats bots in its open seats.
+        following.due_at = timezone.now() + timedelta(seconds=settings.TONGITS_REMATCH_SECONDS)
+        following.save(update_fields=["due_at"])
+    return following
+
+
+def fill_due(game_id: int, now: datetime | None = None) -> bool:
+    """A waiting table whose deadline passed (a rematch nobody else answered in time):
+    bots of the table's level take its open seats and it is dealt. True if it was."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.Status.WAITING or game.due_at is None or game.due_at > now:
+            return False
+        seats = list(game.seats.all())
+        kind = next((s.bot_kind for s in seats if s.bot_kind in bots.LEVELS), "normal")
+        for seat in seats:
+            if seat.is_open:
+                seat.bot_kind = kind
+                seat.save(update_fields=["bot_kind"])
+        log.info("Game %s: bots took the seats nobody came for.", game.pk)
+        _start_if_full(game)
+        _notify_previous_table(game)
+        _notify_lobby_on_commit()
+    return True
 
 
 def _token_matches(given: str | None, token: str) -> bool:
@@ -669,12 +701,19 @@ def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> N
     _tell(game_group(game_id), message, game_id)
 
 
+def notify_group(group: str, message: dict) -> None:
+    """Tell ``group`` (a person's own sockets, say) ``message`` after the commit, on the
+    event loop's own Redis connection when it can (``publish``, echoed to this process's
+    sockets too); never raises (see ``_tell``)."""
+    transaction.on_commit(lambda: _tell(group, message, echo=True), robust=True)
+
+
 def notify_lobby() -> None:
     """Tell the lobby's sockets that its list of tables changed."""
     _tell(LOBBY_GROUP, {"type": "lobby.update"})
 
 
-def _tell(group: str, message: dict, game_id: int | None = None) -> None:
+def _tell(group: str, message: dict, game_id: int | None = None, *, echo: bool = False) -> None:
     """Send ``message`` to ``group``. Never raises: while the channel layer is down the
     event is dropped with a warning (the change itself is saved, and pages and sockets
     catch up by themselves)."""
@@ -685,7 +724,7 @@ def _tell(group: str, message: dict, game_id: int | None = None) -> None:
     if loop is not None:
         # A database thread of a running server: the event loop sends it, and the thread
         # goes on to its next piece of work instead of waiting for Redis.
-        loop.call_soon_threadsafe(_send_soon, layer, group, message, game_id)
+        loop.call_soon_threadsafe(_send_soon, layer, group, message, game_id, echo)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
@@ -709,9 +748,12 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
 _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
 
 
-def _send_soon(layer, group: str, message: dict, game_id: int | None) -> None:
+def _send_soon(layer, group: str, message: dict, game_id: int | None, echo: bool = False) -> None:
     # A game's event is written at once, not waited for; this process's sockets of the
-    # game hear it from here, not back from Redis. (Others, rare, go the layer's way.)
+    # game hear it from here, not back from Redis. A person's event (``echo``) is written
+    # at once too, and heard back. (Others, rare, go the layer's way.)
+    if echo and publish.publish(layer, group, message, echo=True):
+        return
     if game_id is not None and publish.publish(layer, group, message):
         if drops_own_events(layer):
             watch.tell(game_id, message)

@@ -11,9 +11,12 @@ threads (games/play/live/db.py), not on the one thread Channels gives all socket
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
+from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
@@ -24,7 +27,10 @@ from django.utils import translation
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games.play.live.db import in_db_thread
-from games.play.services import LOBBY_GROUP
+from games.play.services import LAYER_DOWN, LOBBY_GROUP
+from games.social import pages as social_pages
+from games.social import presence
+from games.social.services import person_group
 from games.views.lobby import lobby_context
 
 log = logging.getLogger(__name__)
@@ -37,7 +43,24 @@ GATHER_SECONDS = 0.5
 
 
 class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
+    """Also the person's own socket for friends: it counts them as here (presence), hears
+    their friends' presence and their own requests and challenges on ``person_group``,
+    and takes one frame from the page, {"away": true|false}, when it is hidden or shown."""
+
     joined = False
+    person = ""
+    counted = False  # in the person's presence (settings.TONGITS_SOCKET_PRESENCE)
+    away: bool | None = None
+    language: str | None = None  # the page's, found at the first friend's event
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes old database connections before every handler, a trip to its
+        # one database thread per event: a crowd's presence events would queue there.
+        # These handlers touch no database on the loop (their work goes to in_db_thread).
+        if message["type"].startswith("social.") or message["type"] == "lobby.update":
+            await getattr(self, message["type"].replace(".", "_"))(message)
+            return
+        await super().dispatch(message)
 
     async def connect(self) -> None:
         # Accept before closing, so the browser sees our close code rather than a refusal.
@@ -50,11 +73,76 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         self.joined = True
         _sockets.add(self)
         await self.bind_session()  # closed when its session ends (accounts/sockets.py)
+        self.person = person_group(user.pk)
+        await self.channel_layer.group_add(self.person, self.channel_name)
+        if settings.TONGITS_SOCKET_PRESENCE:
+            self.counted = True
+            await in_db_thread(presence.connected)(user.pk)
 
     async def disconnect(self, code: int) -> None:
         _sockets.discard(self)
         if self.joined:
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self.person:
+            self.person, group = "", self.person
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except LAYER_DOWN as e:  # the group's entry expires by itself
+                log.warning("Could not leave %s: channel layer: %s", group, e)
+        if self.counted:
+            self.counted = False
+            await in_db_thread(presence.disconnected)(self.scope["user"].pk, bool(self.away))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """{"away": true} when the page is hidden, false when it is back; anything else is
+        ignored (this socket takes no other frame)."""
+        try:
+            away = json.loads(text_data or "").get("away")
+        except (ValueError, AttributeError):
+            return
+        if not self.counted or not isinstance(away, bool) or away == bool(self.away):
+            return
+        self.away = away
+        await in_db_thread(presence.set_away)(self.scope["user"].pk, away)
+
+    async def social_presence(self, event: dict) -> None:
+        """A friend's presence changed: its new status came with the event (no query)."""
+        status = presence.Status(event["kind"], event.get("game"), bool(event.get("watchable")))
+        if self.language is None:
+            self.language = of_socket(self.scope)
+        with translation.override(self.language):
+            html = social_pages.presence_html(int(event["user"]), status)
+        await self.send_if_open(html)
+
+    async def social_changed(self, event: dict) -> None:
+        """Their friends, requests or challenges changed: the page's parts again, and for
+        a challenger whose challenge was accepted, the way to the table."""
+        await self.send_if_open(await in_db_thread(self.render_social)(event.get("go", "")))
+
+    async def send_if_open(self, text: str) -> None:
+        # A friend's event may come while this socket closes (a page left, a crowd going
+        # at once): nothing to tell then, and nothing to log as an error.
+        try:
+            await self.send(text_data=text)
+        except Disconnected:
+            pass
+
+    def render_social(self, go: str) -> str:
+        with translation.override(of_socket(self.scope)):
+            user = self.scope["user"]
+            page = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("page")
+            if page == ["friends"]:
+                context, part = social_pages.friends_context(user), "friends-panel"
+            else:
+                context, part = social_pages.lobby_friends_context(user), "lobby-friends"
+            context.update(oob=True, user=user, csrf_token=self.csrf_token())
+            html = [
+                render_to_string(f"social/parts.html#{part}", context).strip(),
+                render_to_string("social/parts.html#badge", context).strip(),
+            ]
+            if go:
+                html.append(render_to_string("social/parts.html#go", {"go": go}).strip())
+            return "\n".join(html)
 
     async def lobby_update(self, event: dict) -> None:
         # Every socket of the process hears the change; the first starts the refresh.

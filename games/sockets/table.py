@@ -19,6 +19,7 @@ import asyncio
 import logging
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.utils import translation
 from django.utils.translation import gettext_lazy
@@ -31,6 +32,7 @@ from games.play.live.db import in_db_thread
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
+from games.social import presence
 from games.table import rendering, spectators
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,9 @@ WATCHING = gettext_lazy("You are watching this table: log in and take a seat to 
 
 
 class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
+    counted = False  # in the person's presence (games/social/presence.py)
+    ended = False  # and told that their game ended
+
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
@@ -92,11 +97,19 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             await self.leave()
             await self.close(code=code)
             return
+        if self.user.is_authenticated and settings.TONGITS_SOCKET_PRESENCE:
+            # Here, for their friends: online, or playing. Before the first frame, so the
+            # page is counted once it shows the table.
+            self.counted = True
+            await in_db_thread(presence.connected)(self.user.pk)
         watch.add(self)
         await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
+        if self.counted:
+            self.counted = False
+            await in_db_thread(presence.disconnected)(self.user.pk)
 
     async def leave(self) -> None:
         watch.forget(self)
@@ -151,6 +164,12 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             # new snapshot from the move itself; the others find it made.
             snap = snapshots.apply_news(self.game_id, event["rev"], event.get("news"))
             await self.send_board(snap, min_rev=event["rev"])
+        if self.counted and not self.ended:
+            # The game ended: its people are no longer playing, for their friends.
+            snap = snapshots.cached(self.game_id)
+            if snap is not None and snap.is_over:
+                self.ended = True
+                await in_db_thread(presence.recheck)(self.user.pk)
 
     async def send_board(
         self,

@@ -537,10 +537,23 @@ def _next_game(v: Mapping[str, Any]) -> str:
         if token and str(token) != "NOTPROVIDED"
         else ""
     )
-    label = gettext("Join the next game") if way == "join" else gettext("Play again")
-    return (
+    if way == "join" and following.get("rematch"):
+        label = gettext("Accept the rematch")
+    elif way == "join":
+        label = gettext("Join the next game")
+    else:
+        label = gettext("Play again")
+    again = (
         f'<form method="post" action="{action}" hx-post="{action}" class="again-form">'
         f'{hidden}<button type="submit" class="button">{label}</button></form>'
+    )
+    if way is not None:
+        return again
+    # Or the same people at a private table, dealt when all accept (games.social).
+    rematch, named = reverse("rematch", args=[v["game_id"]]), gettext("Rematch")
+    return (
+        f'{again}<form method="post" action="{rematch}" hx-post="{rematch}" class="again-form">'
+        f'{hidden}<button type="submit" class="button button-secondary">{named}</button></form>'
     )
 
 

@@ -267,7 +267,8 @@ def next_game_context(table: Table) -> dict[str, Any] | None:
     if table.mine is None:
         return {"way": "watch", "url": url} if following.public else None
     if following.status == Game.Status.WAITING:
-        return {"way": "join", "url": url}
+        # A rematch's table has a deadline for its open seats (services.play_again).
+        return {"way": "join", "url": url, "rematch": following.rematch}
     return {"way": "full", "url": url if following.public else ""}
 
 

@@ -28,6 +28,7 @@ from games.models import Game, Seat
 from games.play import services
 from games.ratings import core as ratings
 from games.series import services as series_services
+from games.social import pages as social_pages
 from games.table import spectators
 from games.views import home
 
@@ -152,7 +153,10 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         return home.home(request, to_watch_context(request.user))
     template = "games/lobby.html#lobby-body" if request.htmx else "games/lobby.html"
     origin = request.build_absolute_uri("/").rstrip("/")
-    return render(request, template, lobby_context(request.user, origin))
+    context = lobby_context(request.user, origin)
+    if not request.htmx:
+        context["social"] = social_pages.lobby_friends_context(request.user)
+    return render(request, template, context)
 
 
 @login_required

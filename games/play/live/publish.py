@@ -40,10 +40,11 @@ SAY_EVERY = 1.0  # seconds between two warnings of events not sent
 _publishers: dict[tuple[asyncio.AbstractEventLoop, str], Publisher] = {}
 
 
-def publish(layer: Any, group: str, message: dict[str, Any]) -> bool:
+def publish(layer: Any, group: str, message: dict[str, Any], *, echo: bool = False) -> bool:
     """Publish ``message`` to ``group`` on this event loop's own connection, without
     waiting; False if the layer is not one this can stand in for (the caller then uses
-    ``group_send``). Call on the event loop."""
+    ``group_send``). Call on the event loop. ``echo``: this process's own sockets of the
+    group hear it back from Redis too (a person's group, which has no ``watch.tell``)."""
     address = _address(layer)
     if address is None:
         return False
@@ -54,7 +55,7 @@ def publish(layer: Any, group: str, message: dict[str, Any]) -> bool:
             publisher = _publishers[(loop, address)] = Publisher(address, loop)
         except ValueError:  # an address only channels_redis itself understands
             return False
-    if drops_own_events(layer):  # this process's sockets are told without Redis
+    if drops_own_events(layer) and not echo:  # this process's sockets are told without Redis
         message = {**message, "from": ORIGIN}
     channel = layer._get_group_channel_name(group)
     publisher.publish(channel, layer.serialize(message), group)

@@ -144,6 +144,7 @@ class NextGame:
     status: str
     public: bool
     users: frozenset[int]
+    rematch: bool = False  # its open seats go to bots at a deadline (play_again(rematch=True))
 
 
 @dataclass(frozen=True)
@@ -225,11 +226,12 @@ def build_snapshot(
 def _next_game(pk: int | None) -> NextGame | None:
     if pk is None:
         return None
-    row = Game.objects.filter(pk=pk).values("status", "public").first()
+    row = Game.objects.filter(pk=pk).values("status", "public", "due_at").first()
     if row is None:
         return None
     users = Seat.objects.filter(game_id=pk, user__isnull=False).values_list("user_id", flat=True)
-    return NextGame(pk, row["status"], row["public"], frozenset(users))
+    rematch = row["status"] == Game.Status.WAITING and row["due_at"] is not None
+    return NextGame(pk, row["status"], row["public"], frozenset(users), rematch)
 
 
 def snapshot_row(game: Game) -> dict[str, Any]:

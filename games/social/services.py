@@ -1,0 +1,363 @@
+"""The one place that changes friendships, blocks and challenges.
+
+Each change runs in a transaction and tells the people it concerns after the commit, on
+their own group (``person_group``): their lobby sockets re-render what changed. A blocked
+person is never told anything about the block: their request or challenge to the person
+who blocked them is kept and looks sent to them, but never reaches that person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import bots
+from games.models import Game
+from games.play import services
+from games.play.services import NotAllowed, ServiceError
+from games.series import services as series_services
+from games.series.models import Series
+from games.social.models import Block, Challenge, Friendship
+
+# A challenge nobody answered is dropped after this long.
+CHALLENGE_TTL = timedelta(minutes=10)
+MAX_FRIENDS = 200
+
+
+def person_group(user_id: int) -> str:
+    """The channel group of one person's lobby sockets (on any page that has one)."""
+    return f"person-{user_id}"
+
+
+def _tell(user_id: int, **event) -> None:
+    services.notify_group(person_group(user_id), {"type": "social.changed", **event})
+
+
+# --- Reading ------------------------------------------------------------------------------
+
+
+def _pair(a: int, b: int) -> Q:
+    return Q(from_user_id=a, to_user_id=b) | Q(from_user_id=b, to_user_id=a)
+
+
+def blocked_ids(user_id: int) -> set[int]:
+    """Whom ``user_id`` blocked."""
+    return set(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
+
+
+def blocks(blocker_id: int, other_id: int) -> bool:
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=other_id).exists()
+
+
+def friend_ids(user_id: int) -> list[int]:
+    rows = Friendship.objects.filter(
+        Q(from_user_id=user_id) | Q(to_user_id=user_id), accepted_at__isnull=False
+    ).values_list("from_user_id", "to_user_id")
+    return [b if a == user_id else a for a, b in rows]
+
+
+def are_friends(a: int, b: int) -> bool:
+    return Friendship.objects.filter(_pair(a, b), accepted_at__isnull=False).exists()
+
+
+def relation(viewer_id: int, other_id: int) -> str:
+    """How ``viewer_id`` stands with ``other_id``: "self", "blocked" (by the viewer),
+    "friends", "asked" (the viewer asked), "asks_you", or "none". Being blocked by the
+    other is never told: it reads as the request it would otherwise be."""
+    if viewer_id == other_id:
+        return "self"
+    if blocks(viewer_id, other_id):
+        return "blocked"
+    row = Friendship.objects.filter(_pair(viewer_id, other_id)).first()
+    if row is None:
+        return "none"
+    if row.accepted_at is not None:
+        return "friends"
+    return "asked" if row.from_user_id == viewer_id else "asks_you"
+
+
+def requests_for(user_id: int) -> QuerySet[Friendship]:
+    """Friend requests waiting for ``user_id``'s answer, less those of people blocked."""
+    return (
+        Friendship.objects.filter(to_user_id=user_id, accepted_at__isnull=True)
+        .exclude(from_user_id__in=Block.objects.filter(blocker_id=user_id).values("blocked_id"))
+        .select_related("from_user__profile")
+        .order_by("-created_at")
+    )
+
+
+def requests_sent(user_id: int) -> QuerySet[Friendship]:
+    return (
+        Friendship.objects.filter(from_user_id=user_id, accepted_at__isnull=True)
+        .select_related("to_user__profile")
+        .order_by("-created_at")
+    )
+
+
+def challenges_for(user_id: int) -> QuerySet[Challenge]:
+    """Challenges waiting for ``user_id``'s answer: fresh, and from nobody they blocked."""
+    return (
+        Challenge.objects.filter(
+            to_user_id=user_id,
+            status=Challenge.Status.PENDING,
+            created_at__gte=timezone.now() - CHALLENGE_TTL,
+        )
+        .exclude(from_user_id__in=Block.objects.filter(blocker_id=user_id).values("blocked_id"))
+        .select_related("from_user__profile")
+        .order_by("-created_at")
+    )
+
+
+def challenges_sent(user_id: int) -> QuerySet[Challenge]:
+    return (
+        Challenge.objects.filter(
+            from_user_id=user_id,
+            status=Challenge.Status.PENDING,
+            created_at__gte=timezone.now() - CHALLENGE_TTL,
+        )
+        .select_related("to_user__profile")
+        .order_by("-created_at")
+    )
+
+
+# --- Friends ------------------------------------------------------------------------------
+
+
+def _other(other_id: int | str) -> AbstractBaseUser:
+    try:
+        return get_user_model().objects.get(pk=int(other_id), is_active=True)
+    except (ValueError, TypeError, get_user_model().DoesNotExist):
+        raise ServiceError(_("There is no such player.")) from None
+
+
+def find_person(username: str) -> AbstractBaseUser:
+    people = get_user_model().objects.filter(is_active=True)
+    person = people.filter(username__iexact=(username or "").strip()[:150]).first()
+    if person is None:
+        raise ServiceError(_("There is no player by that name."))
+    return person
+
+
+def _lock_pair(a: int, b: int) -> None:
+    # Both people's rows, in id order: two people asking each other at once make one row.
+    ids = sorted((a, b))
+    list(get_user_model().objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a change did, for the message its person is shown."""
+
+    message: str
+
+
+def request_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
+    """Ask ``other_id`` to be friends; if they had asked ``user`` already, they are."""
+    other = _other(other_id)
+    if other.pk == user.pk:
+        raise ServiceError(_("You cannot be your own friend."))
+    with transaction.atomic():
+        _lock_pair(user.pk, other.pk)
+        if blocks(user.pk, other.pk):
+            raise ServiceError(_("You blocked this player: unblock them first."))
+        row = Friendship.objects.filter(_pair(user.pk, other.pk)).first()
+        if row is not None and row.accepted_at is not None:
+            return Done(_("You are friends already."))
+        if row is not None and row.from_user_id == user.pk:
+            return Done(_("Friend request sent."))
+        if row is not None:  # they asked first: this is a yes
+            return _accept(row, user)
+        if len(friend_ids(user.pk)) >= MAX_FRIENDS:
+            raise ServiceError(_("You have as many friends as a list may hold (200)."))
+        Friendship.objects.create(from_user=user, to_user=other)
+        if not blocks(other.pk, user.pk):
+            _tell(other.pk)
+    return Done(_("Friend request sent."))
+
+
+def _accept(row: Friendship, user: AbstractBaseUser) -> Done:
+    row.accepted_at = timezone.now()
+    row.save(update_fields=["accepted_at"])
+    _tell(row.from_user_id)
+    _tell(user.pk)
+    return Done(_("You are friends now."))
+
+
+def accept_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
+    other = _other(other_id)
+    with transaction.atomic():
+        _lock_pair(user.pk, other.pk)
+        row = Friendship.objects.filter(
+            from_user=other, to_user=user, accepted_at__isnull=True
+        ).first()
+        if row is None or blocks(user.pk, other.pk):
+            raise ServiceError(_("That friend request is no longer there."))
+        return _accept(row, user)
+
+
+def decline_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
+    """Say no to a request (the asker sees it still waiting, as after any no)."""
+    other = _other(other_id)
+    with transaction.atomic():
+        gone, _n = Friendship.objects.filter(
+            from_user=other, to_user=user, accepted_at__isnull=True
+        ).delete()
+    if not gone:
+        raise ServiceError(_("That friend request is no longer there."))
+    _tell(user.pk)
+    return Done(_("Request declined."))
+
+
+def remove_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
+    """End a friendship, or take back a request ``user`` sent."""
+    other = _other(other_id)
+    with transaction.atomic():
+        _lock_pair(user.pk, other.pk)
+        gone, _n = Friendship.objects.filter(_pair(user.pk, other.pk)).delete()
+        if not gone:
+            raise ServiceError(_("You are not friends with this player."))
+        _cancel_challenges(user.pk, other.pk)
+        _tell(user.pk)
+        _tell(other.pk)
+    return Done(_("Removed from your friends."))
+
+
+def block(user: AbstractBaseUser, other_id: int | str) -> Done:
+    """``other_id`` disappears from ``user``'s lists; their requests and challenges stop
+    reaching ``user``. They are not told: to them nothing changes but the friendship."""
+    other = _other(other_id)
+    if other.pk == user.pk:
+        raise ServiceError(_("You cannot block yourself."))
+    with transaction.atomic():
+        _lock_pair(user.pk, other.pk)
+        Block.objects.get_or_create(blocker=user, blocked=other)
+        # Only the friendship and what user asked go; a request of theirs stays, unseen.
+        Friendship.objects.filter(_pair(user.pk, other.pk), accepted_at__isnull=False).delete()
+        Friendship.objects.filter(from_user=user, to_user=other).delete()
+        Challenge.objects.filter(
+            from_user=user, to_user=other, status=Challenge.Status.PENDING
+        ).update(status=Challenge.Status.CANCELLED, answered_at=timezone.now())
+        _tell(user.pk)
+        _tell(other.pk)
+    return Done(_("Blocked. They are not told."))
+
+
+def unblock(user: AbstractBaseUser, other_id: int | str) -> Done:
+    other = _other(other_id)
+    with transaction.atomic():
+        Block.objects.filter(blocker=user, blocked=other).delete()
+        _tell(user.pk)
+    return Done(_("Unblocked."))
+
+
+# --- Challenges ---------------------------------------------------------------------------
+
+
+def _cancel_challenges(a: int, b: int) -> None:
+    Challenge.objects.filter(_pair(a, b), status=Challenge.Status.PENDING).update(
+        status=Challenge.Status.CANCELLED, answered_at=timezone.now()
+    )
+
+
+def challenge(
+    user: AbstractBaseUser, friend_id: int | str, *, ante: int | None, bot_kind: str
+) -> Challenge:
+    """Ask a friend to play: one hand (``ante`` None) or a series with ``ante``, a bot of
+    ``bot_kind`` in the third seat. Live on the friend's sockets, unless they blocked
+    ``user`` (then it never reaches them, and ``user`` is not told)."""
+    friend = _other(friend_id)
+    if ante is not None and ante not in Series.ANTES:
+        raise ServiceError(_("Choose an ante of 1, 2 or 5 chips."))
+    if bot_kind not in bots.LEVELS:
+        raise ServiceError(_("There is no such bot level: choose Easy, Normal or Hard."))
+    with transaction.atomic():
+        _lock_pair(user.pk, friend.pk)
+        if not are_friends(user.pk, friend.pk):
+            raise NotAllowed(_("You can challenge only your friends."))
+        # One challenge a way: a new one replaces the last.
+        Challenge.objects.filter(
+            from_user=user, to_user=friend, status=Challenge.Status.PENDING
+        ).update(status=Challenge.Status.CANCELLED, answered_at=timezone.now())
+        made = Challenge.objects.create(
+            from_user=user, to_user=friend, ante=ante, bot_kind=bot_kind
+        )
+        if not blocks(friend.pk, user.pk):
+            _tell(friend.pk, challenge=made.pk)
+        _tell(user.pk)
+    return made
+
+
+def _locked_challenge(challenge_id: int | str) -> Challenge:
+    try:
+        return Challenge.objects.select_for_update().get(pk=int(challenge_id))
+    except (ValueError, TypeError, Challenge.DoesNotExist):
+        raise ServiceError(_("That challenge is no longer there.")) from None
+
+
+def _waiting(found: Challenge) -> bool:
+    fresh = found.created_at >= timezone.now() - CHALLENGE_TTL
+    return found.status == Challenge.Status.PENDING and fresh
+
+
+def accept_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Game:
+    """Seat the challenger and ``user`` at a new private table with the bot, dealt at once
+    (the first hand of a series, with an ante). The challenger's sockets are sent there."""
+    with transaction.atomic():
+        found = _locked_challenge(challenge_id)
+        mine = found.to_user_id == user.pk and not blocks(user.pk, found.from_user_id)
+        if not mine or not _waiting(found):
+            raise ServiceError(_("That challenge is no longer there."))
+        challenger = found.from_user
+        others = ("open", found.bot_kind)
+        if found.ante is not None:
+            made = series_services.create_series(
+                challenger, ante=found.ante, others=others, public=False,
+                bot_kind=found.bot_kind,
+            )  # fmt: skip
+            game = made.hands.get(number=1).game
+        else:
+            game = services.create_table(challenger, public=False, others=others)
+        game = services.join_table(game.pk, user, invite_token=game.invite_token)
+        found.status = Challenge.Status.ACCEPTED
+        found.answered_at = timezone.now()
+        found.game = game
+        found.save(update_fields=["status", "answered_at", "game"])
+        url = reverse("table", args=[game.pk])
+        _tell(challenger.pk, go=url)
+        _tell(user.pk)
+    return game
+
+
+def decline_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Done:
+    with transaction.atomic():
+        found = _locked_challenge(challenge_id)
+        if found.to_user_id != user.pk or not _waiting(found):
+            raise ServiceError(_("That challenge is no longer there."))
+        found.status = Challenge.Status.DECLINED
+        found.answered_at = timezone.now()
+        found.save(update_fields=["status", "answered_at"])
+        _tell(user.pk)
+        _tell(found.from_user_id)
+    return Done(_("Challenge declined."))
+
+
+def cancel_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Done:
+    with transaction.atomic():
+        found = _locked_challenge(challenge_id)
+        if found.from_user_id != user.pk or not _waiting(found):
+            raise ServiceError(_("That challenge is no longer there."))
+        found.status = Challenge.Status.CANCELLED
+        found.answered_at = timezone.now()
+        found.save(update_fields=["status", "answered_at"])
+        _tell(user.pk)
+        if not blocks(found.to_user_id, user.pk):
+            _tell(found.to_user_id)
+    return Done(_("Challenge taken back."))
