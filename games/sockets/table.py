@@ -31,6 +31,7 @@ from games.play.live.db import in_db_thread
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
+from games.social.chat import live as chat
 from games.table import rendering, spectators
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         self.sent: dict[str, int] = {}  # a hash of each part as last sent, without its data-seq
         self.lock = asyncio.Lock()  # one frame at a time, whoever asks (events, the watch)
         self.frames = FrameLimiter.from_settings()
+        self.chat = chat.TableChat(self)  # the table's talk (games/social/chat/live.py)
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
         # while a 44xx close after accepting stops it.
         await self.accept()
@@ -94,6 +96,8 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             return
         watch.add(self)
         await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
+        if self.rev >= 0:  # the board went out (not closed meanwhile)
+            await self.chat.start()  # and the talk so far
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
@@ -124,6 +128,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             return
         try:
             data = actions.frame_data(text_data)
+            if chat.is_chat(data):  # a message, never a move: nothing of the game changes
+                await self.chat.receive(data)
+                return
             await in_db_thread(actions.perform)(self.game_id, self.user, data)
         except StaleMove as e:
             snap = await in_db_thread(snapshots.fresh)(self.game_id)
@@ -151,6 +158,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             # new snapshot from the move itself; the others find it made.
             snap = snapshots.apply_news(self.game_id, event["rev"], event.get("news"))
             await self.send_board(snap, min_rev=event["rev"])
+
+    async def chat_message(self, event: dict) -> None:
+        await self.chat.event(event)
 
     async def send_board(
         self,
@@ -189,6 +199,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         parts = rendering.socket_parts(table)
         snap = table.game
         self.rev, self.seq = snap.rev, snap.seq
+        self.chat.see(snap)
         if whole:
             self.sent = {}
         changed = []
