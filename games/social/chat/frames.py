@@ -9,11 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.html import escape
-from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.social.chat import presets
 
 PRESET = "preset"
+# Named here, not inside the f-strings below, where makemessages cannot see them.
+WATCHING = _("(watching)")
+MUTE = _("Mute")
+REPORT = _("Report")
+THIS_MESSAGE = _("this message")
+UNMUTE = _("Unmute %(name)s")
 
 
 def _words(ev: dict[str, Any]) -> tuple[str, str]:
@@ -33,18 +39,18 @@ def line(ev: dict[str, Any], viewer_id: int | None) -> str:
         )
     where = ""
     if ev["room"] == "watchers":
-        where = f' <span class="chat-room">{escape(gettext("(watching)"))}</span>'
+        where = f' <span class="chat-room">{escape(WATCHING)}</span>'
     tools = ""
     if viewer_id is not None and ev["user"] is not None and ev["user"] != viewer_id:
         name = escape(ev["name"])
         tools = (
             '<span class="chat-tools">'
             f'<button type="button" class="button-link chat-mute" ws-send name="chat_mute" '
-            f'value="{ev["id"]}">{escape(gettext("Mute"))}'
+            f'value="{ev["id"]}">{escape(MUTE)}'
             f'<span class="visually-hidden"> {name}</span></button> '
             f'<button type="button" class="button-link chat-report" ws-send name="chat_report" '
-            f'value="{ev["id"]}">{escape(gettext("Report"))}'
-            f'<span class="visually-hidden"> {escape(gettext("this message"))}</span></button>'
+            f'value="{ev["id"]}">{escape(REPORT)}'
+            f'<span class="visually-hidden"> {escape(THIS_MESSAGE)}</span></button>'
             "</span>"
         )
     return (
@@ -90,7 +96,7 @@ def note(text: str, *, unmute: tuple[int, str] | None = None) -> str:
         user_id, name = unmute
         extra = (
             f' <button type="button" class="button-link" ws-send name="chat_unmute" '
-            f'value="{user_id}">{escape(gettext("Unmute %(name)s") % {"name": name})}</button>'
+            f'value="{user_id}">{escape(str(UNMUTE) % {"name": name})}</button>'
         )
     return (
         '<p id="chat-note" class="chat-note" role="status" hx-swap-oob="true">'
