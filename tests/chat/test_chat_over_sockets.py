@@ -104,10 +104,10 @@ async def test_a_preset_reaches_every_seat_with_its_bubble_and_no_card(
     stored = await messages(rated_table)
     assert [(m.kind, m.body, m.room) for m in stored] == [("preset", "p:nice", "players")]
     # An emote too, with a name for screen readers.
-    await table.sockets[1].send_to(text_data=say({"chat_preset": "e:thumbs"}))
+    await table.sockets[1].send_to(text_data=say({"chat_preset": "e:happy"}))
     await table.receive(1)
     text = await table.receive(2)
-    assert "\N{THUMBS UP SIGN}" in text and 'aria-label="Thumbs up"' in text
+    assert "\N{GRINNING FACE}" in text and 'aria-label="Happy"' in text
     for frames in table.frames:
         for text in chat_frames(frames):
             assert not CARD_MARKUP.search(text), text
@@ -220,7 +220,11 @@ async def test_a_player_connecting_mid_game_gets_the_players_talk_only(
 ):
     table = await connect(rated_table, [alice, dave])
     await table.sockets[0].send_to(text_data=say({"chat_preset": "p:nice"}))
+    await table.receive(0)  # the note
+    assert "Nice one!" in await table.receive(0)
     await table.sockets[1].send_to(text_data=say({"chat_preset": "p:oops"}))
+    while "Oops!" not in await table.receive(1):
+        pass
     await table.close()
     later = await connect(rated_table, [bob, dave])
     assert "Nice one!" in later.frames[0][1] and "Oops!" not in later.frames[0][1]

@@ -44,7 +44,7 @@ def talk(game: Game, users) -> list[ChatMessage]:
 def test_a_rated_tables_drawer_has_phrases_and_emotes_and_no_free_text_box(rated_table, alice):
     html = page(alice, reverse("table", args=[rated_table.pk]))
     assert 'id="chat-sheet"' in html
-    assert 'value="p:nice"' in html and "Nice one!" in html and 'value="e:thumbs"' in html
+    assert 'value="p:nice"' in html and "Nice one!" in html and 'value="e:happy"' in html
     assert "chat_text" not in html and 'id="chat-text"' not in html
     assert "free text is for private, unrated tables of friends" in html
 
@@ -159,4 +159,4 @@ def test_presets_are_worded_in_the_readers_language():
         assert "I-mute" in frames.message({**ev, "body": "p:gg"}, 2)
     with translation.override("en"):
         assert "Nice one!" in frames.message({**ev, "body": "p:nice"}, 2)
-    assert presets.is_preset("e:fire") and not presets.is_preset("p:7H")
+    assert presets.is_preset("e:cool") and not presets.is_preset("p:7H")

@@ -74,7 +74,7 @@ def message(ev: dict[str, Any], viewer_id: int | None) -> str:
     """A new message: its line at the end of the log, and its bubble."""
     return (
         f'<ol id="chat-log" hx-swap-oob="beforeend">{line(ev, viewer_id)}</ol>'
-        f"{bubble(ev)}{unread()}"
+        f"{bubble(ev)}{unread() if ev['user'] != viewer_id else ''}"
     )
 
 

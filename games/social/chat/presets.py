@@ -22,12 +22,12 @@ PHRASES = {
 
 # (the character, what a screen reader says)
 EMOTES = {
-    "thumbs": ("\N{THUMBS UP SIGN}", _("Thumbs up")),
+    "happy": ("\N{GRINNING FACE}", _("Happy")),
     "laugh": ("\N{FACE WITH TEARS OF JOY}", _("Laughing")),
     "wow": ("\N{FACE WITH OPEN MOUTH}", _("Surprised")),
     "sad": ("\N{CRYING FACE}", _("Sad")),
-    "fire": ("\N{FIRE}", _("On fire")),
-    "pray": ("\N{PERSON WITH FOLDED HANDS}", _("Please")),
+    "cool": ("\N{SMILING FACE WITH SUNGLASSES}", _("Cool")),
+    "phew": ("\N{SMILING FACE WITH OPEN MOUTH AND COLD SWEAT}", _("Phew")),
 }
 
 KEYS = {f"p:{key}" for key in PHRASES} | {f"e:{key}" for key in EMOTES}
