@@ -96,8 +96,6 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             return
         watch.add(self)
         await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
-        if self.rev >= 0:  # the board went out (not closed meanwhile)
-            await self.chat.start()  # and the talk so far
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
@@ -123,6 +121,10 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 await self.close(code=TOO_MANY_REQUESTS)
             return
         if not self.user.is_authenticated:
+            said = chat.watcher_frame(text_data)
+            if said is not None:  # the talk so far, which anyone watching may read
+                await self.chat.receive(said)
+                return
             # A watcher without an account has no seat to act from: told so, nothing done.
             await self.send(text_data=rendering.message_frame(WATCHING, self.seq))
             return

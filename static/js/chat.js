@@ -60,6 +60,13 @@
       scrollLog();
     });
   }
+  // The talk so far, each time the socket opens: a reconnect heals what it missed.
+  document.addEventListener("htmx:wsOpen", function (event) {
+    var wrapper = event.detail && event.detail.socketWrapper;
+    if (wrapper && document.getElementById("chat-log")) {
+      wrapper.send(JSON.stringify({ chat_history: "1" }));
+    }
+  });
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target && event.target.closest && event.target.closest(".chat-say");
     if (form) form.reset();

@@ -106,6 +106,14 @@ def test_a_phrase_is_sent_with_one_tap_and_free_text_does_not_exist_at_a_rated_t
     assert any("Only the phrases and emotes can be sent at this table" in g for g in got), got
     assert not any("seven of hearts" in g for g in got)
     assert page.locator("#chat-log", has_text="seven of hearts").count() == 0
+
+    # Kept with the game: a new page (a new socket) is sent the talk so far.
+    page.reload()
+    page.locator('#connection[data-state="connected"]').wait_for()
+    page.locator("#chat-log .chat-line", has_text="Nice one!").wait_for(
+        state="attached", timeout=5_000
+    )
+    assert page.locator("#chat-log .chat-line").count() == 3
     errors.assert_none()
     context.close()
 

@@ -72,6 +72,7 @@ async def connect(game, users) -> Table:
         assert connected
         board = await table.receive(i)
         assert "data-seq" in board
+        await s.send_to(text_data=say({"chat_history": "1"}))  # as static/js/chat.js does
         log = await table.receive(i)
         assert log.startswith('<ol id="chat-log"'), log[:80]
     return table
@@ -183,7 +184,7 @@ async def test_a_watchers_talk_reaches_no_player_before_the_end(
         assert await table.silent(player)
     # A visitor without an account reads, but cannot speak.
     await table.sockets[4].send_to(text_data=say({"chat_preset": "p:nice"}))
-    assert "log in" in (await table.receive(4)).lower()
+    assert "Log in to chat." in await table.receive(4)
     # The players' talk reaches the watchers.
     await table.sockets[0].send_to(text_data=say({"chat_preset": "p:luck"}))
     await table.receive(0)

@@ -12,6 +12,7 @@ person is seated and whether the game is over, and drops the event before sendin
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import deque
 from typing import Any
@@ -23,6 +24,7 @@ from games.play.live.db import in_db_thread
 from games.social.chat import frames, rules, services, wordfilter
 from games.social.chat.services import ChatRefused
 
+LOG_IN = gettext_lazy("Log in to chat.")
 TOO_FAST = gettext_lazy("You are sending messages too fast: wait a few seconds.")
 NOT_UNDERSTOOD = gettext_lazy("That chat message was not understood.")
 WINDOW = 10.0  # seconds
@@ -30,6 +32,18 @@ WINDOW = 10.0  # seconds
 
 def is_chat(data: dict[str, Any]) -> bool:
     return any(isinstance(key, str) and key.startswith("chat_") for key in data)
+
+
+def watcher_frame(text: str | None) -> dict[str, Any] | None:
+    """A chat frame from a socket without an account (None: not one): it may ask for the
+    talk so far, and is told to log in for anything else."""
+    if not text or "chat_" not in text:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) and is_chat(data) else None
 
 
 def _start(game_id: int, user_id: int | None, watchers_too: bool) -> tuple[list, set[int]]:
@@ -64,7 +78,9 @@ class TableChat:
         self.over = snap.is_over
 
     async def start(self) -> None:
-        """The log so far, after the socket's first board (at every connect)."""
+        """The talk so far: the page asks for it each time its socket opens
+        (static/js/chat.js), so a reconnect heals what it missed; the connect itself
+        costs nothing more than before."""
         events, self.muted = await in_db_thread(_start)(
             self.socket.game_id, self.user_id, self.watchers_too
         )
@@ -92,6 +108,12 @@ class TableChat:
         return True
 
     async def receive(self, data: dict[str, Any]) -> None:
+        if "chat_history" in data:
+            await self.start()
+            return
+        if self.user_id is None:
+            await self.note(LOG_IN)
+            return
         if not self._allowed():
             await self.note(TOO_FAST)
             return
