@@ -146,6 +146,9 @@ def test_the_word_filter_hides_english_and_filipino_insults_and_leaves_the_rest(
     assert wordfilter.clean("you are a shit player") == "you are a **** player"
     assert wordfilter.clean("Putang ina mo, ang galing") == "**** mo, ang galing"
     assert wordfilter.clean("g4g0 ka talaga") == "**** ka talaga"
+    assert wordfilter.clean("sh*t, $hit and a$$hole.") == "****, **** and ****."
+    assert wordfilter.clean("PUTANGINA!! Hayop ka talaga") == "****!! **** talaga"
+    assert wordfilter.clean("a class that passes, assess") == "a class that passes, assess"
     assert wordfilter.clean("Salamat sa laro, Good game!") == "Salamat sa laro, Good game!"
     for word in wordfilter.filipino_words():
         assert "*" in wordfilter.clean(f"ikaw {word} talaga"), word
