@@ -49,7 +49,18 @@
     if (dot && sheet && sheet.open) dot.removeAttribute("data-on");
   }
 
+  // Muted: that person's lines already in the log go too (new ones are never sent).
+  function hideMuted() {
+    var note = document.querySelector("#chat-note[data-muted]");
+    if (!note) return;
+    var who = note.getAttribute("data-muted");
+    document.querySelectorAll("#chat-log .chat-line").forEach(function (line) {
+      if (line.getAttribute("data-user") === who) line.hidden = true;
+    });
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function () {
+    hideMuted();
     showBubbles();
     scrollLog();
     seen();

@@ -2,7 +2,8 @@
 one-screen table at 360x740 and 1280x800, a phrase is sent with one tap and shown over the
 sender's seat and kept in the drawer, the free text box does not exist, and a free text
 frame crafted by hand on a socket of its own is refused. A watcher's phrase reaches the
-other watchers but never the player's socket before the end (its frames are scanned).
+other watchers but never the player's socket before the end (its frames are scanned);
+the watcher reports and mutes the player from the message's own buttons.
 Screenshots go to artifacts/chat-*.png."""
 
 from __future__ import annotations
@@ -139,6 +140,22 @@ def test_a_watchers_phrase_never_reaches_the_players_socket_before_the_end(brows
     page.get_by_role("button", name="Nice one!").click()
     watcher.locator("#chat-log .chat-line", has_text="Nice one!").wait_for(timeout=5_000)
     page.locator("#chat-log .chat-line", has_text="Nice one!").wait_for(timeout=5_000)
+
+    # The watcher reports the player's message, then mutes the player: the buttons came
+    # with the line over the socket, and work as the drawer's own do.
+    line = watcher.locator("#chat-log .chat-line", has_text="Nice one!")
+    line.get_by_role("button", name="Report").click()
+    watcher.get_by_text("Reported: staff will read the message").wait_for(timeout=5_000)
+    line.get_by_role("button", name="Mute").click()
+    watcher.get_by_text("You will not see what").wait_for(timeout=5_000)
+    line.wait_for(state="hidden")
+    page.get_by_role("button", name="Good game").click()
+    page.locator("#chat-log .chat-line", has_text="Good game").wait_for(timeout=5_000)
+    watcher.get_by_role("button", name="Thanks!").click()
+    watcher.locator("#chat-log .chat-line", has_text="Thanks!").wait_for(timeout=5_000)
+    assert watcher.locator("#chat-log", has_text="Good game").count() == 0
+    watcher.screenshot(path=ARTIFACTS / "chat-360x740-watcher-muted.png")
+
     assert frames, "the player's socket was never heard"
     assert not [f for f in frames if "Hurry up!" in f or "(watching)" in f]
     assert page.locator("#chat-log", has_text="Hurry up!").count() == 0

@@ -261,6 +261,7 @@ async def test_a_muted_person_is_not_shown_and_a_report_reaches_staff(
     await table.sockets[1].send_to(text_data=say({"chat_mute": str(said.pk)}))
     note = await table.receive(1)
     assert "You will not see what alice says." in note and "chat_unmute" in note
+    assert f'data-muted="{alice.pk}"' in note  # chat.js hides her lines shown before
     await table.sockets[2].send_to(text_data=say({"chat_report": str(said.pk)}))
     assert "Reported" in await table.receive(2)
 

@@ -91,14 +91,15 @@ def log(events: list[dict[str, Any]], viewer_id: int | None) -> str:
 
 def note(text: str, *, unmute: tuple[int, str] | None = None) -> str:
     """A word for this one person, under the drawer's buttons (a refusal, a thank-you)."""
-    extra = ""
+    extra = muted = ""
     if unmute is not None:
+        muted = f' data-muted="{unmute[0]}"'
         user_id, name = unmute
         extra = (
             f' <button type="button" class="button-link" ws-send name="chat_unmute" '
             f'value="{user_id}">{escape(str(UNMUTE) % {"name": name})}</button>'
         )
     return (
-        '<p id="chat-note" class="chat-note" role="status" hx-swap-oob="true">'
+        f'<p id="chat-note" class="chat-note" role="status" hx-swap-oob="true"{muted}>'
         f"{escape(text)}{extra}</p>"
     )
