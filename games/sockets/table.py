@@ -11,6 +11,10 @@ renders a seat's board once per rev for all sockets of that seat, on the event l
 (no database, no thread), and each socket sends only the parts of the board that
 changed since its last frame. Database work (a move, a load) runs on a small pool of
 threads (games/play/live/db.py), so the round trips of many tables overlap.
+
+Table talk shares the socket and never the moves' path: a frame with a ``chat_…`` field
+and a ``chat.message`` event of the game's group go to games/social/chat/live.py, whose
+frames are made from the message alone.
 """
 
 from __future__ import annotations
