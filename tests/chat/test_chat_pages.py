@@ -142,6 +142,29 @@ def test_staff_silence_an_account_for_a_time_in_the_admin(alice, django_user_mod
     assert (silence.user, silence.created_by, silence.reason) == (alice, staff, "insults")
 
 
+@pytest.mark.django_db
+def test_staff_silence_a_reported_author_for_a_day_from_the_reports(
+    rated_table, alice, bob, carol, dave, django_user_model
+):
+    said = talk(rated_table, [alice, bob, carol, dave])
+    report = ChatReport.objects.create(message=said[1], reporter=carol)
+    staff = django_user_model.objects.create_superuser("root", "r@example.com", "pw")
+    client = Client()
+    client.force_login(staff)
+    response = client.post(
+        reverse("admin:chat_chatreport_changelist"),
+        {"action": "silence_for_a_day", "_selected_action": [report.pk]},
+        follow=True,
+    )
+    assert "1 account silenced for a day." in response.content.decode()
+    silence = ChatSilence.objects.get()
+    assert silence.user == bob and silence.created_by == staff
+    left = silence.until - timezone.now()
+    assert timedelta(hours=23) < left <= timedelta(days=1)
+    report.refresh_from_db()
+    assert report.handled
+
+
 def test_the_word_filter_hides_english_and_filipino_insults_and_leaves_the_rest():
     assert wordfilter.clean("you are a shit player") == "you are a **** player"
     assert wordfilter.clean("Putang ina mo, ang galing") == "**** mo, ang galing"
