@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from django.contrib import admin, messages
 from django.utils import timezone
-from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.social.chat.models import ChatMessage, ChatReport, ChatSilence
 
