@@ -77,6 +77,7 @@ CAPABILITIES = [
     "games.series",
     "games.ratings",
     "games.social",
+    "games.social.chat",
     "games.tournaments",
     "games.fairplay",
 ]

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "games.series",
     "games.fairplay",
     "games.social",
+    "games.social.chat",
     "accounts",
     "django_tasks",
     "django_tasks_db",
@@ -338,6 +339,10 @@ TONGITS_SOCKET_FRAMES_DROPPED_MAX = int(os.environ.get("TONGITS_SOCKET_FRAMES_DR
 # unfinished tables when it makes another (Quick play and Play again included).
 TONGITS_TABLES_PER_MINUTE = int(os.environ.get("TONGITS_TABLES_PER_MINUTE", "10"))
 TONGITS_OPEN_TABLES_MAX = int(os.environ.get("TONGITS_OPEN_TABLES_MAX", "10"))
+# Table talk (games/social/chat): messages one table socket may send in 10 seconds, and the
+# longest free text, in characters.
+TONGITS_CHAT_PER_10_SECONDS = int(os.environ.get("TONGITS_CHAT_PER_10_SECONDS", "4"))
+TONGITS_CHAT_MAX_LENGTH = int(os.environ.get("TONGITS_CHAT_MAX_LENGTH", "200"))
 # Play now makes a guest account for a visitor: at most this many an hour from one
 # address (a school or a phone network can put many people behind one), and unclaimed
 # guests are removed this many days after they were made (manage.py remove_guests).

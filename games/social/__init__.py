@@ -1,5 +1,6 @@
 """Friends (issue 27): who a player knows, who of them is here, challenges between friends
-and blocks; table talk comes in chat/. Its own app (label ``social``).
+and blocks (its own app, label ``social``); a table's talk in ``chat/`` (its own app
+"chat": presets, mutes, reports, the word filter).
 
 May import play (to seat friends at a table), the series' services, table (who may watch),
 words, the models and the engine; the pages and sockets that show it import it, never the

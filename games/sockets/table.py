@@ -11,6 +11,10 @@ renders a seat's board once per rev for all sockets of that seat, on the event l
 (no database, no thread), and each socket sends only the parts of the board that
 changed since its last frame. Database work (a move, a load) runs on a small pool of
 threads (games/play/live/db.py), so the round trips of many tables overlap.
+
+Table talk shares the socket and never the moves' path: a frame with a ``chat_…`` field
+and a ``chat.message`` event of the game's group go to games/social/chat/live.py, whose
+frames are made from the message alone.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
 from games.social import presence
+from games.social.chat import live as chat
 from games.table import rendering, spectators
 
 log = logging.getLogger(__name__)
@@ -83,6 +88,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         self.sent: dict[str, int] = {}  # a hash of each part as last sent, without its data-seq
         self.lock = asyncio.Lock()  # one frame at a time, whoever asks (events, the watch)
         self.frames = FrameLimiter.from_settings()
+        self.chat = chat.TableChat(self)  # the table's talk (games/social/chat/live.py)
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
         # while a 44xx close after accepting stops it.
         await self.accept()
@@ -132,11 +138,18 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 await self.close(code=TOO_MANY_REQUESTS)
             return
         if not self.user.is_authenticated:
+            said = chat.watcher_frame(text_data)
+            if said is not None:  # the talk so far, which anyone watching may read
+                await self.chat.receive(said)
+                return
             # A watcher without an account has no seat to act from: told so, nothing done.
             await self.send(text_data=rendering.message_frame(WATCHING, self.seq))
             return
         try:
             data = actions.frame_data(text_data)
+            if chat.is_chat(data):  # a message, never a move: nothing of the game changes
+                await self.chat.receive(data)
+                return
             await in_db_thread(actions.perform)(self.game_id, self.user, data)
         except StaleMove as e:
             snap = await in_db_thread(snapshots.fresh)(self.game_id)
@@ -170,6 +183,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             if snap is not None and snap.is_over:
                 self.ended = True
                 await in_db_thread(presence.recheck)(self.user.pk)
+
+    async def chat_message(self, event: dict) -> None:
+        await self.chat.event(event)
 
     async def send_board(
         self,
@@ -208,6 +224,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         parts = rendering.socket_parts(table)
         snap = table.game
         self.rev, self.seq = snap.rev, snap.seq
+        self.chat.see(snap)
         if whole:
             self.sent = {}
         changed = []

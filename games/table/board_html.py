@@ -106,7 +106,7 @@ def seat_panel(p: Any, now: str, lang: str | None = None) -> str:
     if p.answer:
         badges += f" {term(p.answer, 'plain')}"
     out = [
-        f"<li{turn}>",
+        f'<li{turn} data-seat="{p.index}">',
         f'<h2 class="seat-name">{_e(p.name)}{dealer}</h2>',
         '<p class="seat-cards"><span class="card back card-mini" aria-hidden="true"></span> '
         f"{_cards_left(p.cards, lang)}</p>",

@@ -1,0 +1,57 @@
+"""What the chat's word filter costs a message: ``python -m bench.chat [--repeat N]``.
+
+Times better-profanity's own ``censor`` and ours (``games.social.chat.wordfilter``, the
+same English list and look-alikes, plus our Filipino list) on a short message, a long
+clean one and a long rude one, and prints the median milliseconds a message for each and
+how many times faster ours is. The last line is one JSON object for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from better_profanity import Profanity
+
+from games.social.chat import wordfilter
+
+MESSAGES = {
+    "short": "Nice hand, kain tayo mamaya after this game",
+    "long, clean": ("Salamat sa laro, that was a close one and I almost had it " * 4)[:200],
+    "long, rude": ("gago ka talaga, you sh*t player, putang ina mo naman " * 4)[:200],
+}
+
+
+def median_ms(fn, text: str, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(text)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=30)
+    args = parser.parse_args()
+    library = Profanity()
+    library.load_censor_words()
+    library.add_censor_words(wordfilter.filipino_words())
+    wordfilter.clean("warm up")
+    results = {}
+    for name, text in MESSAGES.items():
+        theirs = median_ms(library.censor, text, args.repeat)
+        ours = median_ms(wordfilter.clean, text, args.repeat * 10)
+        results[name] = {"chars": len(text), "library_ms": theirs, "ours_ms": ours}
+        print(
+            f"{name:12} {len(text):3} chars: better-profanity {theirs:8.2f} ms, "
+            f"ours {ours:6.3f} ms ({theirs / ours:,.0f} times faster)"
+        )
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+"""Chat's database work, called from the table socket's database threads: check, store,
+mute, report, and the talk so far. Every refusal is a ChatRefused with a message for the
+person, and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_lazy
+
+from accounts.models import display_name_for
+from games.models import Game
+from games.social.chat import presets, rules
+from games.social.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.words.text import lazy_message, storable
+
+HISTORY = 100  # the newest messages a table's drawer gets when it connects
+
+ONLY_PRESETS = gettext_lazy(
+    "Only the phrases and emotes can be sent at this table: free text is for private, "
+    "unrated tables of friends."
+)
+UNKNOWN_PRESET = gettext_lazy("There is no such phrase or emote.")
+EMPTY = gettext_lazy("Write a message first.")
+NOT_TEXT = gettext_lazy("That message holds characters that are not text.")
+NO_SUCH_MESSAGE = gettext_lazy("There is no such message at this table.")
+NOT_YOURSELF = gettext_lazy("You cannot mute yourself.")
+REPORTED = gettext_lazy("Reported: staff will read the message with this table's talk. Thank you.")
+
+
+class ChatRefused(Exception):
+    def __init__(self, message: Any) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+def too_long(limit: int) -> Any:
+    return lazy_message(
+        lambda: gettext("A message may be at most %(limit)s characters long.") % {"limit": limit}
+    )
+
+
+def check_text(text: Any) -> str:
+    """A free text as it may be stored (stripped), or ChatRefused: before any query."""
+    if not isinstance(text, str) or not text.strip():
+        raise ChatRefused(EMPTY)
+    text = " ".join(text.split())  # one line: no spacing to draw with
+    if len(text) > rules.max_length():
+        raise ChatRefused(too_long(rules.max_length()))
+    if not storable(text):
+        raise ChatRefused(NOT_TEXT)
+    return text
+
+
+def silenced_until(user_id: int) -> Any:
+    silence = (
+        ChatSilence.objects.filter(user_id=user_id, until__gt=timezone.now())
+        .order_by("-until")
+        .first()
+    )
+    return silence.until if silence else None
+
+
+def say(
+    game_id: int, user: AbstractBaseUser, *, preset: str = "", text: str = "", shown: str = ""
+) -> dict[str, Any]:
+    """Store a message (a preset key, or a free text checked by ``check_text`` and
+    ``shown`` as filtered) and return the event every socket of the table is told."""
+    until = silenced_until(user.pk)
+    if until is not None:
+        when = timezone.localtime(until)
+        raise ChatRefused(
+            lazy_message(
+                lambda: (
+                    gettext("Staff have silenced your chat until %(until)s.")
+                    % {"until": date_format(when, "DATETIME_FORMAT")}
+                )
+            )
+        )
+    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+    if game is None:
+        raise ChatRefused(NO_SUCH_MESSAGE)
+    seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+    if preset:
+        if not presets.is_preset(preset):
+            raise ChatRefused(UNKNOWN_PRESET)
+        kind, body, shown = ChatMessage.Kind.PRESET, preset, ""
+    else:
+        if not rules.free_text_allowed(game, user.pk):
+            raise ChatRefused(ONLY_PRESETS)
+        kind, body = ChatMessage.Kind.TEXT, check_text(text)
+    message = ChatMessage.objects.create(
+        game=game,
+        user=user,
+        name=display_name_for(user),
+        seat=seat.index if seat else None,
+        room=ChatMessage.Room.PLAYERS if seat else ChatMessage.Room.WATCHERS,
+        kind=kind,
+        body=body,
+        shown=shown,
+    )
+    return event(message)
+
+
+def may_write(game_id: int, user: AbstractBaseUser) -> None:
+    """ChatRefused unless ``user`` may send free text at this table (asked before the
+    word filter's work, and again as it is stored)."""
+    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+    if game is None or not rules.free_text_allowed(game, user.pk):
+        raise ChatRefused(ONLY_PRESETS)
+
+
+def event(message: ChatMessage) -> dict[str, Any]:
+    """What a table's sockets are told of a message: no more than the drawer shows."""
+    return {
+        "type": "chat.message",
+        "id": message.pk,
+        "room": message.room,
+        "seat": message.seat,
+        "name": message.name,
+        "user": message.user_id,
+        "kind": message.kind,
+        "body": message.body if message.kind == ChatMessage.Kind.PRESET else message.shown,
+    }
+
+
+def history(game_id: int, user_id: int | None, watchers_too: bool) -> list[dict[str, Any]]:
+    """The newest messages of the table, oldest first: the players' always, the
+    watchers' only for a watcher or once the game is over; none from muted people."""
+    rows = ChatMessage.objects.filter(game_id=game_id)
+    if not watchers_too:
+        rows = rows.filter(room=ChatMessage.Room.PLAYERS)
+    if user_id is not None:
+        muted = ChatMute.objects.filter(user_id=user_id).values("muted_id")
+        rows = rows.exclude(user_id__in=muted)
+    newest = list(rows.order_by("-created_at", "-pk")[:HISTORY])
+    return [event(m) for m in reversed(newest)]
+
+
+def muted_ids(user_id: int) -> set[int]:
+    return set(ChatMute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
+
+
+def _message(game_id: int, message_id: Any, watchers_too: bool) -> ChatMessage:
+    try:
+        pk = int(message_id)
+    except (TypeError, ValueError):
+        raise ChatRefused(NO_SUCH_MESSAGE) from None
+    rows = ChatMessage.objects.filter(game_id=game_id, pk=pk)
+    if not watchers_too:
+        rows = rows.filter(room=ChatMessage.Room.PLAYERS)
+    found = rows.first()
+    if found is None:
+        raise ChatRefused(NO_SUCH_MESSAGE)
+    return found
+
+
+def mute(game_id: int, user: AbstractBaseUser, message_id: Any, watchers_too: bool) -> tuple:
+    """Mute the author of a message of this table for ``user``: (their id, their name)."""
+    message = _message(game_id, message_id, watchers_too)
+    if message.user_id is None:
+        raise ChatRefused(NO_SUCH_MESSAGE)
+    if message.user_id == user.pk:
+        raise ChatRefused(NOT_YOURSELF)
+    ChatMute.objects.get_or_create(user=user, muted_id=message.user_id)
+    return message.user_id, message.name
+
+
+def unmute(user: AbstractBaseUser, muted_id: Any) -> int:
+    try:
+        pk = int(muted_id)
+    except (TypeError, ValueError):
+        raise ChatRefused(NO_SUCH_MESSAGE) from None
+    ChatMute.objects.filter(user=user, muted_id=pk).delete()
+    return pk
+
+
+def report(game_id: int, user: AbstractBaseUser, message_id: Any, watchers_too: bool) -> None:
+    """Report a message this person could see; reporting it twice counts once."""
+    message = _message(game_id, message_id, watchers_too)
+    try:
+        with transaction.atomic():
+            ChatReport.objects.get_or_create(message=message, reporter=user)
+    except IntegrityError:  # the same report, at the same moment, from another tab
+        pass
+
+
+def transcript(game_id: int) -> list[ChatMessage]:
+    """Everything said at a table, both rooms, in order: for the replay and staff."""
+    return list(ChatMessage.objects.filter(game_id=game_id).select_related("user"))
+
+
+def open_reports() -> list[ChatReport]:
+    return list(
+        ChatReport.objects.filter(handled=False)
+        .select_related("message", "reporter", "message__game")
+        .order_by("-created_at", "-pk")[:50]
+    )

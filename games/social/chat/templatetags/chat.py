@@ -1,0 +1,73 @@
+"""Table talk on the pages: the table's drawer, the replay's transcript and the staff
+dashboard's reports. Tags, so that the pages below this app (history's replay and
+dashboard) show it without importing it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games.models import Game
+from games.social.chat import presets, rules, services
+from games.social.chat.models import ChatMute
+
+register = template.Library()
+
+
+@register.inclusion_tag("chat/drawer.html", takes_context=True)
+def chat_drawer(context: template.Context) -> dict[str, Any]:
+    user = context["request"].user
+    game = Game.objects.prefetch_related("seats").filter(pk=context["game_id"]).first()
+    signed_in = user.is_authenticated
+    seated = bool(game and signed_in and any(s.user_id == user.pk for s in game.seats.all()))
+    choices = presets.choices()
+    muted = []
+    if signed_in:
+        muted = list(ChatMute.objects.filter(user=user).select_related("muted")[:20])
+    return {
+        "can_chat": signed_in and game is not None,
+        "seated": seated,
+        "free_text": bool(game and signed_in and rules.free_text_allowed(game, user.pk)),
+        "max_length": rules.max_length(),
+        "phrases": [c for c in choices if c["key"].startswith("p:")],
+        "emotes": [c for c in choices if c["key"].startswith("e:")],
+        "muted": muted,
+    }
+
+
+@register.inclusion_tag("chat/transcript.html", takes_context=True)
+def chat_transcript(context: template.Context, game: Game) -> dict[str, Any]:
+    """What was said at the table, for the game's own people (seated at it) and staff,
+    once it is over; nothing for anyone else."""
+    user = context["request"].user
+    own = user.is_authenticated and (
+        user.is_staff or any(s.user_id == user.pk for s in game.seats.all())
+    )
+    lines = services.transcript(game.pk) if own and game.is_over else []
+    return {"lines": [_line(m) for m in lines]}
+
+
+@register.inclusion_tag("chat/reports.html")
+def chat_reports() -> dict[str, Any]:
+    """The reports staff have not handled, each with its table's whole talk."""
+    reports = services.open_reports()
+    talk: dict[int, list] = {}
+    for r in reports:
+        game_id = r.message.game_id
+        if game_id not in talk:
+            talk[game_id] = [_line(m) for m in services.transcript(game_id)]
+    return {"reports": [(r, talk[r.message.game_id]) for r in reports]}
+
+
+def _line(message: Any) -> dict[str, Any]:
+    if message.kind == "preset":
+        text, label = presets.words(message.body)
+    else:
+        text = label = message.shown
+    return {
+        "message": message,
+        "text": text,
+        "label": label,
+        "written": message.body if message.kind == "text" and message.body != message.shown else "",
+    }
