@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "games.analysis",
     "games.ratings",
     "games.series",
+    "games.tournaments",
     "accounts",
     "django_tasks",
     "django_tasks_db",
