@@ -18,4 +18,5 @@ urlpatterns = [
     path("games/<int:game_id>/again/", table.play_again, name="play_again"),
     path("", include("games.history.urls")),
     path("", include("games.series.urls")),
+    path("", include("games.tournaments.urls")),
 ]

@@ -266,3 +266,20 @@ def _check_nobody_seated_twice() -> None:
     ).values_list("user_id", flat=True)
     unfinished = list(unfinished)
     assert len(unfinished) == len(set(unfinished)), sorted(unfinished)
+
+
+# --- The hourly tournament ----------------------------------------------------------------
+
+
+def test_the_hourly_command_makes_each_coming_hour_once(db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("hourly_tournament", "--hours", "2", stdout=StringIO())
+    call_command("hourly_tournament", "--hours", "3", stdout=(out := StringIO()))
+    assert "1 hourly" in out.getvalue()
+    hourly = list(Tournament.objects.order_by("starts_at"))
+    assert len(hourly) == 3 and all(t.public and t.rated and t.minutes == 45 for t in hourly)
+    assert [t.starts_at.minute for t in hourly] == [0, 0, 0]
+    assert hourly[0].name_shown.startswith("Hourly arena")

@@ -47,6 +47,19 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    HOURLY = "hourly-"
+
+    @classmethod
+    def hourly_key(cls, starts_at: datetime) -> str:
+        return f"{cls.HOURLY}{starts_at:%Y-%m-%dT%H}"
+
+    @property
+    def name_shown(self) -> str:
+        """Its name; the hourly arena's in the reader's language."""
+        if self.schedule_key and self.schedule_key.startswith(self.HOURLY):
+            return gettext("Hourly arena %(time)s UTC") % {"time": f"{self.starts_at:%H:%M}"}
+        return self.name
+
     @property
     def ends_at(self) -> datetime:
         return self.starts_at + timedelta(minutes=self.minutes)
