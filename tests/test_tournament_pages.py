@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
+from games.play import services as play
 from games.tournaments import services
 from games.tournaments.models import Entry, Tournament
 from tests.test_tournaments import _end_game
@@ -165,3 +166,16 @@ def test_nobody_sees_a_game_of_a_tournament_as_finished_before_it_is(staff, alic
         services.join(t.pk, person)
     [game] = services.pair(t.pk)
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+
+
+def test_a_tournament_tables_way_on_is_back_to_the_tournament(client, staff, alice, bob, carol):
+    t = _public(staff)
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    client.force_login(alice)
+    page = client.get(reverse("table", args=[game.pk])).content.decode()
+    assert "in-tournament" in page
+    assert f'href="{reverse("tournament", args=[t.pk])}">Back to the tournament' in page
+    other = play.quick_play(alice)
+    assert "in-tournament" not in client.get(reverse("table", args=[other.pk])).content.decode()
