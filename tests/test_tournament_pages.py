@@ -179,3 +179,15 @@ def test_a_tournament_tables_way_on_is_back_to_the_tournament(client, staff, ali
     assert f'href="{reverse("tournament", args=[t.pk])}">Back to the tournament' in page
     other = play.quick_play(alice)
     assert "in-tournament" not in client.get(reverse("table", args=[other.pk])).content.decode()
+
+
+def test_a_poll_that_finds_nothing_new_gets_no_content(client, staff, alice, bob, carol):
+    t = _public(staff)
+    services.join(t.pk, alice)
+    client.force_login(alice)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    poll = page.split('id="tournament-live" hx-get="')[1].split('"')[0].replace("&amp;", "&")
+    assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    services.join(t.pk, bob)  # the standings changed: the part comes again
+    changed = client.get(poll, headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and "bob" in changed.content.decode()

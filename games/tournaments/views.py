@@ -4,6 +4,7 @@ buttons. Each action is one service call plus a redirect."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -94,9 +95,18 @@ def _context(request: HtmxHttpRequest, t: Tournament) -> dict[str, Any]:
     insider = request.user.is_authenticated and (
         entry is not None or request.user.pk == t.created_by_id
     )
+    seen = (
+        state, entry and entry.state, current and current.pk,
+        [(row.rank, row.key, row.score.marks, e.state) for row, e in table],
+        [(tg.game_id, tg.game.status) for tg in tgs],
+    )  # fmt: skip
     return {
         "t": t,
         "state": state,
+        # What the live part shows, but the countdown (the page counts it itself): a poll
+        # that finds it unchanged gets no content, so nothing on the page moves (focus
+        # included).
+        "version": hashlib.sha256(repr(seen).encode()).hexdigest()[:16],
         "seconds_left": (left := max(0, int((until - now).total_seconds()))),
         "clock_shown": _clock(left),
         "standings": table,
@@ -135,6 +145,8 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     current = context["current"]
     if current is not None and request.GET.get("game") != str(current.pk):
         return HttpResponseClientRedirect(reverse("table", args=[current.pk]))
+    if request.GET.get("v") == context["version"]:
+        return HttpResponse(status=204)  # htmx swaps nothing
     return render(request, "games/tournaments/page.html#live", context)
 
 
