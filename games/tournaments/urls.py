@@ -12,4 +12,5 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/join/", views.join, name="tournament_join"),
     path("tournaments/<int:tournament_id>/pause/", views.pause, name="tournament_pause"),
     path("tournaments/<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
+    path("tournaments/<int:tournament_id>/record.json", views.record, name="tournament_record"),
 ]

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.htmx import HtmxHttpRequest
 from games.models import Game
 from games.play.services import ServiceError
-from games.tournaments import services
+from games.tournaments import records, services
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Tournament
 from games.tournaments.standings import games_of, standings
@@ -196,3 +196,15 @@ def withdraw(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         services.withdraw,
         gettext("You withdrew: your points stay in the standings."),
     )
+
+
+def record(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """The tournament record: its finished games and the standings they make (compact
+    JSON; ``manage.py replay`` recomputes the standings from it)."""
+    t = _visible(request, tournament_id)
+    data = records.tournament_dict(t)
+    response = JsonResponse(data, json_dumps_params={"separators": (",", ":")})
+    response["Content-Disposition"] = (
+        f'attachment; filename="tongits-tournament-{tournament_id}.json"'
+    )
+    return response
