@@ -191,3 +191,14 @@ def test_a_poll_that_finds_nothing_new_gets_no_content(client, staff, alice, bob
     services.join(t.pk, bob)  # the standings changed: the part comes again
     changed = client.get(poll, headers={"HX-Request": "true"})
     assert changed.status_code == 200 and "bob" in changed.content.decode()
+
+
+def test_staff_see_a_tournament_and_its_entries_in_the_admin(client, staff, alice):
+    staff.is_superuser = True
+    staff.save()
+    t = _public(staff)
+    services.join(t.pk, alice)
+    client.force_login(staff)
+    page = client.get(reverse("admin:tournaments_tournament_change", args=[t.pk]))
+    assert page.status_code == 200 and "alice" in page.content.decode()
+    assert client.get(reverse("admin:tournaments_tournament_changelist")).status_code == 200
