@@ -133,6 +133,17 @@ def test_a_person_in_two_running_tournaments_sits_at_one_table_at_a_time(alice, 
     assert services.pair(two.pk, timezone.now() + BOT_WAIT) == []
 
 
+def test_a_person_playing_a_game_of_their_own_is_paired_once_it_is_over(alice, bob, carol):
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    own = play.quick_play(carol)
+    assert services.pair(t.pk, timezone.now() + BOT_WAIT)[0].seats.filter(user=carol).count() == 0
+    _end_game(own.pk)
+    [game] = services.pair(t.pk, timezone.now() + BOT_WAIT)
+    assert game.seats.filter(user=carol).exists()
+
+
 # --- A game's end, the standings and the end of the clock ---------------------------------
 
 

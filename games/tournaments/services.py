@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import is_guest
 from games import bots
-from games.models import Game
+from games.models import Game, Seat
 from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
@@ -167,7 +167,7 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         if not waiting:
             return []
         users = _lock_people([e.user_id for e in waiting])
-        busy = _busy(users)  # at another tournament's game (two entries, two pools)
+        busy = _busy(users)  # at another game: another tournament's, or their own
         waiting = [e for e in waiting if e.user_id not in busy]
         tables = pairing.pair(_waiting(waiting, now), now)
         made = [_seat(t, [users[u] for u in table.people]) for table in tables]
@@ -184,7 +184,9 @@ def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:
 
 
 def _busy(users: dict[int, AbstractBaseUser]) -> set[int]:
-    playing = Entry.objects.filter(user_id__in=list(users), game__status__in=UNFINISHED)
+    """Who is at a game being played: another tournament's, or a table of their own (Quick
+    play locks the same user row when it deals, so neither misses the other)."""
+    playing = Seat.objects.filter(user_id__in=list(users), game__status=Game.Status.PLAYING)
     return set(playing.values_list("user_id", flat=True))
 
 
