@@ -202,3 +202,15 @@ def test_staff_see_a_tournament_and_its_entries_in_the_admin(client, staff, alic
     page = client.get(reverse("admin:tournaments_tournament_change", args=[t.pk]))
     assert page.status_code == 200 and "alice" in page.content.decode()
     assert client.get(reverse("admin:tournaments_tournament_changelist")).status_code == 200
+
+
+def test_a_wrong_or_strange_invite_token_is_refused_plainly(client, alice, bob):
+    mine = services.create(alice, name="Friends", starts_at=timezone.now())
+    client.force_login(bob)
+    url = reverse("tournament", args=[mine.pk])
+    assert client.get(url + "?invite=%ED%A0%80").status_code == 403  # not UTF-8
+    for token in ("nope", "é" * 12, ""):
+        assert client.get(url, {"invite": token}).status_code == 403
+        response = client.post(reverse("tournament_join", args=[mine.pk]), {"invite": token})
+        assert response.status_code == 302
+    assert not Entry.objects.filter(user=bob).exists()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
@@ -28,6 +29,7 @@ from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
 from games.tournaments import pairing
 from games.tournaments.models import Entry, Tournament, TournamentGame
+from games.words.text import encodable
 
 log = logging.getLogger(__name__)
 
@@ -83,13 +85,20 @@ def create(
 def may_see(tournament: Tournament, user: AbstractBaseUser, token: str | None) -> bool:
     """A public tournament is anyone's to see; a private one its creator's, its entrants'
     and whoever has its invite link."""
-    if tournament.public or play._token_matches(token, tournament.invite_token):
+    if tournament.public or _token_matches(token, tournament.invite_token):
         return True
     if not user.is_authenticated:
         return False
     if user.pk == tournament.created_by_id or user.is_staff:
         return True
     return tournament.entries.filter(user=user).exists()
+
+
+def _token_matches(given: str | None, token: str) -> bool:
+    # As bytes: compare_digest refuses non-ASCII text; text with no UTF-8 form is no token.
+    if not given or not encodable(given):
+        return False
+    return secrets.compare_digest(given.encode(), token.encode())
 
 
 # --- Entries ------------------------------------------------------------------------------
