@@ -214,3 +214,23 @@ def test_a_wrong_or_strange_invite_token_is_refused_plainly(client, alice, bob):
         response = client.post(reverse("tournament_join", args=[mine.pk]), {"invite": token})
         assert response.status_code == 302
     assert not Entry.objects.filter(user=bob).exists()
+
+
+def test_a_profile_counts_finished_tournaments_and_podiums(client, staff, alice, bob, carol):
+    t = _public(staff, minutes=2)
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    game = _end_game(game.pk, away_at_end=False)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(minutes=3))
+    assert services.end_if_over(t.pk)
+    t.refresh_from_db()
+    from games.tournaments.standings import standings
+
+    expected = [e.user_id for row, e in standings(t) if row.rank <= 3 and row.score.games]
+    assert t.podium == expected and len(t.podium) >= 1
+    winner = game.seats.get(index=game.winner_seat).user
+    page = client.get(reverse("player", args=[winner.username])).content.decode()
+    stat = page.split(">Tournaments</dt>")[1].split("</div>")[0]
+    on_podium = int(winner.pk in t.podium)
+    assert "<dd>1 " in stat and f"({on_podium} podium" in stat

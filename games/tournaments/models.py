@@ -38,6 +38,9 @@ class Tournament(models.Model):
     schedule_key = models.CharField(max_length=40, null=True, blank=True, unique=True)
     # Set when its clock has ended and its last game is over: the podium stands.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Then: the people on its podium (user ids, first place first), for their profiles.
+    # The standings it comes from are never stored (games.tournaments.standings).
+    podium = models.JSONField(_("podium"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("tournament")

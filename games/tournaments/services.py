@@ -27,7 +27,7 @@ from games.models import Game, Seat
 from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
-from games.tournaments import pairing
+from games.tournaments import pairing, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.words.text import encodable
 
@@ -260,7 +260,12 @@ def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
         if t.games.filter(game__status__in=UNFINISHED).exists():
             return False
         t.finished_at = now
-        t.save(update_fields=["finished_at"])
+        t.podium = [
+            entry.user_id
+            for row, entry in standings.standings(t)
+            if row.rank <= 3 and row.score.games
+        ]
+        t.save(update_fields=["finished_at", "podium"])
     log.info("Tournament %s finished.", tournament_id)
     return True
 
