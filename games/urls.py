@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("games.series.urls")),
     path("", include("games.fairplay.urls")),
     path("", include("games.social.urls")),
+    path("", include("games.tournaments.urls")),
 ]

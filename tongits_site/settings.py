@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "games.fairplay",
     "games.social",
     "games.social.chat",
+    "games.tournaments",
     "accounts",
     "django_tasks",
     "django_tasks_db",

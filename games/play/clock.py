@@ -53,7 +53,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games.models import ClockBeat, Game, Seat
-from games.play import services
+from games.play import hooks, services
 from games.play.live import thinking
 from games.play.live.db import in_db_thread, thread_pool
 
@@ -228,7 +228,9 @@ def tick(
                 if kept:
                     log.info("No clock ran since %s: kept %s turn clocks.", previous, kept)
         _own_beat = now
-        return run_due(now, think=think)
+        made = run_due(now, think=think)
+        hooks.ticked(now)  # tournaments pair their waiting people (games.play.hooks)
+        return made
     except Exception:
         _own_beat = None  # the database may be out of reach: nobody can move meanwhile
         raise

@@ -44,7 +44,7 @@ from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.view import SeatView
 from games.models import Game, Seat, game_finished
-from games.play import ratelimit
+from games.play import hooks, ratelimit
 from games.play.live import publish, rows, snapshots, thinking, watch
 from games.play.live.layer import drops_own_events
 from games.play.live.snapshots import SeatRow
@@ -161,6 +161,38 @@ def create_table(
             bot = "" if choice == "open" else choice
             Seat.objects.create(game=game, index=index, bot_kind=bot)
         _start_if_full(game)
+        _notify_lobby_on_commit()
+    return game
+
+
+def seat_table(
+    people: list[AbstractBaseUser],
+    bot_kind: str = "normal",
+    *,
+    variants: list[str] | None = None,
+    turn_seconds: int | None = None,
+    rated: bool = False,
+) -> Game:
+    """A table the server makes (a tournament's pairing), dealt at once: ``people`` in
+    seats 0, 1, … in order and bots of ``bot_kind`` in the rest. Public to watch. No
+    person asked for it, so no table limit applies; the caller holds the locks that keep
+    one person from two such tables."""
+    if not 1 <= len(people) <= 3 or bot_kind not in bots.LEVELS:
+        raise ServiceError(_("A table seats one to three people and bots of a level."))
+    with transaction.atomic():
+        seed = str(secrets.randbits(128))
+        game = Game.objects.create(
+            created_by=None, public=True, variants=list(variants or []), seed=seed,
+            turn_seconds=turn_seconds or settings.TONGITS_TURN_SECONDS,
+            commitment=Game.commit_to(seed), rated=rated,
+        )  # fmt: skip
+        occupants = [*people, *[bot_kind] * (3 - len(people))]
+        Seat.objects.bulk_create(
+            Seat(game=game, index=i, bot_kind=o) if isinstance(o, str)
+            else Seat(game=game, index=i, user=o)
+            for i, o in enumerate(occupants)
+        )  # fmt: skip
+        start_game(game)
         _notify_lobby_on_commit()
     return game
 
@@ -577,11 +609,13 @@ def _store_result(game: Game, state: GameState, now: datetime) -> None:
 
 def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datetime) -> None:
     """What a game's end changes beyond the game, in the same transaction: ratings
-    (a game rates once), a series' pause before its next hand, and the news for whoever
-    listens (fair play scores the pairs of a rated game after the commit)."""
+    (a game rates once), a series' pause before its next hand, what the apps above play
+    registered (``hooks``: a tournament's pool), and the news for whoever listens (fair
+    play scores the pairs of a rated game after the commit)."""
     o = state.outcome
     ratings.rate_finished(game.pk, seats, o.winner, o.chips, now)
     series.hand_finished(game.pk, now)
+    hooks.finished(game.pk, seats, o, now)
     game_finished.send(
         Game, game_id=game.pk, rated=game.rated and not game.imported,
         accounts=[seat.user_id for seat in seats],

@@ -24,6 +24,7 @@ from games.play.services import ServiceError
 from games.ratings import pages as rating_pages
 from games.series import pages as series_pages
 from games.table import rendering, spectators
+from games.tournaments import pages as tournament_pages
 
 
 # A seat's page and boards hold its hand: never kept by a browser's back button or by a
@@ -42,6 +43,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     context = rendering.board_context(tbl)
     context.update(rating_pages.table_ratings(game_id, tbl.seats))
     context.update(series_pages.context_for_game(game_id, request.user))
+    context["tournament"] = tournament_pages.for_game(game_id)
     if context.get("invite_path"):
         context["invite_url"] = request.build_absolute_uri(context["invite_path"])
     return render(request, "games/table.html", context)

@@ -1,5 +1,6 @@
 """``manage.py replay FILE…``: replay game records and print what the engine makes of them;
-a series record (``tongits-series/1``) prints each hand's result and the pot's ledger.
+a series record (``tongits-series/1``) prints each hand's result and the pot's ledger, a
+tournament record (``tongits-tournament/1``) each game's result and the standings again.
 
 Output and exit statuses are those of docs/record.md. ``--stored [--game ID]`` instead
 replays games from the database's move logs and reports any whose stored result differs
@@ -17,6 +18,7 @@ from games.engine.record import replay_text
 from games.history.records import stored_difference
 from games.models import Game
 from games.series import record as series_record
+from games.tournaments import record as tournament_record
 
 
 class Command(BaseCommand):
@@ -75,6 +77,8 @@ def _replay_file(path: str) -> tuple[dict, int]:
         return {"ok": False, "move": None, "error": f"cannot read {path}: {e.strerror}"}, 2
     if series_record.parse(text) is not None:
         return series_record.replay_series_text(text)
+    if tournament_record.parse(text) is not None:
+        return tournament_record.replay_tournament(text)
     return replay_text(text)
 
 

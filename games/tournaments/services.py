@@ -1,0 +1,289 @@
+"""The one writer of tournaments: create, join, pause, withdraw, pair, end.
+
+Pairing runs under the tournament's row lock (one pairer a tournament at a time, in any
+worker) and then the row locks of the people it would seat, taken in one ordered
+statement, so that two tournaments pairing the same person at once cannot both seat
+them: the second sees the first's game once the first commits. It is started by the
+server clock's tick (``tick``, through ``games.play.hooks``) and after the commit of a
+tournament game's last move (``game_finished``)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import is_guest
+from games import bots
+from games.models import Game, Seat
+from games.play import services as play
+from games.play.services import NotAllowed, ServiceError
+from games.ratings import core as ratings
+from games.tournaments import pairing, standings
+from games.tournaments.models import Entry, Tournament, TournamentGame
+from games.words.text import encodable
+
+log = logging.getLogger(__name__)
+
+UNFINISHED = (Game.Status.WAITING, Game.Status.PLAYING)
+MINUTES = (2, 5, 10, 15, 20, 30, 45, 60, 90, 120)
+TURN_SECONDS = (10, 15, 20, 30, 45, 60)
+NO_SUCH_TOURNAMENT = _("There is no such tournament.")
+
+
+# --- Making one ---------------------------------------------------------------------------
+
+
+def create(
+    user: AbstractBaseUser,
+    *,
+    name: str,
+    starts_at: datetime,
+    minutes: int = 30,
+    variant: str = "",
+    rated: bool = True,
+    turn_seconds: int = 20,
+    bot_kind: str = "normal",
+    public: bool = False,
+    schedule_key: str | None = None,
+) -> Tournament:
+    """A tournament. Staff may make a public one (listed for everyone); anyone else's is
+    private, joined by its invite link."""
+    name = " ".join((name or "").split())
+    if not name or len(name) > 80:
+        raise ServiceError(_("Give the tournament a name of at most 80 characters."))
+    if minutes not in MINUTES:
+        raise ServiceError(_("Choose a length from the list."))
+    if turn_seconds not in TURN_SECONDS:
+        raise ServiceError(_("Choose a turn clock from the list."))
+    if variant not in Tournament.VARIANTS:
+        raise ServiceError(_("Choose a variant from the list."))
+    if bot_kind not in bots.LEVELS:
+        raise ServiceError(_("There is no such bot level: choose Easy, Normal or Hard."))
+    now = timezone.now()
+    if starts_at < now - timedelta(minutes=1) or starts_at > now + timedelta(days=60):
+        raise ServiceError(_("Choose a start from now to 60 days ahead."))
+    if public and not (user is None or user.is_staff):
+        raise NotAllowed(_("Only staff schedule public tournaments; yours is private."))
+    if user is not None and is_guest(user):
+        raise NotAllowed(_("Claim your account (a username and a password) to make tournaments."))
+    return Tournament.objects.create(
+        name=name, created_by=user, starts_at=starts_at, minutes=minutes, variant=variant,
+        rated=rated, turn_seconds=turn_seconds, bot_kind=bot_kind, public=public,
+        schedule_key=schedule_key,
+    )  # fmt: skip
+
+
+def may_see(tournament: Tournament, user: AbstractBaseUser, token: str | None) -> bool:
+    """A public tournament is anyone's to see; a private one its creator's, its entrants'
+    and whoever has its invite link."""
+    if tournament.public or _token_matches(token, tournament.invite_token):
+        return True
+    if not user.is_authenticated:
+        return False
+    if user.pk == tournament.created_by_id or user.is_staff:
+        return True
+    return tournament.entries.filter(user=user).exists()
+
+
+def _token_matches(given: str | None, token: str) -> bool:
+    # As bytes: compare_digest refuses non-ASCII text; text with no UTF-8 form is no token.
+    if not given or not encodable(given):
+        return False
+    return secrets.compare_digest(given.encode(), token.encode())
+
+
+# --- Entries ------------------------------------------------------------------------------
+
+
+def _locked(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise NotAllowed(NO_SUCH_TOURNAMENT) from None
+
+
+def join(tournament_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Entry:
+    """Enter ``user`` (before it starts or while it runs), or bring them back after a
+    pause or a withdrawal: they wait to be paired from now."""
+    now = timezone.now()
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if not may_see(t, user, invite_token):
+            raise NotAllowed(_("This tournament is private: you need its invite link to join."))
+        if t.state(now) not in ("upcoming", "running"):
+            raise NotAllowed(_("This tournament is over."))
+        if t.rated and is_guest(user):
+            raise NotAllowed(
+                _("Rated tournaments are for players with an account: claim yours to join.")
+            )
+        entry, _made = Entry.objects.get_or_create(
+            tournament=t, user=user, defaults={"waiting_since": now}
+        )
+        if entry.state != Entry.State.ACTIVE:
+            entry.state, entry.waiting_since = Entry.State.ACTIVE, now
+            entry.save(update_fields=["state", "waiting_since"])
+    return entry
+
+
+def _set_state(tournament_id: int, user: AbstractBaseUser, state: str) -> Entry:
+    with transaction.atomic():
+        _locked(tournament_id)
+        entry = Entry.objects.filter(tournament_id=tournament_id, user=user).first()
+        if entry is None:
+            raise NotAllowed(_("You have not joined this tournament."))
+        entry.state = state
+        entry.save(update_fields=["state"])
+    return entry
+
+
+def pause(tournament_id: int, user: AbstractBaseUser) -> Entry:
+    """Leave the pool for now (a game under way is played out); ``join`` comes back."""
+    return _set_state(tournament_id, user, Entry.State.PAUSED)
+
+
+def withdraw(tournament_id: int, user: AbstractBaseUser) -> Entry:
+    """Leave the tournament: no more games; the points so far stay in the standings."""
+    return _set_state(tournament_id, user, Entry.State.WITHDRAWN)
+
+
+# --- Pairing ------------------------------------------------------------------------------
+
+
+def pool(t: Tournament) -> list[Entry]:
+    """The entries waiting to be paired: in the pool, and not at a game of it."""
+    entries = t.entries.filter(state=Entry.State.ACTIVE).select_related("game")
+    return [e for e in entries if e.game is None or e.game.is_over]
+
+
+def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
+    """Seat whoever waits in a running tournament (``games.tournaments.pairing``); the
+    games made."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if t is None or t.state(now) != "running":
+            return []
+        waiting = pool(t)
+        if not waiting:
+            return []
+        users = _lock_people([e.user_id for e in waiting])
+        busy = _busy(users)  # at another game: another tournament's, or their own
+        waiting = [e for e in waiting if e.user_id not in busy]
+        tables = pairing.pair(_waiting(waiting, now), now)
+        made = [_seat(t, [users[u] for u in table.people]) for table in tables]
+    if made:
+        log.info("Tournament %s: %s games made.", tournament_id, len(made))
+    return made
+
+
+def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:
+    # One statement, in the order of their ids: two pairers never wait on each other in a
+    # circle.
+    rows = get_user_model().objects.select_for_update().filter(pk__in=user_ids).order_by("pk")
+    return {u.pk: u for u in rows}
+
+
+def _busy(users: dict[int, AbstractBaseUser]) -> set[int]:
+    """Who is at a game being played: another tournament's, or a table of their own (Quick
+    play locks the same user row when it deals, so neither misses the other)."""
+    playing = Seat.objects.filter(user_id__in=list(users), game__status=Game.Status.PLAYING)
+    return set(playing.values_list("user_id", flat=True))
+
+
+def _waiting(entries: list[Entry], now: datetime) -> list[pairing.Waiting]:
+    skills = ratings.skills_of(user_ids=[e.user_id for e in entries])
+    last_games = [e.game_id for e in entries if e.game_id is not None]
+    met: dict[int, set[int]] = {}
+    for game_id, user_id in Game.objects.filter(pk__in=last_games).values_list(
+        "pk", "seats__user_id"
+    ):
+        if user_id is not None:
+            met.setdefault(game_id, set()).add(user_id)
+    out = []
+    for e in entries:
+        since = e.waiting_since or now
+        if e.game is not None and e.game.finished_at is not None:
+            since = max(since, e.game.finished_at)
+        others = frozenset(met.get(e.game_id, set()) - {e.user_id})
+        out.append(pairing.Waiting(e.user_id, skills[("user", e.user_id)].value, since, others))
+    return out
+
+
+def _seat(t: Tournament, people: list[AbstractBaseUser]) -> Game:
+    random.shuffle(people)  # who sits where is no one's advantage; the seed draws the dealer
+    game = play.seat_table(
+        people, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated
+    )
+    TournamentGame.objects.create(tournament=t, game=game)
+    Entry.objects.filter(tournament=t, user__in=people).update(game=game)
+    return game
+
+
+# --- The clock and a game's end -----------------------------------------------------------
+
+
+def tick(now: datetime) -> None:
+    """On every server clock tick: pair every running tournament's pool, and end those
+    whose clock ended once their last game is over."""
+    live = Tournament.objects.filter(finished_at__isnull=True, starts_at__lte=now)
+    for t in live.only("pk", "starts_at", "minutes", "finished_at"):
+        if now < t.ends_at:
+            if _has_pool(t):
+                pair(t.pk, now)
+        else:
+            end_if_over(t.pk, now)
+
+
+def _has_pool(t: Tournament) -> bool:
+    # Cheap before the locks: is anyone active and not at an unfinished game of it?
+    active = t.entries.filter(state=Entry.State.ACTIVE)
+    return active.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED)).exists()
+
+
+def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
+    """Mark a tournament whose clock ended finished once none of its games is still on
+    (a game under way when the clock ended is played out and counts)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if t is None or t.state(now) != "ending":
+            return False
+        if t.games.filter(game__status__in=UNFINISHED).exists():
+            return False
+        t.finished_at = now
+        t.podium = [
+            entry.user_id
+            for row, entry in standings.standings(t)
+            if row.rank <= 3 and row.score.games
+        ]
+        t.save(update_fields=["finished_at", "podium"])
+    log.info("Tournament %s finished.", tournament_id)
+    return True
+
+
+def game_finished(game_id: int, seats, outcome, now: datetime) -> None:
+    """A game ended (in its last move's transaction): if it is a tournament's, keep which
+    seats were away, start its people's wait, and pair them after the commit."""
+    tg = TournamentGame.objects.filter(game_id=game_id).values_list("pk", "tournament_id")
+    found = tg.first()
+    if found is None:
+        return
+    pk, tournament_id = found
+    away = [s.index for s in seats if s.away and not s.bot_kind]
+    TournamentGame.objects.filter(pk=pk).update(away=away)
+    Entry.objects.filter(game_id=game_id).update(waiting_since=now)
+
+    def after() -> None:
+        if not pair(tournament_id):
+            end_if_over(tournament_id)
+
+    transaction.on_commit(after, robust=True)

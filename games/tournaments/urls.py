@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from games.tournaments import views
+
+urlpatterns = [
+    path("tournaments/", views.tournaments, name="tournaments"),
+    path("tournaments/new/", views.new_tournament, name="new_tournament"),
+    path("tournaments/<int:tournament_id>/", views.tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/live/", views.live, name="tournament_live"),
+    path("tournaments/<int:tournament_id>/join/", views.join, name="tournament_join"),
+    path("tournaments/<int:tournament_id>/pause/", views.pause, name="tournament_pause"),
+    path("tournaments/<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
+    path("tournaments/<int:tournament_id>/record.json", views.record, name="tournament_record"),
+]

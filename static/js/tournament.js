@@ -1,0 +1,24 @@
+// A tournament's page: count its clock down between the server's refreshes (htmx asks for
+// the live part every 2 s and replaces it, with the server's own count).
+(function () {
+  "use strict";
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function show(seconds) {
+    var h = Math.floor(seconds / 3600), m = Math.floor(seconds / 60) % 60, s = seconds % 60;
+    return (h ? h + ":" + pad(m) : m) + ":" + pad(s);
+  }
+  var started = Date.now();
+  function tick() {
+    var clock = document.querySelector(".tournament-clock");
+    var count = clock && clock.querySelector(".countdown");
+    if (!count) return;
+    if (clock.dataset.at !== clock.dataset.seconds) {  // a fresh part from the server
+      clock.dataset.at = clock.dataset.seconds;
+      started = Date.now();
+    }
+    var left = Math.max(0, parseInt(clock.dataset.seconds, 10) - Math.floor((Date.now() - started) / 1000));
+    count.textContent = show(left);
+  }
+  tick();
+  setInterval(tick, 500);
+})();

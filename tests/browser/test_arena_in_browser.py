@@ -1,0 +1,118 @@
+"""A short arena in three browsers: a person makes a private two-minute tournament, two
+friends come by its invite link; two join, and after 20 s a bot fills their third seat
+and their pages send them to their table; the third joins late, pauses and withdraws; the game's
+end reaches every tournament page live (no reload), and when the arena's clock ends the
+podium stands. Screenshots at 360x740 and 1280x800 in artifacts/."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from tests.browser.support import ARTIFACTS, PageErrors, sign_up
+
+pytestmark = pytest.mark.browser
+
+END_THE_GAME = """
+from django.db.models import F
+from games.models import Game, Seat
+from tests.fast_games import prepare_last_move
+game = prepare_last_move({game})
+game = Game.objects.get(pk={game})
+# The people not on turn are back (not away): they score; the seat on turn is played for.
+Seat.objects.filter(game_id={game}).exclude(index=game.turn_seat).update(away=False)
+Game.objects.filter(pk={game}).update(rev=F("rev") + 1)
+"""
+END_THE_CLOCK = """
+from datetime import timedelta
+from django.utils import timezone
+from games.tournaments.models import Tournament
+Tournament.objects.filter(pk={t}).update(starts_at=timezone.now() - timedelta(minutes=2, seconds=1))
+"""
+
+
+def test_a_short_arena_with_a_bot_filled_seat_to_its_podium(browser, server, manage):
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(3)]
+    pages = [c.new_page() for c in contexts]
+    errors = [PageErrors(p) for p in pages]
+    ann, ben, cy = pages
+    names = [sign_up(p, server) for p in pages]
+
+    # Ann makes a private arena starting now: two minutes, a 10 s turn clock, easy bots.
+    ann.goto(f"{server}/tournaments/")
+    ann.get_by_role("link", name="New tournament").click()
+    ann.get_by_label("Name:").fill("Friday arena")
+    ann.get_by_label("Starts at (UTC):").fill(datetime.now(UTC).strftime("%Y-%m-%dT%H:%M"))
+    ann.get_by_label("Length:").select_option(label="2 minutes")
+    ann.get_by_label("Turn clock:").select_option(label="10 seconds")
+    ann.get_by_label("Bots that fill a seat:").select_option(label="Easy")
+    ann.get_by_label("Casual: ratings stay as they are").check()
+    ann.get_by_role("button", name="Create tournament").click()
+    ann.wait_for_url(re.compile(r"/tournaments/\d+/$"))
+    t = int(re.search(r"/tournaments/(\d+)/$", ann.url).group(1))
+    invite = ann.get_by_label("Invite link").input_value()
+    assert "?invite=" in invite
+
+    for page in (ben, cy):
+        page.goto(invite)
+    # Ann and Ben join; after 20 s with nobody else waiting, a bot takes the third seat
+    # and their pages send them to their table.
+    for page in (ann, ben):
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("button", name="Pause").wait_for()
+    for page in (ann, ben):
+        page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=40_000)
+    game = int(re.search(r"/games/(\d+)/$", ann.url).group(1))
+    assert ben.url == ann.url
+    assert "Easy bot" in ann.locator("#seats").inner_text()
+    # Cy joins late and pauses at once: she is out of the pool.
+    cy.get_by_role("button", name="Join").click()
+    cy.get_by_role("button", name="Pause").click()
+    cy.get_by_role("button", name="Come back").wait_for()
+    assert "(paused)" in cy.locator(".tournament-standings").inner_text()
+    # Cy's page shows the game and the others' entries live.
+    cy.get_by_role("link", name=f"Game {game}: watch").wait_for(timeout=10_000)
+    cy.get_by_role("button", name="Withdraw").click()
+    cy.get_by_text("You withdrew from this tournament.").wait_for()
+    cy.get_by_role("button", name="Come back").wait_for()
+    cy.evaluate("window.notReloaded = true")
+    assert "(withdrawn)" in cy.locator(".tournament-standings").inner_text()
+
+    # The game ends (the server clock makes its last move); Ann goes back to the arena.
+    manage("shell", "-c", END_THE_GAME.format(game=game))
+    ann.locator("#table-result").wait_for(state="visible", timeout=20_000)
+    ann.get_by_role("link", name="Back to the tournament").click()
+    ann.wait_for_url(re.compile(rf"/tournaments/{t}/$"))
+    # Standings counted it on Cy's page, live: a game for Ann and for Ben, points for some.
+    cy.get_by_role("link", name=f"Game {game}: replay").wait_for(timeout=10_000)
+    rows = cy.locator(".tournament-standings tbody tr")
+    assert rows.count() == 3
+    assert cy.evaluate("window.notReloaded === true"), "the page reloaded"
+
+    # The arena's clock ends; the finished tournament shows its podium to everyone.
+    manage("shell", "-c", END_THE_CLOCK.format(t=t))
+    for page in (ann, cy):
+        page.get_by_text("This tournament has ended.").wait_for(timeout=15_000)
+        page.locator(".podium").wait_for()
+    podium = cy.locator(".podium").inner_text()
+    assert names[0] in podium or names[1] in podium
+    assert names[2] not in podium  # no game, no place
+    ARTIFACTS.mkdir(exist_ok=True)
+    cy.screenshot(path=ARTIFACTS / "arena-1280x800.png", full_page=True)
+    small = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        storage_state=contexts[2].storage_state(),
+        device_scale_factor=2,
+    )
+    phone = small.new_page()
+    phone.goto(f"{server}/tournaments/{t}/")
+    phone.screenshot(path=ARTIFACTS / "arena-360x740.png", full_page=True)
+    width = phone.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide on a phone"
+    phone.goto(f"{server}/tournaments/")
+    phone.screenshot(path=ARTIFACTS / "arena-list-360x740.png", full_page=True)
+    small.close()
+    for e in errors:
+        e.assert_none()

@@ -1,0 +1,296 @@
+"""Arena tournaments (games.tournaments): entries, the pairing pool on the database, the
+standings from real games, the end of the clock, and pairing raced from threads on
+PostgreSQL (as several workers would)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Game, Seat
+from games.play import clock, hooks
+from games.play import services as play
+from games.play.services import NotAllowed, ServiceError
+from games.tournaments import services
+from games.tournaments.models import Entry, Tournament, TournamentGame
+from games.tournaments.pairing import BOT_WAIT
+from games.tournaments.standings import standings
+from tests.fast_games import prepare_last_move
+from tests.threads import race
+
+
+def _arena(by=None, minutes=30, **fields) -> Tournament:
+    staff = by or get_user_model().objects.create_user("staff", is_staff=True)
+    return services.create(
+        staff, name="Hourly arena", starts_at=timezone.now(), minutes=minutes, public=True,
+        **fields,
+    )  # fmt: skip
+
+
+def _people(n: int, prefix: str = "p") -> list:
+    User = get_user_model()
+    return [User.objects.create_user(f"{prefix}{i}") for i in range(n)]
+
+
+def _end_game(game_id: int, away_at_end: bool = True) -> Game:
+    """Play a tournament game to its end through the services; the seat to move last is
+    the one the server plays for (away, if a person's)."""
+    prepare_last_move(game_id)
+    game = Game.objects.get(pk=game_id)
+    if not away_at_end:
+        Seat.objects.filter(game_id=game_id).exclude(index=game.turn_seat).update(away=False)
+    play.forget_cached_states()
+    result = play.play_due(game_id, now=timezone.now())
+    assert result is not None and result.finished
+    return Game.objects.get(pk=game_id)
+
+
+# --- Making one, entering, pausing, withdrawing -------------------------------------------
+
+
+def test_only_staff_schedule_public_tournaments_and_bad_settings_change_nothing(alice):
+    with pytest.raises(NotAllowed):
+        services.create(alice, name="Mine", starts_at=timezone.now(), public=True)
+    with pytest.raises(ServiceError, match="length"):
+        services.create(alice, name="Mine", starts_at=timezone.now(), minutes=7)
+    with pytest.raises(ServiceError, match="name"):
+        services.create(alice, name="   ", starts_at=timezone.now())
+    assert not Tournament.objects.exists()
+    mine = services.create(alice, name="Mine", starts_at=timezone.now())
+    assert not mine.public and mine.invite_token
+
+
+def test_a_private_tournament_takes_only_people_with_its_invite_link(alice, bob):
+    mine = services.create(alice, name="Friends", starts_at=timezone.now())
+    with pytest.raises(NotAllowed, match="invite link"):
+        services.join(mine.pk, bob)
+    assert not Entry.objects.filter(user=bob).exists()
+    services.join(mine.pk, bob, invite_token=mine.invite_token)
+    services.join(mine.pk, alice)  # its creator needs no link
+    assert mine.entries.count() == 2
+
+
+def test_pause_and_withdraw_leave_the_pool_and_joining_again_comes_back(alice, bob, carol):
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    services.pause(t.pk, bob)
+    assert services.pair(t.pk) == []  # two in the pool: they wait
+    services.join(t.pk, bob)
+    services.withdraw(t.pk, carol)
+    assert services.pair(t.pk) == []
+    services.join(t.pk, carol)
+    [game] = services.pair(t.pk)
+    assert {s.user_id for s in game.seats.all()} == {alice.pk, bob.pk, carol.pk}
+    with pytest.raises(NotAllowed):
+        services.pause(t.pk, get_user_model().objects.create_user("stranger"))
+
+
+# --- Pairing on the database --------------------------------------------------------------
+
+
+def test_three_waiting_are_dealt_a_game_of_the_tournament_and_leave_the_pool(alice, bob, carol):
+    t = _arena(variant="held-melds-free", turn_seconds=15, rated=False)
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    assert game.status == Game.Status.PLAYING
+    assert (game.variants, game.turn_seconds, game.rated) == (["held-melds-free"], 15, False)
+    assert TournamentGame.objects.get(game=game).tournament == t
+    assert set(Entry.objects.values_list("game_id", flat=True)) == {game.pk}
+    assert services.pair(t.pk) == []  # all three are at a table
+
+
+def test_one_person_waiting_gets_two_bots_of_its_level_after_twenty_seconds(alice):
+    t = _arena(bot_kind="easy")
+    services.join(t.pk, alice)
+    assert services.pair(t.pk) == []
+    [game] = services.pair(t.pk, timezone.now() + BOT_WAIT)
+    seats = list(game.seats.all())
+    assert sorted(s.bot_kind for s in seats) == ["", "easy", "easy"]
+
+
+def test_no_pairing_before_the_start_or_after_the_clock_ended(alice, bob, carol):
+    t = _arena(minutes=5)
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    assert services.pair(t.pk, t.starts_at - timedelta(seconds=1)) == []
+    assert services.pair(t.pk, t.ends_at) == []
+    assert not Game.objects.exists()
+
+
+def test_a_person_in_two_running_tournaments_sits_at_one_table_at_a_time(alice, bob, carol):
+    one, two = _arena(), _arena(by=get_user_model().objects.create_user("staff2", is_staff=True))
+    for t in (one, two):
+        for person in (alice, bob, carol):
+            services.join(t.pk, person)
+    assert len(services.pair(one.pk)) == 1
+    assert services.pair(two.pk, timezone.now() + BOT_WAIT) == []
+
+
+def test_a_person_playing_a_game_of_their_own_is_paired_once_it_is_over(alice, bob, carol):
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    own = play.quick_play(carol)
+    assert services.pair(t.pk, timezone.now() + BOT_WAIT)[0].seats.filter(user=carol).count() == 0
+    _end_game(own.pk)
+    [game] = services.pair(t.pk, timezone.now() + BOT_WAIT)
+    assert game.seats.filter(user=carol).exists()
+
+
+# --- A game's end, the standings and the end of the clock ---------------------------------
+
+
+def test_a_finished_game_scores_by_place_and_its_people_wait_again(alice, bob, carol):
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    game = _end_game(game.pk, away_at_end=False)
+    tg = TournamentGame.objects.get(game=game)
+    assert tg.away == [game.seats.get(user__isnull=False, away=True).index]
+    rows = {entry.user_id: row for row, entry in standings(t)}
+    for seat in game.seats.all():
+        score = rows[seat.user_id].score
+        if seat.index in tg.away:
+            assert score.points == 0  # lost on time while away (or won so: still nothing)
+        elif seat.index == game.winner_seat:
+            assert score.points == (3 if game.end == "tongits" else 2)
+        assert score.games == 1
+    assert len(services.pool(t)) == 3  # back in the pool
+
+
+def test_the_finish_hook_pairs_again_after_the_commit(
+    alice, bob, carol, django_capture_on_commit_callbacks
+):
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        _end_game(game.pk)
+    assert TournamentGame.objects.filter(tournament=t).count() == 2
+
+
+def test_bots_score_nothing_and_do_not_stand(alice):
+    t = _arena(bot_kind="normal")
+    services.join(t.pk, alice)
+    [game] = services.pair(t.pk, timezone.now() + BOT_WAIT)
+    _end_game(game.pk)
+    assert [entry.user_id for _row, entry in standings(t)] == [alice.pk]
+
+
+def test_the_clock_ends_the_tournament_once_the_game_under_way_is_over(alice, bob, carol):
+    t = _arena(minutes=2)
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    later = t.ends_at + timedelta(seconds=1)
+    services.tick(later)
+    t.refresh_from_db()
+    assert t.finished_at is None and t.state(later) == "ending"
+    _end_game(game.pk)
+    services.tick(later)
+    t.refresh_from_db()
+    assert t.state(later) == "finished"
+    assert sum(row.score.games for row, _e in standings(t)) == 3  # the last game counts
+
+
+def test_the_server_clock_tick_pairs_through_the_hook(alice, bob, carol):
+    assert services.tick in hooks._tick
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    clock.tick()
+    assert TournamentGame.objects.filter(tournament=t).count() == 1
+
+
+# --- Races on PostgreSQL ------------------------------------------------------------------
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks and concurrent transactions"
+)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_pairing_raced_from_threads_seats_nobody_twice_and_leaves_fewer_than_three():
+    people = _people(10)
+    staff = get_user_model().objects.create_user("staff", is_staff=True)
+    arenas = [
+        services.create(staff, name=f"A{i}", starts_at=timezone.now(), public=True)
+        for i in range(2)
+    ]
+    for t in arenas:
+        for person in people:
+            services.join(t.pk, person)
+    # Four pairers at once, two a tournament, as four workers' clocks would.
+    outcomes = race(*(lambda t=t: services.pair(t.pk) for t in arenas for _ in range(2)))
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    _check_nobody_seated_twice()
+    # Nobody waits while two others wait too (everyone is free for either tournament).
+    seated = set(Seat.objects.filter(user__isnull=False).values_list("user_id", flat=True))
+    assert len(seated) >= len(people) - 2
+    assert len(seated) == 9  # three tables of three; one waits
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_games_ending_while_the_clock_pairs_never_seat_a_person_twice():
+    people = _people(9)
+    t = _arena()
+    for person in people:
+        services.join(t.pk, person)
+    games = services.pair(t.pk)
+    assert len(games) == 3
+    for game in games:
+        prepare_last_move(game.pk)
+    stop = threading.Event()
+
+    def clock_ticks():
+        while not stop.is_set():
+            services.tick(timezone.now())
+
+    ends = [lambda g=g: play.play_due(g.pk, now=timezone.now()) for g in games]
+    ticker = threading.Thread(target=lambda: (clock_ticks(), connection.close()))
+    ticker.start()
+    try:
+        outcomes = race(*ends, lambda: services.pair(t.pk), lambda: services.pair(t.pk))
+    finally:
+        stop.set()
+        ticker.join(60)
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    services.pair(t.pk)
+    _check_nobody_seated_twice()
+    assert len(services.pool(Tournament.objects.get(pk=t.pk))) == 0  # all nine re-seated
+
+
+def _check_nobody_seated_twice() -> None:
+    unfinished = Seat.objects.filter(
+        user__isnull=False, game__status__in=[Game.Status.WAITING, Game.Status.PLAYING]
+    ).values_list("user_id", flat=True)
+    unfinished = list(unfinished)
+    assert len(unfinished) == len(set(unfinished)), sorted(unfinished)
+
+
+# --- The hourly tournament ----------------------------------------------------------------
+
+
+def test_the_hourly_command_makes_each_coming_hour_once(db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("hourly_tournament", "--hours", "2", stdout=StringIO())
+    call_command("hourly_tournament", "--hours", "3", stdout=(out := StringIO()))
+    assert "1 hourly" in out.getvalue()
+    hourly = list(Tournament.objects.order_by("starts_at"))
+    assert len(hourly) == 3 and all(t.public and t.rated and t.minutes == 45 for t in hourly)
+    assert [t.starts_at.minute for t in hourly] == [0, 0, 0]
+    assert hourly[0].name_shown.startswith("Hourly arena")
