@@ -13,7 +13,6 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.dispatch import Signal
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
@@ -23,13 +22,6 @@ from games.engine.record import Record, load_record
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
-
-
-# Sent by the one writer of games (games.play.services) in the transaction of a game's last
-# move, with ``game_id``, ``rated`` (rated and not uploaded) and ``accounts`` (each seat's
-# user id, None for a bot): what sits above play (fair play's scoring) listens without play
-# importing it.
-game_finished = Signal()
 
 
 class Game(models.Model):

@@ -1,8 +1,8 @@
 """The background task that scores a rated game's pairs once it has ended.
 
 Queued on the coach's queue (django-tasks, database backend, ``manage.py db_worker``) after
-the commit of a rated game's last move: ``games.models.game_finished`` tells us, so live
-play never imports fair play, and a move never waits for the scoring.
+the commit of a rated game's last move: play's finish hook (``games.play.hooks``) tells us,
+so live play never imports fair play, and a move never waits for the scoring.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import logging
 from django.db import transaction
 from django_tasks import task
 
-from games.models import Game, game_finished
+from games.models import Game
+from games.play import hooks
 
 from . import scoring
 
@@ -25,10 +26,13 @@ def score_finished_game(game_id: int) -> int:
     return scoring.score_game(game_id)
 
 
-def _finished(sender, *, game_id: int, rated: bool, accounts=(), **kwargs) -> None:
+def _finished(game_id: int, seats, outcome, now) -> None:
     # Only a game of two or more accounts has a pair to score (Quick play is one person
-    # and two bots).
-    if rated and len({user for user in accounts if user is not None}) >= 2:
+    # and two bots), and only a rated one played here (not uploaded).
+    accounts = {seat.user_id for seat in seats if seat.user_id is not None}
+    if len(accounts) < 2:
+        return
+    if Game.objects.filter(pk=game_id, rated=True, imported=False).exists():
         transaction.on_commit(lambda: _enqueue(game_id), robust=True)
 
 
@@ -37,4 +41,4 @@ def _enqueue(game_id: int) -> None:
 
 
 def connect() -> None:
-    game_finished.connect(_finished, sender=Game, dispatch_uid="fairplay-score-finished")
+    hooks.on_finish(_finished)

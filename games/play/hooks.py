@@ -1,5 +1,5 @@
 """What play tells the capabilities above it, without importing them: a game's end and
-the server clock's tick. An app above play (tournaments) registers its callables here
+the server clock's tick. An app above play (tournaments, fair play) registers its callables here
 from its ``AppConfig.ready``; play calls them.
 
 - ``on_finish(fn)``: ``fn(game_id, seats, outcome, now)`` runs in the transaction of the

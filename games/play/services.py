@@ -43,7 +43,7 @@ from games.engine import GameState, IllegalMoveError, InvalidMoveError, Move, ap
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.view import SeatView
-from games.models import Game, Seat, game_finished
+from games.models import Game, Seat
 from games.play import hooks, ratelimit
 from games.play.live import publish, rows, snapshots, thinking, watch
 from games.play.live.layer import drops_own_events
@@ -610,16 +610,12 @@ def _store_result(game: Game, state: GameState, now: datetime) -> None:
 def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datetime) -> None:
     """What a game's end changes beyond the game, in the same transaction: ratings
     (a game rates once), a series' pause before its next hand, what the apps above play
-    registered (``hooks``: a tournament's pool), and the news for whoever listens (fair
-    play scores the pairs of a rated game after the commit)."""
+    registered (``hooks``: a tournament's pool; fair play's scoring of a rated game's pairs,
+    queued after the commit)."""
     o = state.outcome
     ratings.rate_finished(game.pk, seats, o.winner, o.chips, now)
     series.hand_finished(game.pk, now)
     hooks.finished(game.pk, seats, o, now)
-    game_finished.send(
-        Game, game_id=game.pk, rated=game.rated and not game.imported,
-        accounts=[seat.user_id for seat in seats],
-    )  # fmt: skip
 
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:
