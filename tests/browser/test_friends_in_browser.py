@@ -116,6 +116,18 @@ def test_two_friends_see_each_other_challenge_and_play_a_hand(browser, server):
     shoot(ann, "table-menu")
     ann.locator("#menu-sheet .sheet-close").click()
 
+    # They talk: a preset in one tap reaches Ben; at this private, unrated table of friends
+    # (the bot says nothing) free text is offered too.
+    ann.get_by_text("Chat", exact=True).click()
+    ann.locator("#chat-sheet .sheet-body").wait_for()
+    assert ann.locator("[name=chat_text]").count() == 1
+    ann.get_by_role("button", name="Nice one!").click()
+    ben.locator("#chat-log .chat-line", has_text="Nice one!").wait_for(
+        state="attached", timeout=10_000
+    )
+    shoot(ann, "table-chat")
+    ann.keyboard.press("Escape")
+
     play_the_hand([ann, ben])
     assert ann.get_by_role("button", name="Rematch").is_visible()
     shoot(ann, "result")
