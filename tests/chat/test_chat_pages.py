@@ -16,6 +16,7 @@ from django.utils import timezone, translation
 from games.models import Game
 from games.social import services
 from games.social.chat import frames, presets, rules, wordfilter
+from games.social.chat import services as chat_services
 from games.social.chat.models import ChatMessage, ChatReport, ChatSilence
 from tests.table.support import play_to_the_end
 
@@ -192,3 +193,19 @@ def test_presets_are_worded_in_the_readers_language():
     with translation.override("en"):
         assert "Nice one!" in frames.message({**ev, "body": "p:nice"}, 2)
     assert presets.is_preset("e:cool") and not presets.is_preset("p:7H")
+
+
+@pytest.mark.django_db
+def test_a_blocked_persons_talk_is_not_shown_to_the_one_who_blocked_them(
+    barkada_table, alice, bob, carol
+):
+    chat_services.say(barkada_table.pk, bob, preset="p:nice")
+    chat_services.say(barkada_table.pk, carol, preset="p:thanks")
+    services.block(alice, bob.pk)
+
+    mine = chat_services.history(barkada_table.pk, alice.pk, watchers_too=False)
+    assert [line["user"] for line in mine] == [carol.pk]
+    assert bob.pk in chat_services.muted_ids(alice.pk)  # her socket drops his new lines
+    # Bob is not told: his own view of the talk is whole.
+    theirs = chat_services.history(barkada_table.pk, bob.pk, watchers_too=False)
+    assert [line["user"] for line in theirs] == [bob.pk, carol.pk]

@@ -16,6 +16,7 @@ from accounts.models import display_name_for
 from games.models import Game
 from games.social.chat import presets, rules
 from games.social.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
+from games.social.services import blocked_ids
 from games.words.text import lazy_message, storable
 
 HISTORY = 100  # the newest messages a table's drawer gets when it connects
@@ -130,19 +131,22 @@ def event(message: ChatMessage) -> dict[str, Any]:
 
 def history(game_id: int, user_id: int | None, watchers_too: bool) -> list[dict[str, Any]]:
     """The newest messages of the table, oldest first: the players' always, the
-    watchers' only for a watcher or once the game is over; none from muted people."""
+    watchers' only for a watcher or once the game is over; none from people this person
+    muted or blocked."""
     rows = ChatMessage.objects.filter(game_id=game_id)
     if not watchers_too:
         rows = rows.filter(room=ChatMessage.Room.PLAYERS)
     if user_id is not None:
-        muted = ChatMute.objects.filter(user_id=user_id).values("muted_id")
-        rows = rows.exclude(user_id__in=muted)
+        rows = rows.exclude(user_id__in=muted_ids(user_id))
     newest = list(rows.order_by("-created_at", "-pk")[:HISTORY])
     return [event(m) for m in reversed(newest)]
 
 
 def muted_ids(user_id: int) -> set[int]:
-    return set(ChatMute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
+    """Whose talk this person does not see: those they muted, and those they blocked
+    (blocking stops a person's chat to you, as it stops their requests and challenges)."""
+    muted = set(ChatMute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
+    return muted | blocked_ids(user_id)
 
 
 def _message(game_id: int, message_id: Any, watchers_too: bool) -> ChatMessage:
