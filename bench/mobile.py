@@ -125,7 +125,8 @@ class Relay:
 
 class Wire:
     """What one page's own target received: requests and encoded bytes (CDP Network); and
-    the frames its sockets sent (Playwright's ``framesent``), which is how a move leaves."""
+    the move frames its sockets sent (Playwright's ``framesent``), which is how a move
+    leaves."""
 
     def __init__(self, cdp, page) -> None:
         self.requests = 0
@@ -149,6 +150,10 @@ class Wire:
         return (time.monotonic() - self.start) * 1000
 
     def _frame(self, payload) -> None:
+        # Moves only: the chat's own frames (a socket that opens asks for the talk so far,
+        # ``chat_history``) are not moves.
+        if isinstance(payload, str) and '"chat_' in payload:
+            return
         self.sent += 1
 
     def _sent(self, event: dict) -> None:

@@ -4,6 +4,22 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 
+# On PostgreSQL each process draws its connections from a psycopg pool sized for a worker
+# (settings.py: the sockets' database threads, which keep theirs, and a few more). The test
+# process is more than a worker: its sockets' threads keep their connections from test to
+# test while a race test opens several threads of its own. Its pool is made larger, so a
+# race waits for rows, never for a connection ("couldn't get a connection after 20 s").
+TEST_POOL_MAX = 40
+
+
+def pytest_configure(config) -> None:
+    from django.conf import settings
+
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    if isinstance(pool, dict):
+        pool["max_size"] = max(pool.get("max_size", 0), TEST_POOL_MAX)
+
+
 PASSWORDS = {
     "alice": "pw-alice-123!",
     "bob": "pw-bob-123!",

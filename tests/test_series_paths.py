@@ -117,10 +117,16 @@ def _round_trip(made: Series, user, client, seen: dict, when: str = "midway") ->
 
 def test_the_paths_reach_pots_taken_returned_left_and_aborted(alice, bob, carol, outsider, staff):
     # The strategy is worth its examples only if they get there: one path of each.
+    # The deals are the server's own (random): seat 0 wins none of seven hands about one
+    # time in sixteen, so the path is tried again, a new series each time, up to four times.
     taken = Path(1, ("greedy", "random"), True, (("play", 0), ("timeout", 0)) * 6, 0)
-    made = play_path(taken, [alice, bob, carol, outsider], staff)
-    check_books(made)
-    assert made.ended and series.state(made).book.standings[0].wins >= 1
+    for _ in range(4):
+        made = play_path(taken, [alice, bob, carol, outsider], staff)
+        check_books(made)
+        assert made.ended
+        if series.state(made).book.standings[0].wins >= 1:
+            break
+    assert series.state(made).book.standings[0].wins >= 1
 
     left = Path(2, ("open", "open"), True, (("play", 0), ("leave", 0), ("timeout", 0)), 1)
     made = play_path(left, [alice, bob, carol, outsider], staff)
