@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games.analysis import analysis
+from games.analysis import analysis, report
 from games.analysis.coach import MARKS, Budget, better_text, evaluate, mark_for
 from games.analysis.models import Analysis, MoveEvaluation
 from games.bots import choose
@@ -162,6 +162,9 @@ def test_a_player_asks_and_the_database_worker_analyses_the_game(make_game, clie
     assert a.done == a.total == len(seqs)
     page = client.get(reverse("replay", args=[game.pk])).content.decode()
     assert 'id="coach-graph"' in page and "Accuracy" in page
+    # The x-axis is numbered by move, from the first.
+    axis = page[page.index('<g class="coach-moves"') :].split("</g>")[0]
+    assert 'text-anchor="middle">1</text>' in axis
     polled = client.get(reverse("analysis", args=[game.pk]), headers={"HX-Request": "true"})
     assert polled["HX-Trigger"] == "coach-done"
     assert "hx-trigger" not in polled.content.decode()  # done: the asking stops
@@ -377,3 +380,15 @@ def test_an_uploaded_records_bot_seats_are_not_analysed(alice, bob):
     named = {**scripted_record(), "players": ["Normal bot 2", "Bea", "Carl"]}
     every = analysis.judged_moves(import_record(json.dumps(named), bob))
     assert every == list(range(1, len(SCRIPTED_MOVES) + 1))
+
+
+@pytest.mark.parametrize("total", [1, 2, 7, 12, 40, 61, 99, 150, 400, 2000])
+def test_the_coach_graph_numbers_its_moves_and_no_two_numbers_overlap(total):
+    ticks = report.move_ticks(total)
+    assert ticks[0] == 1 and all(1 <= n <= max(total, 1) for n in ticks)
+    assert ticks == sorted(set(ticks))
+    per_move = (report.WIDTH - report.PAD_X - 8) / max(total - 1, 1)
+    gaps = [(b - a) * per_move for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert all(gap >= report.TICK_GAP for gap in gaps), gaps
+    if total >= 10:
+        assert len(ticks) >= 3  # numbered, not just the first

@@ -11,7 +11,11 @@ from django.utils.translation import gettext
 from .coach import MARK_NAMES, MARKS, say_better
 from .models import Analysis, MoveEvaluation
 
-WIDTH, HEIGHT, PAD_X, PAD_Y = 640, 200, 36, 14
+WIDTH, HEIGHT, PAD_X, PAD_Y = 640, 216, 36, 14
+AXIS_H = 16  # below the plot: the moves' numbers
+LABEL_GAP = 12  # the least distance between two of the chips' labels (11 px text)
+TICK_GAP = 36  # the least distance between two moves' numbers
+TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500)
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,12 @@ class Graph:
     top_y: float
     bottom_y: float
     summary: str
+    # The x-axis: (x, move number) for each number shown, and where the numbers stand.
+    ticks: list[tuple[float, int]]
+    axis_y: float
+    # The top and bottom chips' labels are left out where they would overlap the 0's.
+    show_top: bool
+    show_bottom: bool
 
 
 @dataclass(frozen=True)
@@ -133,7 +143,7 @@ def _graph(
         return round(PAD_X + (seq - 1) * (WIDTH - PAD_X - 8) / max(total - 1, 1), 1)
 
     def y(value: float) -> float:
-        return round(PAD_Y + (high - value) * (HEIGHT - 2 * PAD_Y) / span, 1)
+        return round(PAD_Y + (high - value) * (HEIGHT - 2 * PAD_Y - AXIS_H) / span, 1)
 
     lines = []
     for seat in sorted({r.seat for r in rows}):
@@ -162,9 +172,27 @@ def _graph(
     summary = gettext(
         "Expected chips at the end, after each move, as the coach saw it: %(lines)s."
     ) % {"lines": words}
+    zero = y(0.0)
     return Graph(
-        WIDTH, HEIGHT, lines, y(0.0), _signed(high), _signed(low), y(high), y(low), summary
-    )
+        WIDTH, HEIGHT, lines, zero, _signed(high), _signed(low), y(high), y(low), summary,
+        ticks=[(x(n), n) for n in move_ticks(total)],
+        axis_y=HEIGHT - 3,
+        show_top=abs(y(high) - zero) >= LABEL_GAP,
+        show_bottom=abs(y(low) - zero) >= LABEL_GAP,
+    )  # fmt: skip
+
+
+def move_ticks(total: int) -> list[int]:
+    """The moves numbered on the x-axis of a game of ``total`` moves: the first, then every
+    step of 1, 2, 5, 10… moves, the smallest step whose numbers stand at least TICK_GAP
+    apart (so they never overlap)."""
+    room = WIDTH - PAD_X - 8
+    per_move = room / max(total - 1, 1)
+    step = next((s for s in TICK_STEPS if s * per_move >= TICK_GAP), TICK_STEPS[-1])
+    ticks = [1] + list(range(step, total + 1, step))
+    if len(ticks) > 1 and (ticks[1] - 1) * per_move < TICK_GAP:
+        ticks.pop(1)  # too near the first
+    return ticks
 
 
 def _point_label(name: str, r: MoveEvaluation, by_clock: bool = False) -> str:
