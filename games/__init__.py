@@ -7,7 +7,8 @@ contracts; tests/test_architecture.py checks them and that no modules form a cir
     urls, routing, admin, management   wiring: routes, sockets' routes, admin, commands
     sockets/        the table's and the lobby's WebSockets
     views/          the site's pages: home, lobby, table, how to play
-    social/, tournaments/   to come, each in its own place
+    social/         friends, blocks, presence, challenges, rematch; chat/, a table's talk
+    tournaments/    arena tournaments: scoring, pairing, the pages, the record
     fairplay/       pairs of accounts playing as one: evidence, the test, the staff page
     history/        finished games: stats, records in and out, charts, history, replays
     analysis/       the coach (its own app: models, worker, views on the replay page)

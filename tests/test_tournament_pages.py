@@ -127,6 +127,15 @@ def test_the_end_shows_the_podium_and_every_game_linked_to_its_replay(
     assert "hx-trigger" not in text.split('id="tournament-live"')[1].split(">")[0]
     winner = game.seats.get(index=game.winner_seat).user
     assert winner.username in text.split('class="podium"')[1].split("</ol>")[0]
+    # A page opened while it ran learns of the end from its live part, which takes the
+    # Pause and Withdraw buttons away with it.
+    client.force_login(alice)
+    live = client.get(
+        reverse("tournament_live", args=[t.pk]) + "?game=&v=old", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "This tournament has ended." in live
+    actions = live.split('id="tournament-actions"')[1].split("</div>")[0]
+    assert 'hx-swap-oob="true"' in actions and "button" not in actions
 
 
 def test_the_tournament_pages_leave_nothing_in_english_in_filipino(

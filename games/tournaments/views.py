@@ -147,7 +147,7 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         return HttpResponseClientRedirect(reverse("table", args=[current.pk]))
     if request.GET.get("v") == context["version"]:
         return HttpResponse(status=204)  # htmx swaps nothing
-    return render(request, "games/tournaments/page.html#live", context)
+    return render(request, "games/tournaments/page.html#live", {**context, "oob": True})
 
 
 def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> HttpResponse:
