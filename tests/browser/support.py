@@ -83,7 +83,13 @@ OUT_OF_VIEW = """() => {
 
 
 def out_of_view(page) -> list[str]:
-    """What of the table is off the screen, or only reached by scrolling the page."""
+    """What of the table is off the screen, or only reached by scrolling the page, once the
+    hand's cards are still (a card just drawn flies in, smaller, for a third of a second)."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#my-hand .hand-card')]"
+        ".every(card => card.getAnimations().length === 0)",
+        timeout=5_000,
+    )
     return page.evaluate(OUT_OF_VIEW)
 
 
