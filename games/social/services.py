@@ -8,6 +8,7 @@ who blocked them is kept and looks sent to them, but never reaches that person.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -62,6 +63,12 @@ def friend_ids(user_id: int) -> list[int]:
         Q(from_user_id=user_id) | Q(to_user_id=user_id), accepted_at__isnull=False
     ).values_list("from_user_id", "to_user_id")
     return [b if a == user_id else a for a, b in rows]
+
+
+def has_friends(user_id: int) -> bool:
+    return Friendship.objects.filter(
+        Q(from_user_id=user_id) | Q(to_user_id=user_id), accepted_at__isnull=False
+    ).exists()
 
 
 def are_friends(a: int, b: int) -> bool:
@@ -188,7 +195,16 @@ def _accept(row: Friendship, user: AbstractBaseUser) -> Done:
     row.save(update_fields=["accepted_at"])
     _tell(row.from_user_id)
     _tell(user.pk)
+    # Presence is not kept for a person with no friend: both are looked at again.
+    for person in (row.from_user_id, user.pk):
+        transaction.on_commit(functools.partial(_recheck_presence, person), robust=True)
     return Done(_("You are friends now."))
+
+
+def _recheck_presence(user_id: int) -> None:
+    from games.social import presence  # which reads friendships from here
+
+    presence.recheck(user_id)
 
 
 def accept_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
