@@ -335,6 +335,28 @@ async def test_a_blocked_persons_challenge_never_reaches_the_socket(alice, bob):
     await bobs.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_a_block_made_with_the_socket_open_takes_the_challenge_away_at_once(alice, bob):
+    await database_sync_to_async(befriend)(alice, bob)
+    bobs = await lobby_socket(bob)
+    made = await database_sync_to_async(social.challenge)(alice, bob.pk, ante=None, bot_kind="easy")
+    assert f'id="accept-challenge-{made.pk}"' in await frame_with(bobs, "accept-challenge")
+
+    await database_sync_to_async(social.block)(bob, alice.pk)
+    frame = await frame_with(bobs, "challenge-badge")  # his parts again, at once
+    assert "accept-challenge" not in frame and "alice" not in frame.lower()
+    while not await bobs.receive_nothing(timeout=0.3):
+        await bobs.receive_from()
+
+    # Whatever she does next never reaches him (and she is not told).
+    await database_sync_to_async(social.cancel_challenge)(alice, made.pk)
+    await database_sync_to_async(social.request_friend)(alice, bob.pk)
+    with pytest.raises(services.NotAllowed):
+        await database_sync_to_async(social.challenge)(alice, bob.pk, ante=None, bot_kind="easy")
+    assert await bobs.receive_nothing(timeout=1)
+    await bobs.disconnect()
+
+
 # --- Rematch --------------------------------------------------------------------------------
 
 

@@ -38,6 +38,11 @@ def person_group(user_id: int) -> str:
     return f"person-{user_id}"
 
 
+def person_tables_group(user_id: int) -> str:
+    """The channel group of one person's table sockets (for their blocks: the chat)."""
+    return f"person-{user_id}-tables"
+
+
 def _tell(user_id: int, **event) -> None:
     services.notify_group(person_group(user_id), {"type": "social.changed", **event})
 
@@ -263,6 +268,9 @@ def block(user: AbstractBaseUser, other_id: int | str) -> Done:
         ).update(status=Challenge.Status.CANCELLED, answered_at=timezone.now())
         _tell(user.pk)
         _tell(other.pk)
+        # At once at the tables ``user`` has open: the other's talk stops there too.
+        event = {"type": "chat.blocked", "blocked": other.pk}
+        services.notify_group(person_tables_group(user.pk), event)
     return Done(_("Blocked. They are not told."))
 
 
