@@ -357,6 +357,19 @@ async def test_a_block_made_with_the_socket_open_takes_the_challenge_away_at_onc
     await bobs.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_the_friends_pages_socket_is_not_sent_the_lobbys_lists(alice, bob, carol):
+    friends_page = await lobby_socket(alice, "friends")
+    lobby = await lobby_socket(bob)
+    await database_sync_to_async(services.quick_play)(carol)  # a table changes
+
+    assert 'id="lobby-lists"' in await frame_with(lobby, 'id="lobby-lists"')
+    while not await friends_page.receive_nothing(timeout=0.3):
+        assert 'id="lobby-lists"' not in await friends_page.receive_from()
+    await friends_page.disconnect()
+    await lobby.disconnect()
+
+
 # --- Rematch --------------------------------------------------------------------------------
 
 
