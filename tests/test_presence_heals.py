@@ -70,8 +70,9 @@ def test_a_dead_workers_people_go_offline_and_a_live_ones_stay(alice, bob, carol
 
     die(redis, dead)
     as_worker("reaper")
-    assert heartbeat.beat() == 1  # the dead one only: the live one's key is there
-    assert heartbeat.beat() == 0  # and only once
+    # The dead one only (the live one's key is there), and only once.
+    assert heartbeat.beat(presence.forget_sockets) == 1
+    assert heartbeat.beat(presence.forget_sockets) == 0
     assert presence.statuses([alice.pk, carol.pk]) == {
         alice.pk: presence.Status("online"),  # her page on the live worker
         carol.pk: presence.Status("online"),
@@ -82,7 +83,7 @@ def test_a_dead_workers_people_go_offline_and_a_live_ones_stay(alice, bob, carol
     assert counts(redis, live) == {f"s:{carol.pk}": 1, f"s:{alice.pk}": 1}
 
     die(redis, live)
-    heartbeat.reap()
+    presence.reap()
     assert presence.statuses([alice.pk, carol.pk])[alice.pk].kind == "offline"
     assert presence.statuses([alice.pk, carol.pk])[carol.pk].kind == "offline"
     assert Presence.objects.get(user=carol).sockets == 0
@@ -111,7 +112,7 @@ def test_a_dead_worker_of_a_person_never_seen_makes_no_row(alice, as_worker, red
     heartbeat.record(alice.pk, sockets=1)  # counted in Redis, then the worker died
     die(redis, dead)
     as_worker("reaper")
-    assert heartbeat.reap() == 1
+    assert presence.reap() == 1
     assert not Presence.objects.filter(user=alice).exists()
 
 
@@ -126,7 +127,7 @@ async def test_a_friend_on_a_dead_worker_is_pushed_as_offline(alice, bob, as_wor
 
     die(redis, dead)  # and the worker is gone, without a word
     as_worker("reaper")
-    assert await database_sync_to_async(heartbeat.reap)() == 1
+    assert await database_sync_to_async(presence.reap)() == 1
 
     assert "presence-offline" in await frame_with(bobs, f'id="presence-{alice.pk}"')
     await bobs.disconnect()

@@ -28,6 +28,8 @@ import os
 import threading
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 
@@ -121,20 +123,23 @@ def record(user_id: int, sockets: int = 0, away: int = 0) -> None:
         log.warning("Presence lease of %s not recorded: %s", user_id, e)
 
 
-def beat() -> int:
+# ``forget(user_id, sockets, away)``: take a dead worker's sockets off a person's counts
+# (games/social/presence.py's ``forget_sockets``, which tells their friends).
+Forget = Callable[[int, int, int], Any]
+
+
+def beat(forget: Forget) -> int:
     """Say this worker is alive, then reap the workers that are not; how many reaped."""
     client = _redis()
     if client is None:
         return 0
     client.set(beat_key(worker_id), "1", ex=LEASE_SECONDS)
-    return reap()
+    return reap(forget)
 
 
-def reap() -> int:
+def reap(forget: Forget) -> int:
     """Take the counts of every worker whose key expired off the people they counted
-    (who are then pushed as offline to their friends, if they are); how many workers."""
-    from games.social import presence
-
+    (``forget``); how many workers."""
     client = _redis()
     if client is None:
         return 0
@@ -151,13 +156,13 @@ def reap() -> int:
             kind, user = field.decode().split(":", 1)
             people[int(user)][kind] += int(value)
         for user, took in people.items():
-            presence.forget_sockets(user, took["s"], took["a"])
+            forget(user, took["s"], took["a"])
         log.warning("Presence: worker %s stopped beating; %d people's sockets taken off.",
                     worker, len(people))  # fmt: skip
     return reaped
 
 
-def ensure_beating() -> None:
+def ensure_beating(forget: Forget) -> None:
     """Start this process's beat (on the running loop) if it has counted sockets and is
     not beating already."""
     global _task
@@ -165,15 +170,15 @@ def ensure_beating() -> None:
         return
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
-        _task = loop.create_task(_beat_while_counting(), name="tongits-presence-beat")
+        _task = loop.create_task(_beat_while_counting(forget), name="tongits-presence-beat")
 
 
-async def _beat_while_counting() -> None:
+async def _beat_while_counting(forget: Forget) -> None:
     from games.play.live.db import in_db_thread
 
     while _open > 0:
         try:
-            await in_db_thread(beat)()
+            await in_db_thread(beat)(forget)
         except Exception:  # Redis or the database restarting: beat again next time
             log.exception("The presence beat failed.")
         await asyncio.sleep(BEAT_SECONDS)

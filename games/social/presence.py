@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
+from django.dispatch import receiver
 from django.utils import timezone
 
 from games.models import Game, Seat
 from games.play import services
 from games.social import heartbeat
 from games.social.models import Presence
-from games.social.services import friend_ids, has_friends, person_group
+from games.social.services import friend_ids, friends_made, has_friends, person_group
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +103,7 @@ def _change(user_id: int, changes: dict) -> Status:
         _count(user_id, changes)
     if not has_friends(user_id):
         # Nobody sees them: the counts are enough (two queries a socket, not six). The
-        # status is looked at again when they make a friend (services._accept).
+        # status is looked at again when they make a friend (``_made_friends``).
         return UNSEEN
     return _look_again(user_id)
 
@@ -148,6 +149,17 @@ def forget_sockets(user_id: int, sockets: int, away: int = 0) -> Status:
     return _update(user_id, **changes)
 
 
+def keep_beating() -> None:
+    """On the event loop, after a socket is counted: this worker says it is alive, and
+    reaps the dead (games/social/heartbeat.py)."""
+    heartbeat.ensure_beating(forget_sockets)
+
+
+def reap() -> int:
+    """Take the sockets of workers that stopped beating off their people's counts."""
+    return heartbeat.reap(forget_sockets)
+
+
 def set_away(user_id: int, away: bool) -> Status:
     """A socket's page was hidden (``away``) or shown again: the person is away while
     every page of theirs is hidden."""
@@ -170,6 +182,12 @@ def recheck(user_id: int) -> Status:
 
 def is_hidden(user_id: int) -> bool:
     return Presence.objects.filter(user_id=user_id, hidden=True).exists()
+
+
+@receiver(friends_made)
+def _made_friends(sender: object, user_ids: tuple[int, ...], **kwargs: object) -> None:
+    for user_id in user_ids:
+        recheck(user_id)
 
 
 def tell_friends(user_id: int, status: Status) -> int:

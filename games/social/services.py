@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -28,6 +29,8 @@ from games.series import services as series_services
 from games.series.models import Series
 from games.social.models import Block, Challenge, Friendship
 
+# Sent after the commit of a new friendship, with both people's ``user_ids``.
+friends_made = Signal()
 # A challenge nobody answered is dropped after this long.
 CHALLENGE_TTL = timedelta(minutes=10)
 MAX_FRIENDS = 200
@@ -201,15 +204,9 @@ def _accept(row: Friendship, user: AbstractBaseUser) -> Done:
     _tell(row.from_user_id)
     _tell(user.pk)
     # Presence is not kept for a person with no friend: both are looked at again.
-    for person in (row.from_user_id, user.pk):
-        transaction.on_commit(functools.partial(_recheck_presence, person), robust=True)
+    made = functools.partial(friends_made.send, Friendship, user_ids=(row.from_user_id, user.pk))
+    transaction.on_commit(made, robust=True)
     return Done(_("You are friends now."))
-
-
-def _recheck_presence(user_id: int) -> None:
-    from games.social import presence  # which reads friendships from here
-
-    presence.recheck(user_id)
 
 
 def accept_friend(user: AbstractBaseUser, other_id: int | str) -> Done:

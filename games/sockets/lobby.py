@@ -28,8 +28,8 @@ from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games.play.live.db import in_db_thread
 from games.play.services import LAYER_DOWN, LOBBY_GROUP
-from games.social import heartbeat, presence
 from games.social import pages as social_pages
+from games.social import presence
 from games.social.services import person_group
 from games.views.lobby import lobby_context
 
@@ -79,7 +79,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         if settings.TONGITS_SOCKET_PRESENCE:
             self.counted = True
             await in_db_thread(presence.connected)(user.pk)
-            heartbeat.ensure_beating()  # so a crash of this worker heals
+            presence.keep_beating()  # so a crash of this worker heals
 
     async def disconnect(self, code: int) -> None:
         _sockets.discard(self)

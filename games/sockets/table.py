@@ -36,7 +36,7 @@ from games.play.live.db import in_db_thread
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
-from games.social import heartbeat, presence
+from games.social import presence
 from games.social.chat import live as chat
 from games.table import rendering, spectators
 
@@ -110,7 +110,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             # page is counted once it shows the table.
             self.counted = True
             await in_db_thread(presence.connected)(self.user.pk)
-            heartbeat.ensure_beating()  # so a crash of this worker heals
+            presence.keep_beating()  # so a crash of this worker heals
         watch.add(self)
         await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
 
