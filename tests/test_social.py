@@ -463,3 +463,16 @@ def test_the_sockets_presence_markup_is_the_pages(language, status):
             "social/parts.html#presence", {"f": FriendLine(3, "", "", status), "oob": True}
         )
         assert presence_html(3, status) == page.strip()
+
+
+def test_a_person_with_no_friend_costs_a_socket_two_queries(alice, django_assert_num_queries):
+    """The table's sockets count everyone: for a person nobody sees, only the count is
+    kept (an UPDATE, and whether they have a friend), not the status."""
+    presence.connected(alice.pk)  # the row is made at the first socket
+    with django_assert_num_queries(2):
+        presence.connected(alice.pk)
+    with django_assert_num_queries(1):
+        presence.recheck(alice.pk)  # their game ended
+    with django_assert_num_queries(2):
+        presence.disconnected(alice.pk)
+    assert Presence.objects.get(user=alice).sockets == 1
