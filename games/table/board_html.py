@@ -140,10 +140,13 @@ def status(v: Mapping[str, Any]) -> str:
             'form="my-hand">'
         )
     ticking = clock(mine, v["now"], v.get("lang")) if turn else ""
+    # Two accounts at this rated table share an address or a device: said to everyone.
+    note = v.get("shared_note")
+    shared = f'<p class="shared-note" role="note">{_e(note)}</p>' if note else ""
     return (
         f'<div id="table-status" class="turn-bar{" is-my-turn" if turn else ""}" '
         f'data-seq="{v["seq"]}"{_oob(v)}>{form}'
-        f'<p class="turn-text">{_e(v.get("turn_text", ""))}</p>{ticking}</div>'
+        f'<p class="turn-text">{_e(v.get("turn_text", ""))}</p>{ticking}{shared}</div>'
     )
 
 
