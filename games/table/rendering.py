@@ -251,6 +251,11 @@ def _dealt_context(
     if view.finished:
         ctx["result"] = table_view.result_context(view, names, faces, journal)
         ctx["next_game"] = next_game_context(table)
+        # Report (fair play): for a seat at a game another person played in.
+        if table.mine is not None and any(
+            s.user_id is not None and s != table.mine for s in table.seats
+        ):
+            ctx["report_url"] = reverse("report_game", args=[game.pk])
     return ctx
 
 
