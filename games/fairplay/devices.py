@@ -95,29 +95,35 @@ def shared(user_ids: Iterable[int]) -> list[tuple[int, int, tuple[str, ...]]]:
 
 
 class DeviceMiddleware:
-    """Gives a browser its device cookie and records a signed-in person's sightings on
-    the forms they post (not on every page: a page view costs no query here)."""
+    """Gives a browser its device cookie and records a signed-in person's sightings when
+    they post a form, before the view runs (the form may seat them at a table), and after
+    a log-in (not on every page: a page view costs no query here)."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        user = getattr(request, "user", None)
-        signed_in = user is not None and user.is_authenticated
         device = device_of(request)
-        if device is None and (signed_in or request.method == "POST"):
-            device = secrets.token_urlsafe(24)
+        fresh = None
+        if device is None:
+            device = fresh = secrets.token_urlsafe(24)
+        before = _signed_in(request)
+        if before is not None and request.method == "POST":
+            self._seen(request, before, device)
+        response = self.get_response(request)
+        after = _signed_in(request)
+        if after is not None and after != before and request.method == "POST":
+            if response.status_code < 400:
+                self._seen(request, after, device)  # just logged in
+        if fresh is not None and (after is not None or request.method == "POST"):
             response.set_cookie(
-                COOKIE, device, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
+                COOKIE, fresh, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
                 secure=settings.SESSION_COOKIE_SECURE,
             )  # fmt: skip
-        if signed_in and request.method == "POST" and response.status_code < 400:
-            self._seen(request, user.pk, device)
         return response
 
     @staticmethod
-    def _seen(request: HttpRequest, user_id: int, device: str | None) -> None:
+    def _seen(request: HttpRequest, user_id: int, device: str) -> None:
         address = client_ip(request)
         session = getattr(request, "session", None)
         memo = f"{user_id}:{digest('memo', f'{address}|{device}')[:16]}"
@@ -129,3 +135,8 @@ class DeviceMiddleware:
         record(user_id, address, device)
         if session is not None:
             session[_MEMO] = [memo, now.timestamp()]
+
+
+def _signed_in(request: HttpRequest) -> int | None:
+    user = getattr(request, "user", None)
+    return user.pk if user is not None and user.is_authenticated else None

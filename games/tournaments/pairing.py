@@ -70,7 +70,10 @@ def pair(
     full = len(people) - len(people) % 3
     seated, left = people[:full], people[full:]
     tables, unplaced = _full_tables(seated, veto)
-    left = sorted([*unplaced, *left], key=lambda w: (w.since, w.key))
+    if unplaced:  # some could not sit together: they and those left over try again
+        more, unplaced = _full_tables([*unplaced, *left], veto)
+        tables, left = tables + more, unplaced
+    left = sorted(left, key=lambda w: (w.since, w.key))
     if left and now - left[0].since >= bot_wait:
         # The longest waiter of those left has waited long enough: bots fill their table.
         tables += _bot_tables(left, veto)
