@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -90,7 +91,7 @@ def send(
     with transaction.atomic():
         since = timezone.now() - timedelta(hours=1)
         # The reporter's row lock: a burst of reports is counted one at a time.
-        type(reporter).objects.select_for_update().filter(pk=reporter.pk).exists()
+        get_user_model().objects.select_for_update().filter(pk=reporter.pk).exists()
         recent = Report.objects.filter(reporter=reporter, updated_at__gte=since).count()
         if recent >= per_hour():
             raise ReportRefused(

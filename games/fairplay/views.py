@@ -129,7 +129,7 @@ def report_game(request: HttpRequest, game_id: int) -> HttpResponse:
             request, gettext("You can report only someone you played a game with, once it is over.")
         )
         return redirect("table", game.pk)
-    form = ReportForm(request.POST or None)
+    form = ReportForm(request.POST if request.method == "POST" else None)
     chosen = None
     if request.method == "POST":
         wanted = request.POST.get("reported", "")
@@ -152,7 +152,7 @@ def report_player(request: HttpRequest, username: str) -> HttpResponse:
     if person.pk == request.user.pk:
         messages.error(request, gettext("You cannot report yourself."))
         return redirect("player", username)
-    form = ReportForm(request.POST or None)
+    form = ReportForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         return _sent(request, person, note=form.cleaned_data["note"])
     games = len(reports.shared_games(request.user, person))
