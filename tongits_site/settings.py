@@ -354,3 +354,5 @@ TONGITS_GUESTS_PER_ADDRESS_PER_HOUR = int(
     os.environ.get("TONGITS_GUESTS_PER_ADDRESS_PER_HOUR", "20")
 )
 TONGITS_GUEST_DAYS = int(os.environ.get("TONGITS_GUEST_DAYS", "30"))
+# Fair play: reports one account may send (new or repeated) in an hour.
+TONGITS_REPORTS_PER_HOUR = int(os.environ.get("TONGITS_REPORTS_PER_HOUR", "5"))
