@@ -1,8 +1,8 @@
-"""Report from the result screen in a real browser, on a 360x740 phone: a person who
-finished a rated game with another person opens Report a player from the result, sends
-the report by keyboard and mouse, and reads the confirmation; sending it again says it was
-not sent twice. Screenshots of the result with its Report button and of the confirmation
-go to artifacts/.
+"""Fair play in a real browser, on a 360x740 phone: a person who finished a rated game with
+another person opens Report a player from the result, sends the report by keyboard and
+mouse, and reads the confirmation; sending it again says it was not sent twice. And a
+rated table where two accounts share a device says so in its status bar with the whole
+table still on one screen. Screenshots go to artifacts/.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.browser.support import ARTIFACTS, PageErrors, log_in
+from tests.browser.support import ARTIFACTS, PageErrors, log_in, out_of_view
 
 pytestmark = pytest.mark.browser
 
@@ -71,5 +71,38 @@ def test_a_person_reports_a_player_from_the_result_screen_on_a_phone(browser, se
     page.get_by_role("button", name="Send the report").press("Enter")
     page.wait_for_load_state()
     assert page.get_by_role("heading", name="Already reported").is_visible()
+    errors.assert_none()
+    context.close()
+
+
+SHARED_TABLE = f"""
+from django.contrib.auth import get_user_model
+from games.fairplay import devices
+from games.play import services
+User = get_user_model()
+cy = User.objects.create_user("cy", password="{PASSWORD}")
+dee = User.objects.create_user("dee", password="{PASSWORD}")
+for user in (cy, dee):
+    devices.record(user.pk, None, "one-phone-" + "z" * 24)
+game = services.create_table(cy, others=("open", "easy"), rated=True)
+services.join_table(game.pk, dee)
+print(game.pk)
+"""
+
+
+def test_a_rated_table_of_two_accounts_on_one_device_says_so_on_one_screen(browser, server, manage):
+    ARTIFACTS.mkdir(exist_ok=True)
+    game_id = int(manage("shell", "-c", SHARED_TABLE).split()[-1])
+    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    page = context.new_page()
+    errors = PageErrors(page)
+    log_in(page, server, "cy", PASSWORD)
+    page.goto(f"{server}/games/{game_id}/")
+    page.locator("#my-hand .hand-card").first.wait_for()
+    note = page.locator("#table-status .shared-note")
+    assert note.inner_text() == "Fair play: cy and dee play from the same device."
+    assert note.is_visible()
+    assert out_of_view(page) == []
+    page.screenshot(path=ARTIFACTS / "shared-table-360x740.png")
     errors.assert_none()
     context.close()
