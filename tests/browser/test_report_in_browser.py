@@ -16,17 +16,21 @@ from tests.browser.support import ARTIFACTS, PageErrors, log_in, out_of_view
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-pass-phrase-42"
-# Two people and a bot finish a rated game (the server's bots play the people's seats).
+# Two people and a bot finish a rated game (the server's bots play the people's seats),
+# in one transaction: the running server's clock never sees the game half made.
 MAKE_GAME = f"""
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from games.play import services
 from tests.fast_games import finish
 User = get_user_model()
-ann = User.objects.create_user("ann", password="{PASSWORD}")
-ben = User.objects.create_user("ben", password="{PASSWORD}")
-game = services.create_table(ann, others=("open", "easy"), rated=True)
-services.join_table(game.pk, ben)
-print(finish(game.pk).pk)
+with transaction.atomic():
+    ann = User.objects.create_user("ann", password="{PASSWORD}")
+    ben = User.objects.create_user("ben", password="{PASSWORD}")
+    game = services.create_table(ann, others=("open", "easy"), rated=True)
+    services.join_table(game.pk, ben)
+    done = finish(game.pk).pk
+print(done)
 """
 
 
