@@ -105,6 +105,9 @@ MIDDLEWARE = [
     # A log-in puts the profile's language back: this sets its cookie on the response.
     "accounts.languages.ProfileLanguageCookie",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The device cookie, and who posts forms from which address and device, as keyed
+    # hashes (fair play: accounts that share one are told apart at rated tables).
+    "games.fairplay.devices.DeviceMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes requires, so it sees the response of the login view.
@@ -351,3 +354,5 @@ TONGITS_GUESTS_PER_ADDRESS_PER_HOUR = int(
     os.environ.get("TONGITS_GUESTS_PER_ADDRESS_PER_HOUR", "20")
 )
 TONGITS_GUEST_DAYS = int(os.environ.get("TONGITS_GUEST_DAYS", "30"))
+# Fair play: reports one account may send (new or repeated) in an hour.
+TONGITS_REPORTS_PER_HOUR = int(os.environ.get("TONGITS_REPORTS_PER_HOUR", "5"))

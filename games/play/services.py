@@ -192,6 +192,7 @@ def seat_table(
             else Seat(game=game, index=i, user=o)
             for i, o in enumerate(occupants)
         )  # fmt: skip
+        _note_shared(game, list(game.seats.all()))
         start_game(game)
         _notify_lobby_on_commit()
     return game
@@ -244,6 +245,7 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
                 free[0].save(update_fields=["user"])
         except IntegrityError:
             return game
+        _note_shared(game, seats)
         _start_if_full(game)
         if game.status == Game.Status.WAITING:
             # The deal notifies the table itself; until then, show who sat down.
@@ -251,6 +253,21 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         _notify_previous_table(game)
         _notify_lobby_on_commit()
     return game
+
+
+def _note_shared(game: Game, seats: list[Seat]) -> None:
+    """At a rated table, before the deal: which seats' accounts share a network address
+    or a device (``hooks.shared``: fair play knows). Stored on the game, so that every
+    board of it says so to everyone at the table."""
+    if not game.rated:
+        return
+    people = {s.user_id: s.index for s in seats if s.user_id is not None}
+    if len(people) < 2:
+        return
+    found = [[people[a], people[b], list(why)] for a, b, why in hooks.shared(people)]
+    if found != game.shared:
+        game.shared = found
+        Game.objects.filter(pk=game.pk).update(shared=found)
 
 
 def _notify_previous_table(game: Game) -> None:

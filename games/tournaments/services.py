@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import is_guest
 from games import bots
 from games.models import Game, Seat
+from games.play import hooks
 from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
@@ -178,7 +179,10 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         users = _lock_people([e.user_id for e in waiting])
         busy = _busy(users)  # at another game: another tournament's, or their own
         waiting = [e for e in waiting if e.user_id not in busy]
-        tables = pairing.pair(_waiting(waiting, now), now)
+        # A rated arena never seats together two accounts that share an address or a
+        # device (fair play answers through play's hooks).
+        veto = hooks.veto([e.user_id for e in waiting]) if t.rated else None
+        tables = pairing.pair(_waiting(waiting, now), now, veto=veto)
         made = [_seat(t, [users[u] for u in table.people]) for table in tables]
     if made:
         log.info("Tournament %s: %s games made.", tournament_id, len(made))
