@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import time
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -111,6 +112,12 @@ def _locked(tournament_id: int) -> Tournament:
         raise NotAllowed(NO_SUCH_TOURNAMENT) from None
 
 
+def _changed(tournament_id: int) -> None:
+    """What its page shows has changed: a new revision (the standings are computed again
+    once per revision, ``standings.board``)."""
+    Tournament.objects.filter(pk=tournament_id).update(rev=F("rev") + 1)
+
+
 def join(tournament_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Entry:
     """Enter ``user`` (before it starts or while it runs), or bring them back after a
     pause or a withdrawal: they wait to be paired from now."""
@@ -131,6 +138,7 @@ def join(tournament_id: int, user: AbstractBaseUser, *, invite_token: str | None
         if entry.state != Entry.State.ACTIVE:
             entry.state, entry.waiting_since = Entry.State.ACTIVE, now
             entry.save(update_fields=["state", "waiting_since"])
+        _changed(t.pk)
     return entry
 
 
@@ -142,6 +150,7 @@ def _set_state(tournament_id: int, user: AbstractBaseUser, state: str) -> Entry:
             raise NotAllowed(_("You have not joined this tournament."))
         entry.state = state
         entry.save(update_fields=["state"])
+        _changed(tournament_id)
     return entry
 
 
@@ -175,13 +184,24 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         waiting = pool(t)
         if not waiting:
             return []
+        cpu = time.thread_time()
         users = _lock_people([e.user_id for e in waiting])
         busy = _busy(users)  # at another game: another tournament's, or their own
         waiting = [e for e in waiting if e.user_id not in busy]
-        tables = pairing.pair(_waiting(waiting, now), now)
-        made = [_seat(t, [users[u] for u in table.people]) for table in tables]
+        # Everyone's rating now, and the bots': the pairing's, and each game's record of
+        # its seats' ratings at the deal (the tie-break counts opponents as they were).
+        skills = ratings.skills_of(user_ids=[e.user_id for e in waiting], bot_kinds=[t.bot_kind])
+        tables = pairing.pair(_waiting(waiting, now, skills), now)
+        made = [_seat(t, [users[u] for u in table.people], skills) for table in tables]
+        if made:
+            _changed(t.pk)
+        cpu = time.thread_time() - cpu
     if made:
-        log.info("Tournament %s: %s games made.", tournament_id, len(made))
+        # The CPU figure is this thread's own (bench.live --arena reads it from the log).
+        log.info(
+            "Tournament %s: %s games made (%.1f ms CPU a game).",
+            tournament_id, len(made), 1000 * cpu / len(made),
+        )  # fmt: skip
     return made
 
 
@@ -199,8 +219,7 @@ def _busy(users: dict[int, AbstractBaseUser]) -> set[int]:
     return set(playing.values_list("user_id", flat=True))
 
 
-def _waiting(entries: list[Entry], now: datetime) -> list[pairing.Waiting]:
-    skills = ratings.skills_of(user_ids=[e.user_id for e in entries])
+def _waiting(entries: list[Entry], now: datetime, skills) -> list[pairing.Waiting]:
     last_games = [e.game_id for e in entries if e.game_id is not None]
     met: dict[int, set[int]] = {}
     for game_id, user_id in Game.objects.filter(pk__in=last_games).values_list(
@@ -218,12 +237,15 @@ def _waiting(entries: list[Entry], now: datetime) -> list[pairing.Waiting]:
     return out
 
 
-def _seat(t: Tournament, people: list[AbstractBaseUser]) -> Game:
+def _seat(t: Tournament, people: list[AbstractBaseUser], skills) -> Game:
     random.shuffle(people)  # who sits where is no one's advantage; the seed draws the dealer
     game = play.seat_table(
         people, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated
     )
-    TournamentGame.objects.create(tournament=t, game=game)
+    # Seats in order: the people as seated, then the bots (seat_table's order).
+    at_deal = [skills[("user", u.pk)].value for u in people]
+    at_deal += [skills[("bot", t.bot_kind)].value] * (3 - len(people))
+    TournamentGame.objects.create(tournament=t, game=game, ratings=at_deal)
     Entry.objects.filter(tournament=t, user__in=people).update(game=game)
     return game
 
@@ -232,21 +254,30 @@ def _seat(t: Tournament, people: list[AbstractBaseUser]) -> Game:
 
 
 def tick(now: datetime) -> None:
-    """On every server clock tick: pair every running tournament's pool, and end those
-    whose clock ended once their last game is over."""
+    """On every server clock tick: pair every running tournament whose pool can make a
+    table, and end those whose clock ended once their last game is over."""
     live = Tournament.objects.filter(finished_at__isnull=True, starts_at__lte=now)
     for t in live.only("pk", "starts_at", "minutes", "finished_at"):
         if now < t.ends_at:
-            if _has_pool(t):
+            if _can_pair(t, now):
                 pair(t.pk, now)
         else:
             end_if_over(t.pk, now)
 
 
-def _has_pool(t: Tournament) -> bool:
-    # Cheap before the locks: is anyone active and not at an unfinished game of it?
+def _can_pair(t: Tournament, now: datetime) -> bool:
+    """Cheap, and before any lock: do three wait, or one or two for ``BOT_WAIT``? The clock
+    ticks four times a second, and most ticks find one or two people just come back from a
+    game: they are no reason to take the tournament's lock (a game's end pairs its people
+    itself, ``game_finished``)."""
     active = t.entries.filter(state=Entry.State.ACTIVE)
-    return active.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED)).exists()
+    waiting = active.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED))
+    found = waiting.aggregate(count=Count("pk"), since=Min("waiting_since"))
+    if found["count"] >= 3:
+        return True
+    return bool(found["count"]) and (
+        found["since"] is None or now - found["since"] >= pairing.BOT_WAIT
+    )
 
 
 def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
@@ -265,7 +296,8 @@ def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
             for row, entry in standings.standings(t)
             if row.rank <= 3 and row.score.games
         ]
-        t.save(update_fields=["finished_at", "podium"])
+        t.rev += 1
+        t.save(update_fields=["finished_at", "podium", "rev"])
     log.info("Tournament %s finished.", tournament_id)
     return True
 
@@ -283,6 +315,9 @@ def game_finished(game_id: int, seats, outcome, now: datetime) -> None:
     Entry.objects.filter(game_id=game_id).update(waiting_since=now)
 
     def after() -> None:
+        # After the commit, not in the move's transaction: the move must not wait on the
+        # tournament's row while a pairing holds it.
+        _changed(tournament_id)
         if not pair(tournament_id):
             end_if_over(tournament_id)
 

@@ -13,8 +13,10 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -24,8 +26,8 @@ from games.models import Game
 from games.play.services import ServiceError
 from games.tournaments import records, services
 from games.tournaments.forms import TournamentForm
-from games.tournaments.models import Tournament
-from games.tournaments.standings import games_of, standings
+from games.tournaments.models import Entry, Tournament
+from games.tournaments.standings import Board, board
 
 POLL_SECONDS = 2  # the live part's refresh: at most one request a second per watcher
 SHOWN = 20
@@ -80,43 +82,56 @@ def _visible(request: HtmxHttpRequest, tournament_id: int) -> Tournament:
     return t
 
 
+def _entry(request: HtmxHttpRequest, t: Tournament) -> tuple[Entry | None, Game | None]:
+    """The watcher's own entry, and their game of it under way (one query)."""
+    if not request.user.is_authenticated:
+        return None, None
+    entry = Entry.objects.filter(tournament=t, user=request.user).select_related("game").first()
+    current = entry.game if entry is not None and entry.game_id else None
+    return entry, (None if current is None or current.is_over else current)
+
+
+def _version(t: Tournament, state: str, b: Board, entry: Entry | None, current) -> str:
+    """What the live part shows, but the countdown (the page counts it itself): a poll
+    that finds it unchanged gets no content, so nothing on the page moves (focus included).
+    The standings are the board's (its revision), the rest the watcher's own."""
+    seen = (state, b.rev, entry and entry.state, current and current.pk)
+    return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
+
+
+def _board_html(request: HtmxHttpRequest, t: Tournament, b: Board, entry: Entry | None) -> str:
+    """The standings and the games, rendered once a board and language in this worker for
+    every watcher; the watcher's own row is marked here."""
+    language = translation.get_language() or ""
+    html = b.html.get(language)
+    if html is None:
+        context = {"t": t, "standings": b.rows, "games": b.games, "Game": Game}
+        html = b.html[language] = render_to_string("games/tournaments/page.html#board", context)
+    if entry is not None:
+        mark = f'<tr data-entry="{entry.pk}">'
+        html = html.replace(mark, f'<tr data-entry="{entry.pk}" class="standings-you">', 1)
+    return mark_safe(html)  # noqa: S308 (our own template's output)
+
+
 def _context(request: HtmxHttpRequest, t: Tournament) -> dict[str, Any]:
     now = timezone.now()
     state = t.state(now)
-    tgs = games_of(t)
-    table = standings(t, tgs)
-    entry = None
-    if request.user.is_authenticated:
-        entry = next((e for _row, e in table if e.user_id == request.user.pk), None)
-    current = entry.game if entry is not None and entry.game_id else None
-    if current is not None and current.is_over:
-        current = None
+    b = board(t)
+    entry, current = _entry(request, t)
     until = t.starts_at if state == "upcoming" else t.ends_at
     insider = request.user.is_authenticated and (
         entry is not None or request.user.pk == t.created_by_id
     )
-    seen = (
-        state, entry and entry.state, current and current.pk,
-        [(row.rank, row.key, row.score.marks, e.state) for row, e in table],
-        [(tg.game_id, tg.game.status) for tg in tgs],
-    )  # fmt: skip
     return {
         "t": t,
         "state": state,
-        # What the live part shows, but the countdown (the page counts it itself): a poll
-        # that finds it unchanged gets no content, so nothing on the page moves (focus
-        # included).
-        "version": hashlib.sha256(repr(seen).encode()).hexdigest()[:16],
+        "version": _version(t, state, b, entry, current),
         "seconds_left": (left := max(0, int((until - now).total_seconds()))),
         "clock_shown": _clock(left),
-        "standings": table,
-        "podium": [row for row, _e in table if row.rank <= 3 and row.score.games]
-        if state == "finished"
-        else [],
+        "board_html": _board_html(request, t, b, entry),
+        "podium": b.podium() if state == "finished" else [],
         "entry": entry,
         "current": current,
-        "games": [tg.game for tg in reversed(tgs)],
-        "Game": Game,
         "poll_seconds": POLL_SECONDS,
         "invite_url": request.build_absolute_uri(_url(t, invite=True))
         if insider and not t.public
@@ -141,12 +156,14 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The page's live part. A person whose new game was dealt since the page was made
     (``?game=`` says which it showed) is sent to its table."""
     t = _visible(request, tournament_id)
-    context = _context(request, t)
-    current = context["current"]
+    entry, current = _entry(request, t)
     if current is not None and request.GET.get("game") != str(current.pk):
         return HttpResponseClientRedirect(reverse("table", args=[current.pk]))
-    if request.GET.get("v") == context["version"]:
+    # Nothing new (the board is this worker's, computed once a change): no content.
+    version = _version(t, t.state(timezone.now()), board(t), entry, current)
+    if request.GET.get("v") == version:
         return HttpResponse(status=204)  # htmx swaps nothing
+    context = _context(request, t)
     return render(request, "games/tournaments/page.html#live", {**context, "oob": True})
 
 
