@@ -70,5 +70,8 @@ def _full_tables(people: list[Waiting]) -> list[Table]:
         )
         group = (first, *best)
         tables.append(Table(tuple(w.key for w in group), 0))
-        pool = [w for w in pool if w not in group]
+        # The group came from the first WINDOW: the rest of the pool is left as it is (a
+        # crowd's pairing is hundreds of tables: no comparing everyone with every group).
+        taken = {w.key for w in group}
+        pool = [w for w in pool[:WINDOW] if w.key not in taken] + pool[WINDOW:]
     return tables
