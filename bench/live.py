@@ -518,9 +518,7 @@ class ArenaRun(ArenaBench, LiveRun):
         rss_ready = self.rss()
         people = await self.orm(make_people, opts.people)
         minutes = int((opts.seconds + 180) // 60) + 1  # it runs through the whole window
-        self.tournament_id = await self.orm(
-            live_arena.make_arena, [u for u, _ in people], minutes
-        )
+        self.tournament_id = await self.orm(live_arena.make_arena, [u for u, _ in people], minutes)
         say(f"arena {self.tournament_id}: {len(people)} people entered, think {self.think} s")
         persons = [Person(self, i, cookie) for i, (_, cookie) in enumerate(people)]
         self.herd = True  # nobody paces a crowd's sockets: each opens when its page is loaded
@@ -609,7 +607,9 @@ class ArenaRun(ArenaBench, LiveRun):
             "play_moves": (moves := end.moves - boarded.moves),
             "play_cpu_ms_per_move": round(
                 (end.worker_cpu_s - boarded.worker_cpu_s) * 1000 / moves, 2
-            ) if moves else None,
+            )
+            if moves
+            else None,
             "polls": {str(k): v for k, v in sorted(self.polls.items(), key=str)},
             "handshakes_failed": self.stats.handshakes["failed"],
             "handshakes_timed_out": self.stats.handshakes["timed_out"],

@@ -168,7 +168,6 @@ class ArenaBench(Bench):
         return await future
 
 
-
 async def http_request(
     port: int, path: str, cookie: str, extra: str = "", timeout: float = 60
 ) -> tuple[int, dict[str, str], str]:
