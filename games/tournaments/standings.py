@@ -123,7 +123,15 @@ def board(t: Tournament) -> Board:
         return held
     with _guard:
         lock = _computing.setdefault(t.pk, threading.Lock())
-    with lock:  # one thread computes; the others that came meanwhile take its board
+    # One thread computes. The others that come meanwhile show the board there is, a
+    # moment old, rather than wait: a crowd's refreshes waiting here held their database
+    # connections, and the pages behind them found none. Only the first board is waited for.
+    if held is not None and t.finished_at is None:
+        if not lock.acquire(blocking=False):
+            return held
+    else:
+        lock.acquire()
+    try:
         held = _boards.get(key)
         if held is not None and _fresh(held, t):
             return held
@@ -133,6 +141,8 @@ def board(t: Tournament) -> Board:
         while len(_boards) > BOARDS_KEPT:  # the one made longest ago goes
             _boards.pop(min(_boards, key=lambda k: _boards[k].made), None)
         return made
+    finally:
+        lock.release()
 
 
 def _fresh(held: Board, t: Tournament) -> bool:
