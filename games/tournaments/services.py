@@ -291,9 +291,9 @@ def _can_pair(t: Tournament, now: datetime) -> bool:
     found = waiting.aggregate(count=Count("pk"), since=Min("waiting_since"))
     if found["count"] >= 3:
         return True
-    return bool(found["count"]) and (
-        found["since"] is None or now - found["since"] >= pairing.BOT_WAIT
-    )
+    # (No wait recorded counts as waiting from now, as the pairing reads it.)
+    since = found["since"]
+    return since is not None and now - since >= pairing.BOT_WAIT
 
 
 def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
