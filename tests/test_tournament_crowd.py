@@ -198,3 +198,15 @@ def test_the_clock_pairs_only_when_three_wait_or_someone_has_waited_for_bots(
     services.tick(timezone.now() + BOT_WAIT)
     assert calls == [t.pk, t.pk]  # one has waited long enough for bots
     assert Entry.objects.get(user=late).game is not None
+
+
+def test_a_person_who_pauses_sees_it_in_the_standings_at_once(client, alice, bob, settings):
+    settings.TONGITS_STANDINGS_SECONDS = 3600  # the board would otherwise stand
+    t = _arena()
+    services.join(t.pk, bob)
+    client.force_login(alice)
+    client.post(reverse("tournament_join", args=[t.pk]))
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "(paused)" not in page
+    response = client.post(reverse("tournament_pause", args=[t.pk]), follow=True)
+    assert "(paused)" in response.content.decode()

@@ -145,6 +145,15 @@ def board(t: Tournament) -> Board:
         lock.release()
 
 
+def forget(tournament_id: int) -> None:
+    """Drop this worker's board of the tournament: the person who has just joined, paused
+    or withdrawn sees their own change on the page they are sent back to (in this worker;
+    another worker's board shows it within ``TONGITS_STANDINGS_SECONDS``, and the live part
+    within a refresh after)."""
+    for key in [k for k in _boards if k[0] == tournament_id]:
+        _boards.pop(key, None)
+
+
 def _fresh(held: Board, t: Tournament) -> bool:
     if held.rev >= t.rev:
         return True

@@ -27,7 +27,7 @@ from games.play.services import ServiceError
 from games.tournaments import records, services
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Entry, Tournament
-from games.tournaments.standings import Board, board
+from games.tournaments.standings import Board, board, forget
 
 POLL_SECONDS = 2  # the live part's refresh: at most one request a second per watcher
 SHOWN = 20
@@ -178,6 +178,7 @@ def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> Htt
         messages.error(request, str(e.message))
     else:
         messages.success(request, done)
+        forget(tournament_id)  # the page they go back to shows their change at once
     url = reverse("tournament", args=[tournament_id])
     return redirect(f"{url}?invite={token}" if token else url)
 
