@@ -210,3 +210,25 @@ def test_a_person_who_pauses_sees_it_in_the_standings_at_once(client, alice, bob
     assert "(paused)" not in page
     response = client.post(reverse("tournament_pause", args=[t.pk]), follow=True)
     assert "(paused)" in response.content.decode()
+
+
+def test_a_crowds_standings_send_the_first_rows_and_the_watchers_own(client, monkeypatch):
+    from games.tournaments import views
+
+    monkeypatch.setattr(views, "ROWS_SHOWN", 3)
+    t = _arena()
+    people = _people(6)
+    for person in people:
+        services.join(t.pk, person)
+    table = [e for _row, e in standings.standings(t)]  # all at 0 points: by name
+    last = table[-1]
+    client.force_login(last.user)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    shown = [e for e in table if f'data-entry="{e.pk}"' in page]
+    assert shown == [*table[:3], last]  # the first three, and the watcher's own row
+    assert f'<tr data-entry="{last.pk}" class="standings-you">' in page
+    assert "2 more players are in the tournament record." in page
+    client.force_login(table[0].user)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert [e for e in table if f'data-entry="{e.pk}"' in page] == table[:3]
+    assert "3 more players are in the tournament record." in page

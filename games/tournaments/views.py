@@ -16,8 +16,9 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -30,6 +31,8 @@ from games.tournaments.models import Entry, Tournament
 from games.tournaments.standings import Board, board, forget
 
 POLL_SECONDS = 2  # the live part's refresh: at most one request a second per watcher
+ROWS_SHOWN = 50  # standings rows a watcher is sent, besides their own
+ROW_MARK = "<!--standing-->"  # between two rows of the rendered standings
 SHOWN = 20
 
 
@@ -101,16 +104,37 @@ def _version(t: Tournament, state: str, b: Board, entry: Entry | None, current) 
 
 def _board_html(request: HtmxHttpRequest, t: Tournament, b: Board, entry: Entry | None) -> str:
     """The standings and the games, rendered once a board and language in this worker for
-    every watcher; the watcher's own row is marked here."""
+    every watcher. A watcher is sent the first ``ROWS_SHOWN`` rows and their own, marked:
+    a crowd's standings are a thousand rows, which every watcher would be sent whole at
+    every change (the record holds them all)."""
     language = translation.get_language() or ""
-    html = b.html.get(language)
-    if html is None:
+    parts = b.html.get(language)
+    if parts is None:
         context = {"t": t, "standings": b.rows, "games": b.games, "Game": Game}
-        html = b.html[language] = render_to_string("games/tournaments/page.html#board", context)
-    if entry is not None:
+        html = render_to_string("games/tournaments/page.html#board", context)
+        parts = b.html[language] = html.split(ROW_MARK)  # head, each row, tail
+    if len(parts) == 1:  # nobody has entered: no rows
+        return mark_safe(parts[0])  # noqa: S308 (our own template's output)
+    head, rows, tail = parts[0], parts[1:-1], parts[-1]
+    own = next((i for i, (_row, e) in enumerate(b.rows) if entry and e.pk == entry.pk), None)
+    shown = rows[:ROWS_SHOWN]
+    if own is not None and own >= ROWS_SHOWN:
+        shown = [*shown, rows[own]]
+    if own is not None:
         mark = f'<tr data-entry="{entry.pk}">'
-        html = html.replace(mark, f'<tr data-entry="{entry.pk}" class="standings-you">', 1)
-    return mark_safe(html)  # noqa: S308 (our own template's output)
+        marked = f'<tr data-entry="{entry.pk}" class="standings-you">'
+        shown = [row.replace(mark, marked, 1) if mark in row else row for row in shown]
+    if len(rows) > len(shown):  # said after the table's scrolling box
+        hidden = len(rows) - len(shown)
+        text = ngettext(
+            "%(n)s more player is in the tournament record.",
+            "%(n)s more players are in the tournament record.",
+            hidden,
+        ) % {"n": hidden}
+        more = format_html('<p class="muted standings-more">{}</p>', text)
+        end = tail.index("</tbody>")
+        tail = tail[:end] + tail[end:].replace("</div>", f"</div>{more}", 1)
+    return mark_safe(head + "".join(shown) + tail)  # noqa: S308 (our own template's output)
 
 
 def _context(request: HtmxHttpRequest, t: Tournament) -> dict[str, Any]:
