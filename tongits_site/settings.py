@@ -315,6 +315,9 @@ TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS"
 TONGITS_SOCKET_PRESENCE = os.environ.get("TONGITS_SOCKET_PRESENCE", "1") != "0"
 # How long a rematch waits for the other people before bots take their seats.
 TONGITS_REMATCH_SECONDS = int(os.environ.get("TONGITS_REMATCH_SECONDS", "30"))
+# A tournament's standings are computed at most this often in a worker (once per change,
+# but changes within this many seconds are shown together; games/tournaments/standings.py).
+TONGITS_STANDINGS_SECONDS = float(os.environ.get("TONGITS_STANDINGS_SECONDS", "1"))
 # A bot waits this long (a range, in seconds) before it moves, so play feels human.
 TONGITS_BOT_PAUSE = (
     float(os.environ.get("TONGITS_BOT_PAUSE_MIN", "0.7")),

@@ -85,12 +85,9 @@ def _full_tables(people: list[Waiting], veto: Veto) -> tuple[list[Table], list[W
     tables, unplaced = [], []
     while len(pool) >= 3:
         first = pool[0]
-        allowed = [
-            two
-            for near in (pool[1:WINDOW], pool[1:])  # the nearest, else anyone
-            for two in combinations(near, 2)
-            if not veto(tuple(w.key for w in (first, *two)))
-        ]
+        allowed = _allowed(first, pool[1:WINDOW], veto)  # the nearest,
+        if not allowed:
+            allowed = _allowed(first, pool[1:], veto)  # else anyone (rare: a veto refused)
         if not allowed:
             unplaced.append(first)
             pool = pool[1:]
@@ -101,8 +98,21 @@ def _full_tables(people: list[Waiting], veto: Veto) -> tuple[list[Table], list[W
         )
         group = (first, *best)
         tables.append(Table(tuple(w.key for w in group), 0))
-        pool = [w for w in pool if w not in group]
+        # The group came from the first WINDOW (but where a veto sent it further): the rest
+        # of the pool is left as it is (a crowd's pairing is hundreds of tables: no
+        # comparing everyone with every group).
+        taken = {w.key for w in group}
+        near = [w for w in pool[:WINDOW] if w.key not in taken]
+        far = pool[WINDOW:]
+        if len(near) + 3 > min(len(pool), WINDOW):  # someone was taken from far
+            far = [w for w in far if w.key not in taken]
+        pool = near + far
     return tables, unplaced + pool
+
+
+def _allowed(first: Waiting, near: list[Waiting], veto: Veto) -> list[tuple[Waiting, ...]]:
+    """The pairs of ``near`` that may sit with ``first``."""
+    return [two for two in combinations(near, 2) if not veto(tuple(w.key for w in (first, *two)))]
 
 
 def _bot_tables(left: list[Waiting], veto: Veto) -> list[Table]:
