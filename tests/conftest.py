@@ -80,6 +80,17 @@ def socket_presence_on_postgresql_only(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def english_after_each_test():
+    # A request in Filipino leaves its language active in the test's thread (the
+    # middleware activates; nothing deactivates after the response): a later test calling
+    # a service directly would get its messages in Filipino.
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_caches() -> None:
     # A rolled-back game's id can come back for another game (SQLite): no process cache
     # may carry a snapshot, a position or a board from one test into the next.
