@@ -11,10 +11,13 @@ programs on a busy machine do not inflate). The target is under 30 s a game on o
 (another salt) and prints the share of moves with a choice whose mark is the same both
 times (the target is 97% or more), and the moves that changed.
 
-``--calibrate`` prints what the thresholds in games/analysis/coach.py (MARKS) are set
-from: for the moves with a choice, the share of the stake the lower end of the loss's
-interval reaches, by percentile, and how many moves each mark gets; and, judged again with
-another seed, how much of the stake the move first found best seems to lose by chance.
+``--calibrate`` (which implies ``--reproduce``) prints what the thresholds in
+games/analysis/coach.py (MARKS) are chosen from: for the moves with a choice, the share of
+the stake the lower end of the loss's interval reaches, by percentile; and for a grid of
+shares of the stake for the three marks, how many moves each set marks and how many marks
+would be the same in the two judgements (each move's two intervals, as judged with the
+thresholds in force, marked again by the set's). The set in MARKS is among the most
+reproducible that still lets a Draw called with a high hand be a Blunder.
 
 The last line of standard output is one JSON object for scripts. Nothing here imports
 Django's settings: the coach's words are not needed.
@@ -28,6 +31,7 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from itertools import product
 
 from games.analysis.coach import DEFAULT_BUDGET, MARKS, evaluate
 from games.bots import bot_seed, choose
@@ -48,7 +52,7 @@ def typical_game(seed: int) -> list[tuple]:
     return moments
 
 
-def one_game(seed: int, reproduce: bool, calibrate: bool) -> dict:
+def one_game(seed: int, reproduce: bool) -> dict:
     moments = typical_game(seed)
     wall, cpu = time.perf_counter(), time.process_time()
     judged = [evaluate(view, move, seq, DEFAULT_BUDGET) for view, move, seq in moments]
@@ -72,12 +76,20 @@ def one_game(seed: int, reproduce: bool, calibrate: bool) -> dict:
         }
         if reproduce:
             again = evaluate(view, move, seq, DEFAULT_BUDGET, salt=OTHER_SALT)
-            row.update(mark2=again.mark, loss2=again.loss, low2=again.loss_low)
-        if calibrate:
-            noise = evaluate(view, first.best, seq, DEFAULT_BUDGET, salt=OTHER_SALT)
-            row["noise_share"] = noise.loss / noise.stake
+            row.update(
+                mark2=again.mark, loss2=again.loss, low2=again.loss_low,
+                high2=again.loss_high, stake2=again.stake, worlds2=again.worlds,
+            )  # fmt: skip
         out["rows"].append(row)
     return out
+
+
+def _mark(low: float, stake: float, marks) -> str:
+    stake = max(stake, 1.0)
+    for name, share, floor in marks:
+        if low >= max(share * stake, floor):
+            return name
+    return ""
 
 
 def _percentiles(values: list[float], at=(50, 90, 95, 99)) -> dict[int, float]:
@@ -94,10 +106,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes (timing wants 1)")
     parser.add_argument("--reproduce", action="store_true")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--rows", help="write each judged move's figures to this JSON file")
     args = parser.parse_args()
     master = random.Random(args.seed)
     seeds = [master.getrandbits(64) for _ in range(args.games)]
-    jobs = [(s, args.reproduce, args.calibrate) for s in seeds]
+    args.reproduce = args.reproduce or args.calibrate
+    jobs = [(s, args.reproduce) for s in seeds]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             games = list(pool.map(one_game, *zip(*jobs, strict=True)))
@@ -133,11 +147,23 @@ def main() -> None:
         print(f"Marks the same with another seed: {same} of {len(rows)} moves with a choice")
     if args.calibrate:
         shares = [max(0.0, r["low"]) / r["stake"] for r in rows]
-        noise = [r["noise_share"] for r in rows]
         result["share_low"] = _percentiles(shares, (50, 75, 90, 95, 99))
-        result["noise_share"] = _percentiles(noise)
         print("Share of the stake the loss's lower end reaches:", result["share_low"])
-        print("Share a best move seems to lose by chance:", result["noise_share"])
+        floors = tuple(floor for _, _, floor in MARKS)
+        grid = []
+        for b, m, i in product((0.5, 0.6, 0.7, 0.8), (0.3, 0.35, 0.4, 0.45), (0.15, 0.2, 0.25)):
+            marks = tuple(zip(("blunder", "mistake", "inaccuracy"), (b, m, i), floors, strict=True))
+            same = sum(_mark(r["low"], r["stake"], marks) == _mark(r["low2"], r["stake2"], marks)
+                       for r in rows)  # fmt: skip
+            given = sum(bool(_mark(r["low"], r["stake"], marks)) for r in rows)
+            grid.append((b, m, i, given, same))
+        print("blunder mistake inaccuracy (shares of the stake) | marked | the same")
+        for b, m, i, given, same in grid:
+            print(f"{b:.2f} {m:.2f} {i:.2f} | {given} | {same} of {len(rows)}")
+        result["grid"] = grid
+    if args.rows:
+        with open(args.rows, "w") as f:
+            json.dump(rows, f)
     print(json.dumps(result))
 
 

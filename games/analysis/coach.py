@@ -44,7 +44,7 @@ from games.engine.view import SeatView, seat_view
 # (name, share of the stake, chips at least), worst first: a move is marked when the lower
 # end of its loss's interval is at least the larger of the two. Calibrated on games
 # (``python -m bench.analysis --calibrate``; the table is in docs/coach.md).
-MARKS = (("blunder", 0.9, 1.5), ("mistake", 0.5, 1.0), ("inaccuracy", 0.25, 0.6))
+MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.15, 0.5))
 MIN_STAKE = 1.0  # chips: the least a loser pays
 MARK_NAMES = {
     "blunder": gettext_lazy("Blunder"),
@@ -61,8 +61,8 @@ class Budget:
     first_worlds: int = 10  # deals every legal move is played in
     worlds: int = 48  # deals the finalists and the move played are played in, in all
     finalists: int = 3  # the best moves of the first round that get the extra deals
-    max_worlds: int = 160  # deals a close call is judged in at most
-    batch: int = 16  # deals added at a time to a close call
+    max_worlds: int = 480  # deals a close call is judged in at most
+    batch: int = 32  # deals added at a time to a close call
     z: float = 1.96  # the loss's interval: its mean, give or take z standard errors
     max_plies: int = 60000  # moves simulated at most for one move
 

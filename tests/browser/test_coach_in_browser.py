@@ -89,13 +89,17 @@ def test_a_person_asks_for_an_analysis_and_sees_it_appear(browser, server, worke
     marks.first.get_by_role("link").click()
     page.locator(".coach-step").wait_for()
     assert "Better: " in page.locator(".coach-step").inner_text()
+    # And why, in a line from the seat's own view (issue 29), next to the mark.
+    why = page.locator(".replay-table .coach-why")
+    assert why.is_visible() and why.inner_text().startswith("Why: ")
 
     phone = browser.new_context(
         viewport={"width": 360, "height": 740}, storage_state=context.storage_state()
     )
     small = phone.new_page()
-    small.goto(page.url)
+    small.goto(page.url)  # the marked move: its mark and why line above the table
     small.locator("#coach-graph").wait_for()
+    assert small.locator(".replay-table .coach-why").is_visible()
     width = small.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the replay with the coach is {width}px wide on a 360px screen"
     small.screenshot(path=ARTIFACTS / "coach-replay-360.png", full_page=True)
