@@ -21,6 +21,9 @@ after the best move). Each mark needs its share of the stake and a floor in chip
 Draw with a high hand that the others likely beat can lose as much as the whole stake, a
 Blunder, though only a few chips. Each move's seeds come from its number and seat alone, so
 the same game gives the same analysis.
+
+Size: ~410 lines, kept whole: the measure, the scale and the words of a verdict (why the
+better move is better, and what it is) are one judgement, read together.
 """
 
 from __future__ import annotations
