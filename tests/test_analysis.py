@@ -17,7 +17,15 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games.analysis import analysis, report
-from games.analysis.coach import MARKS, Budget, better_text, evaluate, mark_for
+from games.analysis.coach import (
+    MARKS,
+    Budget,
+    better_text,
+    evaluate,
+    mark_for,
+    say_why,
+    thresholds,
+)
 from games.analysis.models import Analysis, MoveEvaluation
 from games.bots import choose
 from games.engine import Move, apply, new_game, seat_view
@@ -30,13 +38,18 @@ from tests.history_support import SCRIPTED_MOVES, finish, scripted_record
 
 pytestmark = pytest.mark.django_db
 
-QUICK = Budget(first_worlds=2, worlds=4, finalists=2, max_plies=3000)
+QUICK = Budget(first_worlds=2, worlds=4, finalists=2, max_worlds=8, max_plies=3000)
 
 
 @pytest.fixture(autouse=True)
 def a_quick_coach(settings):
     # The real budget judges a game in seconds; tests need only its behaviour.
-    settings.TONGITS_COACH_BUDGET = {"first_worlds": 2, "worlds": 4, "finalists": 2}
+    settings.TONGITS_COACH_BUDGET = {
+        "first_worlds": 2,
+        "worlds": 4,
+        "finalists": 2,
+        "max_worlds": 8,
+    }
 
 
 def played(seed: int, kinds=("easy", "normal", "easy")) -> dict:
@@ -72,7 +85,7 @@ def judged(data: dict, seats: set[int], upto: int) -> list[tuple]:
         if seq > upto:
             break
         e = evaluate(view, move, seq, QUICK)
-        out.append((e.seq, e.best, e.played_chips, e.best_chips, e.mark))
+        out.append((e.seq, e.best, e.played_chips, e.best_chips, e.mark, e.why, e.loss_low))
     return out
 
 
@@ -103,11 +116,18 @@ def test_the_same_game_gets_the_same_verdicts():
     assert judged(data, {0, 1, 2}, 15) == judged(data, {0, 1, 2}, 15)
 
 
-def test_marks_follow_the_documented_thresholds():
-    (blunder, b), (mistake, m), (inaccuracy, i) = MARKS
+def test_marks_weigh_the_loss_against_the_stake_as_documented():
+    (blunder, b, bf), (mistake, m, mf), (inaccuracy, i, i_f) = MARKS
     assert (blunder, mistake, inaccuracy) == ("blunder", "mistake", "inaccuracy")
-    assert mark_for(b) == "blunder" and mark_for(m) == "mistake" and mark_for(i) == "inaccuracy"
-    assert mark_for(i - 0.01) == "" and mark_for(0) == ""
+    assert b > m > i and bf > mf > i_f
+    # With a stake of 10 chips each mark starts at its share of it.
+    assert mark_for(b * 10, 10) == "blunder" and mark_for(m * 10, 10) == "mistake"
+    assert mark_for(i * 10, 10) == "inaccuracy" and mark_for(i * 10 - 0.01, 10) == ""
+    # With little at stake, the floors in chips hold: noise never makes a mark.
+    assert mark_for(bf, 1.0) == "blunder" and mark_for(i_f - 0.01, 1.0) == ""
+    assert thresholds(0.2) == thresholds(1.0)  # a stake is at least one chip
+    # The same chips lost weigh more where less was at stake.
+    assert mark_for(2.0, 2.0) == "blunder" and mark_for(2.0, 6.0) == "inaccuracy"
 
 
 def test_the_better_move_is_said_in_words_with_the_rest_of_the_turn():
@@ -392,3 +412,129 @@ def test_the_coach_graph_numbers_its_moves_and_no_two_numbers_overlap(total):
     assert all(gap >= report.TICK_GAP for gap in gaps), gaps
     if total >= 10:
         assert len(ticks) >= 3  # numbered, not just the first
+
+
+# --- Issue 29: the coach judges with the bot's model, says why, from the seat's view ------
+
+
+def _after(seed: int, plies: int):
+    state = new_game(seed)
+    for _ in range(plies):
+        if state.outcome is not None:
+            break
+        state = apply(state, choose("normal", seat_view(state, state.turn), random.Random(0)))
+    return state
+
+
+def _same_view_other_deal(state, seed: int):
+    """Another state that the seat to act sees exactly as in ``state``: the other hands
+    and the rest of the stock dealt again (secret sets kept)."""
+    from games.engine.cards import cards_of, mask_of
+
+    me = state.turn
+    hidden = [c for s in range(3) if s != me for c in cards_of(state.hands[s])]
+    hidden += state.stock[state.stock_pos :]
+    random.Random(seed).shuffle(hidden)
+    other = state.copy()
+    at = 0
+    for s in range(3):
+        if s != me:
+            count = state.hands[s].bit_count()
+            other.hands[s] = mask_of(hidden[at : at + count])
+            at += count
+    other.stock, other.stock_pos = tuple(hidden[at:]), 0
+    return other
+
+
+def _worst_looking(view) -> Move:
+    """A move a coach should mark: Draw called when it can be, else the lowest discard."""
+    from games.engine.moves import CALL, DISCARD
+
+    calls = [m for m in view.legal if m.type == CALL]
+    discards = sorted((m for m in view.legal if m.type == DISCARD), key=lambda m: m.card % 13)
+    return (calls or discards or list(view.legal))[0]
+
+
+HONEST = Budget(first_worlds=4, worlds=12, finalists=2, max_worlds=24, batch=6, max_plies=8000)
+
+
+def test_the_coachs_verdict_and_its_why_never_change_with_cards_the_seat_cannot_see():
+    """The honesty check of issue 29, for the coach: the hidden cards dealt again in ways
+    that fit the seat's view (other hands, the stock) leave the mark and the why line the
+    same, for fixed seeds."""
+    positions = [_after(seed, plies) for seed, plies in ((3, 9), (5, 14), (8, 20), (11, 26))]
+    positions = [p for p in positions if p.outcome is None and len(seat_view(p, p.turn).legal) > 1]
+    assert len(positions) >= 3
+    marked = 0
+    for n, state in enumerate(positions):
+        view = seat_view(state, state.turn)
+        move = _worst_looking(view)
+        first = evaluate(view, move, state.ply + 1, HONEST)
+        for deal in (1, 2):
+            other = _same_view_other_deal(state, 100 * n + deal)
+            assert other.hands != state.hands or other.stock != state.stock
+            again = evaluate(seat_view(other, other.turn), move, state.ply + 1, HONEST)
+            assert (again.mark, say_why(again.why)) == (first.mark, say_why(first.why))
+            assert again == first
+        marked += bool(first.mark)
+    assert marked, "no position got a mark: the check would show nothing"
+
+
+def test_the_coach_uses_the_bots_own_sampler_and_rollouts(monkeypatch):
+    """Issue 29: the coach's deals and rollouts are the Hard bot's, called through
+    games.bots.search, so a change to the bot flows into the coach."""
+    from games.bots import search
+
+    seen = {"deals": 0, "rollouts": 0}
+    real_sample, real_rollout = search.sample_deal, search.rollout
+
+    def sample(view, rng, budget):
+        assert budget == search.DEFAULT_BUDGET  # the bot's shape and tries
+        seen["deals"] += 1
+        return real_sample(view, rng, budget)
+
+    def rollout(state, rng):
+        seen["rollouts"] += 1
+        return real_rollout(state, rng)
+
+    monkeypatch.setattr(search, "sample_deal", sample)
+    monkeypatch.setattr(search, "rollout", rollout)
+    state = _after(3, 9)
+    view = seat_view(state, state.turn)
+    e = evaluate(view, view.legal[0], state.ply + 1, QUICK)
+
+    assert seen["deals"] >= e.worlds and seen["rollouts"] >= e.worlds * 2
+
+
+def test_a_draw_called_with_a_high_hand_can_be_a_blunder_and_says_why():
+    """Calling Draw with many points when the others likely hold less can lose most of the
+    stake: a Blunder however few chips that is (issue 29), with a why line from the seat's
+    view, in English and Filipino."""
+    from django.utils import translation
+
+    from games.engine.moves import CALL
+
+    calls = []
+    for seed in range(40):
+        for plies in range(6, 40):
+            state = _after(seed, plies)
+            if state.outcome is not None:
+                break
+            view = seat_view(state, state.turn)
+            call = next((m for m in view.legal if m.type == CALL), None)
+            if call and view.hand_points >= 45:
+                calls.append((view, call, state.ply + 1))
+                break
+        if len(calls) == 3:
+            break
+    judged = [(view, evaluate(view, call, seq)) for view, call, seq in calls]
+
+    blunders = [(view, e) for view, e in judged if e.mark == "blunder"]
+    assert blunders, [(e.loss_low, e.stake) for _, e in judged]
+    view, e = blunders[0]
+    assert e.loss_low >= max(MARKS[0][1] * e.stake, MARKS[0][2])
+    why = say_why(e.why)
+    assert why.startswith(f"Calling Draw: you hold {view.hand_points} in {len(view.hand)} cards")
+    assert "the others likely hold less (est. " in why and "% you pay)" in why
+    with translation.override("fil"):
+        assert say_why(e.why).startswith(f"Pag-Draw: may {view.hand_points} puntos ka")

@@ -6,6 +6,7 @@ defaults are for development, so `make run` needs no services and no configurati
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import warnings
@@ -303,8 +304,8 @@ LOGGING = {
 # Background work (the coach's analyses) is queued in the database itself and run by
 # ``manage.py db_worker``: no other service to run.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-# Fields of games.analysis.coach.Budget to change (tests make the coach quick).
-TONGITS_COACH_BUDGET: dict = {}
+# Fields of games.analysis.coach.Budget to change, as JSON (tests make the coach quick).
+TONGITS_COACH_BUDGET: dict = json.loads(os.environ.get("TONGITS_COACH_BUDGET", "{}"))
 
 # --- Tongits ---
 # Seconds a person has for a turn before the server plays a safe move for them.

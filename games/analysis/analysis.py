@@ -241,7 +241,8 @@ def _store(analysis: Analysis, e: Evaluation, steps: list[dict], names: list[str
                 analysis=analysis, seq=e.seq, seat=e.seat, played=e.played.to_dict(),
                 best=e.best.to_dict(), played_chips=e.played_chips, best_chips=e.best_chips,
                 choices=e.choices, worlds=e.worlds, mark=e.mark, better=better,
-                better_steps=steps,
+                better_steps=steps, loss_low=e.loss_low, loss_high=e.loss_high,
+                stake=e.stake, why=e.why if e.mark else {},
             )  # fmt: skip
     except IntegrityError:
         pass  # a worker taken for dead was only slow: it judged this move the same way

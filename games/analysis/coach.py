@@ -1,46 +1,54 @@
 """The coach's judgement of one move, from what the seat that made it knew then.
 
 Pure: no Django, no clock. ``evaluate`` is given a ``SeatView`` (never a state) and the
-move that was played; it samples deals of the unseen cards that fit the view (the search
-bot's ``sample_world``), plays every legal move forward in each deal with the greedy bot in
-all seats to the end of the game, and compares mean chips. Every move is played in the same
-deals (common random numbers), so the difference between two moves is measured far more
-precisely than either value.
+move that was played, and judges it with the Hard bot's own model of the game: deals of the
+unseen cards drawn by the bot's sampler (``search.sample_deal`` with the bot's budget, the
+same shape), and every seat played to the end by the bot's rollout policy
+(``search.rollout``), so a change to the bot flows into the coach and "better" means better
+than what Hard would do.
 
-Two rounds: all legal moves in a few deals, then the best few and the move played in more
-deals, so the verdict on the move played rests on the most deals. Each move's seed comes
-from the move's number and seat alone, so the same game gives the same analysis, and two
-games that agree up to a move get the same evaluations up to it.
+Paired: every move is played in the same deals with the same rollout seeds, so the loss of
+the move played against the best move is measured per deal, and its mean comes with an
+interval. Two rounds: all legal moves in a few deals, then the best few and the move played
+in more; then a close call (a threshold inside the loss's interval) is judged again in more
+deals, up to ``Budget.max_worlds``. A move is marked only when the lower end of the interval
+clears the mark's threshold, so a mark holds when the game is judged again with other seeds
+(``python -m bench.analysis --reproduce``).
 
-Marks (``MARKS``), in expected chips lost against the best move found. The thresholds are
-set above the noise of the measure: evaluating the same positions again with other seeds
-(``python -m bench.analysis --calibrate``) shows how much a move that was in fact best
-seems to lose by chance alone; an Inaccuracy starts above nearly all of that.
+The scale (``MARKS``, docs/coach.md): a mark weighs the chips lost against the stake, what
+the seat had riding on the game at that decision (the mean size of its result, won or paid,
+after the best move). Each mark needs its share of the stake and a floor in chips: calling
+Draw with a high hand that the others likely beat can lose as much as the whole stake, a
+Blunder, though only a few chips. Each move's seeds come from its number and seat alone, so
+the same game gives the same analysis.
+
+Size: ~410 lines, kept whole: the measure, the scale and the words of a verdict (why the
+better move is better, and what it is) are one judgement, read together.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from games.bots import greedy
-from games.bots.search import sample_world
-from games.engine.cards import code, codes_of, mask_of_codes, parse_card, short
-from games.engine.melds import is_set
+from games.bots import greedy, search
+from games.engine.cards import code, codes_of, mask_of, mask_of_codes, parse_card, short
+from games.engine.melds import deadwood, is_set
 from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, TAKE, Move
 from games.engine.rules import apply
 from games.engine.state import GameState, Phase
 from games.engine.view import SeatView, seat_view
 
-# (name, chips lost at least), worst first. See the module's docstring and docs/coach.md:
-# with the default budget a move that was in fact best seems to lose 0.84 chips or more by
-# chance in one judgement in ten, 1.21 in one in twenty, 1.43 in one in a hundred; an
-# Inaccuracy starts above all that, a Mistake at twice it, a Blunder at four times.
-MARKS = (("blunder", 6.0), ("mistake", 3.0), ("inaccuracy", 1.5))
+# (name, share of the stake, chips at least), worst first: a move is marked when the lower
+# end of its loss's interval is at least the larger of the two. Calibrated on games
+# (``python -m bench.analysis --calibrate``; the table is in docs/coach.md).
+MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.15, 0.5))
+MIN_STAKE = 1.0  # chips: the least a loser pays
 MARK_NAMES = {
     "blunder": gettext_lazy("Blunder"),
     "mistake": gettext_lazy("Mistake"),
@@ -56,9 +64,10 @@ class Budget:
     first_worlds: int = 10  # deals every legal move is played in
     worlds: int = 48  # deals the finalists and the move played are played in, in all
     finalists: int = 3  # the best moves of the first round that get the extra deals
-    max_plies: int = 30000  # moves simulated at most for one move (about 0.03 ms each)
-    shape: int = 6  # see games.bots.search.sample_world
-    tries: int = 20
+    max_worlds: int = 480  # deals a close call is judged in at most
+    batch: int = 32  # deals added at a time to a close call
+    z: float = 1.96  # the loss's interval: its mean, give or take z standard errors
+    max_plies: int = 60000  # moves simulated at most for one move
 
 
 DEFAULT_BUDGET = Budget()
@@ -76,88 +85,248 @@ class Evaluation:
     best_chips: float  # the same after the best move found
     choices: int  # legal moves there were
     worlds: int  # deals the move played was judged in
+    loss_low: float = 0.0  # the loss's interval (paired, in the same deals)
+    loss_high: float = 0.0
+    stake: float = MIN_STAKE  # chips riding on the game at this decision (see MARKS)
+    mark: str = ""
+    why: dict = field(default_factory=dict)  # the reason, as data (``say_why`` words it)
 
     @property
     def loss(self) -> float:
         return max(0.0, self.best_chips - self.played_chips)
 
-    @property
-    def mark(self) -> str:
-        return mark_for(self.loss) if self.best != self.played else ""
+
+def thresholds(stake: float) -> list[tuple[str, float]]:
+    """(mark, chips lost at least) for a decision with ``stake`` riding on it, worst first."""
+    stake = max(stake, MIN_STAKE)
+    return [(name, max(share * stake, floor)) for name, share, floor in MARKS]
 
 
-def mark_for(loss: float) -> str:
-    for name, threshold in MARKS:
-        if loss >= threshold:
+def mark_for(loss_low: float, stake: float) -> str:
+    """The mark of a move whose loss is at least ``loss_low`` (its interval's lower end)."""
+    for name, threshold in thresholds(stake):
+        if loss_low >= threshold:
             return name
     return ""
 
 
-def move_seed(seq: int, seat: int, salt: str = "coach/1") -> int:
+def move_seed(seq: int, seat: int, salt: str = "coach/2") -> int:
     """The seed of the deals a move is judged in: from its place in the game alone."""
     digest = hashlib.sha256(f"{salt}/{seq}/{seat}".encode()).digest()
     return int.from_bytes(digest[:16], "big")
 
 
+class _Deals:
+    """The deals a move is judged in, each with its own rollout seed, drawn on demand: deal
+    ``i`` and its seed depend on the move's seed and ``i`` only, so every move played in
+    deal ``i`` meets the same cards and the same rollout randomness (paired)."""
+
+    def __init__(self, view: SeatView, seed: int) -> None:
+        self.view, self.seed, self.made = view, seed, []
+
+    def __getitem__(self, i: int) -> tuple[GameState, int]:
+        while len(self.made) <= i:
+            n = len(self.made)
+            rng = random.Random(f"{self.seed}/deal/{n}")
+            deal = search.sample_deal(self.view, rng, search.DEFAULT_BUDGET)
+            self.made.append((deal, hash_seed(self.seed, n)))
+        return self.made[i]
+
+
+def hash_seed(seed: int, n: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"{seed}/roll/{n}".encode()).digest()[:8], "big")
+
+
+class _Scores:
+    """Each move's results, deal by deal: chips for the seat, and whether it won."""
+
+    def __init__(self, moves: Sequence[Move]) -> None:
+        self.chips: dict[Move, list[int]] = {m: [] for m in moves}
+        self.won: dict[Move, list[bool]] = {m: [] for m in moves}
+        self.plies = 0
+
+    def play(self, deals: _Deals, i: int, move: Move, me: int) -> None:
+        deal, roll = deals[i]
+        outcome, used = search.rollout(apply(deal, move), random.Random(roll))
+        self.chips[move].append(outcome.chips[me])
+        self.won[move].append(outcome.winner == me)
+        self.plies += used
+
+    def mean(self, move: Move) -> float:
+        return _mean(self.chips[move])
+
+
 def evaluate(
-    view: SeatView, played: Move, seq: int, budget: Budget = DEFAULT_BUDGET, salt: str = "coach/1"
+    view: SeatView, played: Move, seq: int, budget: Budget = DEFAULT_BUDGET, salt: str = "coach/2"
 ) -> Evaluation:
     """Judge ``played`` against every legal move of ``view``, from ``view`` alone. (Another
-    ``salt`` samples other deals: ``bench.analysis --calibrate`` measures the noise so.)"""
+    ``salt`` samples other deals: ``bench.analysis --reproduce`` measures the marks so.)"""
     legal = list(view.legal)
     if played not in legal:
         raise ValueError(f"move {seq} is not one the seat could make")
     me = view.seat
-    rng = random.Random(move_seed(seq, me, salt))
-    deals = [sample_world(view, rng, budget.shape, budget.tries) for _ in range(budget.worlds)]
-    scores: dict[Move, list[float]] = {m: [] for m in legal}
-    plies = 0
+    deals = _Deals(view, move_seed(seq, me, salt))
+    s = _Scores(legal)
     # Round one: every legal move (only one: nothing to compare, yet its value is shown).
     first = budget.first_worlds if len(legal) > 1 else min(budget.first_worlds, 4)
-    for deal in deals[:first]:
+    for i in range(first):
         for move in legal:
-            chips, used = _rollout(apply(deal, move), me)
-            scores[move].append(chips)
-            plies += used
-    # Round two: the best few and the move played, in the rest of the deals.
-    ranked = sorted(legal, key=lambda m: -_mean(scores[m]))
+            s.play(deals, i, move, me)
+    # Round two: the best few and the move played, in more deals.
+    ranked = sorted(legal, key=lambda m: -s.mean(m))
     finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
+    n = first
     if len(legal) > 1:
-        for deal in deals[first:]:
-            if plies >= budget.max_plies:
-                break
+        while n < budget.worlds and s.plies < budget.max_plies:
             for move in finalists:
-                chips, used = _rollout(apply(deal, move), me)
-                scores[move].append(chips)
-                plies += used
+                s.play(deals, n, move, me)
+            n += 1
     # The best of the finalists in the same deals as the move played; a tie goes to the
     # move played (no mark for a move as good as any).
-    best = max(finalists, key=lambda m: (_mean(scores[m]), m == played))
+    best = max(finalists, key=lambda m: (s.mean(m), m == played))
+    # Close calls: while a threshold lies inside the loss's interval, more deals for the
+    # two moves compared (the others are done with).
+    while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
+        low, high = _interval(s, best, played, budget.z)
+        stake = _stake(s, best)
+        if not any(low < t <= high for _, t in thresholds(stake)):
+            break
+        for i in range(n, min(n + budget.batch, budget.max_worlds)):
+            s.play(deals, i, best, me)
+            s.play(deals, i, played, me)
+        n = min(n + budget.batch, budget.max_worlds)
+    low, high = _interval(s, best, played, budget.z) if best != played else (0.0, 0.0)
+    stake = _stake(s, best)
+    mark = mark_for(low, stake) if best != played else ""
     return Evaluation(
         seq=seq,
         seat=me,
         played=played,
         best=best,
-        played_chips=round(_mean(scores[played]), 2),
-        best_chips=round(_mean(scores[best]), 2),
+        played_chips=round(s.mean(played), 2),
+        best_chips=round(s.mean(best), 2),
         choices=len(legal),
-        worlds=len(scores[played]),
+        worlds=len(s.chips[played]),
+        loss_low=round(low, 2),
+        loss_high=round(high, 2),
+        stake=round(stake, 2),
+        mark=mark,
+        why=why_for(view, played, best, s),
     )
 
 
-def _rollout(state: GameState, me: int) -> tuple[int, int]:
-    plies = 0
-    while state.outcome is None:
-        state = apply(state, greedy.choose(seat_view(state, state.turn), _NO_RNG))
-        plies += 1
-    return state.outcome.chips[me], plies
+def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, float]:
+    """The paired loss of ``played`` against ``best``, give or take ``z`` standard errors
+    (a floor on the spread, so a few equal results are not taken as certain)."""
+    n = len(s.chips[played])
+    diffs = [a - b for a, b in zip(s.chips[best][:n], s.chips[played], strict=True)]
+    mean = _mean(diffs)
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1) / max(n, 1))
+    half = z * max(spread, 0.5 / math.sqrt(max(n, 1)))
+    return mean - half, mean + half
+
+
+def _stake(s: _Scores, best: Move) -> float:
+    """What the seat has riding on the game here: the mean size of its result, won or
+    paid, after the best move (at least ``MIN_STAKE``)."""
+    return max(MIN_STAKE, _mean([abs(c) for c in s.chips[best]]))
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 _NO_RNG = random.Random(0)  # greedy takes one for the signature and never uses it
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
+# --- Why: the reason for a suggestion, from the seat's own view -----------------------------
+
+
+def _percent(values: Sequence[bool]) -> int:
+    return round(100 * sum(values) / len(values)) if values else 0
+
+
+def why_for(view: SeatView, played: Move, best: Move, s: _Scores) -> dict:
+    """The reason the best move beats the one played, as data: what the seat saw (its own
+    hand's points and cards) and what the coach's deals say (shares of them). Worded in the
+    reader's language by ``say_why``."""
+    if played == best:
+        return {}
+    hand = mask_of(view.hand)
+    found = {"points": view.hand_points, "cards": len(view.hand)}
+    pay = _percent([c < 0 for c in s.chips[played]])
+    win = _percent(s.won[played])
+    best_win = _percent(s.won[best])
+    if played.type == CALL:
+        return {**found, "kind": "call", "pct": pay} if pay >= 50 else {
+            **found, "kind": "call_early", "pct": win, "best_pct": best_win}  # fmt: skip
+    if best.type == CALL:
+        return {**found, "kind": "no_call", "pct": best_win}
+    if played.type == FIGHT:
+        return {**found, "kind": "fight", "pct": pay}
+    if played.type == FOLD:
+        return {**found, "kind": "fold", "pct": best_win}
+    if played.type == DISCARD and best.type == DISCARD:
+        return {
+            "kind": "discard", "card": code(played.card), "best_card": code(best.card),
+            "deadwood": deadwood(hand & ~played.cards),
+            "best_deadwood": deadwood(hand & ~best.cards),
+            "pct": win, "best_pct": best_win,
+        }  # fmt: skip
+    return {"kind": "odds", "pct": win, "best_pct": best_win, "pay": pay,
+            "best_pay": _percent([c < 0 for c in s.chips[best]])}  # fmt: skip
+
+
+def say_why(why: dict) -> str:
+    """The reason in the reader's language: "Calling Draw: you hold 47 in 8 cards; the
+    others likely hold less (est. 62% you pay)"."""
+    kind = why.get("kind")
+    if not kind or kind not in _WHY:
+        return ""
+    values = dict(why)
+    for key in ("card", "best_card"):
+        if key in values:
+            values[key] = short(parse_card(values[key]))
+    return str(_WHY[kind]) % values
+
+
+_WHY = {
+    "call": pgettext_lazy(
+        "coach's reason",
+        "Calling Draw: you hold %(points)s in %(cards)s cards; the others likely hold less "
+        "(est. %(pct)s%% you pay)",
+    ),
+    "call_early": pgettext_lazy(
+        "coach's reason",
+        "Calling Draw: you hold %(points)s in %(cards)s cards; playing on was worth more "
+        "(est. %(pct)s%% you win now, %(best_pct)s%% by playing on)",
+    ),
+    "no_call": pgettext_lazy(
+        "coach's reason",
+        "Not calling Draw: you hold %(points)s in %(cards)s cards; the others likely hold more "
+        "(est. %(pct)s%% a call wins)",
+    ),
+    "fight": pgettext_lazy(
+        "coach's reason",
+        "Fighting: you hold %(points)s in %(cards)s cards; the caller likely holds less "
+        "(est. %(pct)s%% you pay)",
+    ),
+    "fold": pgettext_lazy(
+        "coach's reason",
+        "Folding: you hold %(points)s in %(cards)s cards; the caller likely holds more "
+        "(est. %(pct)s%% a fight wins)",
+    ),
+    "discard": pgettext_lazy(
+        "coach's reason",
+        "Discarding %(card)s leaves you %(deadwood)s points of deadwood, %(best_card)s "
+        "%(best_deadwood)s; est. you win %(pct)s%% after it, %(best_pct)s%% after the better move",
+    ),
+    "odds": pgettext_lazy(
+        "coach's reason",
+        "After your move, est. you win %(pct)s%% and pay %(pay)s%%; after the better move, "
+        "%(best_pct)s%% and %(best_pay)s%%",
+    ),
+}
 
 
 # --- The better move: its steps as data, put into words where it is read -------------------
@@ -171,7 +340,7 @@ def better_steps(view: SeatView, best: Move, seq: int) -> list[dict]:
     steps = [step(view, best)]
     if view.phase is Phase.PLAY and best.type != DISCARD:
         rng = random.Random(move_seed(seq, view.seat, "coach/turn"))
-        state = apply(sample_world(view, rng), best)
+        state = apply(search.sample_deal(view, rng, search.DEFAULT_BUDGET), best)
         while state.outcome is None and state.turn == view.seat and state.phase is Phase.PLAY:
             mine = seat_view(state, view.seat)
             move = greedy.choose(mine, _NO_RNG)

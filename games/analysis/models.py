@@ -85,6 +85,14 @@ class MoveEvaluation(models.Model):
     better_steps = models.JSONField(default=list, blank=True)
     # Those words in English, as they were stored before: shown for rows without steps.
     better = models.CharField(max_length=300, blank=True)  # "Better: meld 7♠ 8♠ 9♠ …"
+    # The paired loss's interval and the stake the mark weighs it against (coach.MARKS);
+    # zeros in rows made before they were kept.
+    loss_low = models.FloatField(default=0.0)
+    loss_high = models.FloatField(default=0.0)
+    stake = models.FloatField(default=0.0)
+    # Why the better move is better, as data (``coach.why_for``), worded for each reader
+    # (``coach.say_why``); empty for a move with no mark and in rows made before.
+    why = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["analysis", "seq"]

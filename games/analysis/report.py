@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext
 
-from .coach import MARK_NAMES, MARKS, say_better
+from .coach import MARK_NAMES, MARKS, say_better, say_why
 from .models import Analysis, MoveEvaluation
 
 WIDTH, HEIGHT, PAD_X, PAD_Y = 640, 216, 36, 14
@@ -30,6 +30,8 @@ class Verdict:
     best_chips: float
     better: str
     by_clock: bool = False  # the clock played it for a person who was away: not counted
+    why: str = ""  # why the better move is better, from the seat's view ("Calling Draw: …")
+    stake: float = 0.0  # the chips riding on the game there, which the mark weighs against
 
     @property
     def loss_count(self) -> int:
@@ -90,7 +92,8 @@ class Report:
     marked: list[Verdict]
     people: list[PersonSummary]
     graph: Graph | None
-    mark_names: list[tuple[str, str, float]] = field(default_factory=list)
+    # (mark, its name, percent of the stake, chips at least), worst first.
+    mark_names: list[tuple[str, str, int, float]] = field(default_factory=list)
 
 
 def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
@@ -102,7 +105,7 @@ def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
     seats = sorted({r.seat for r in rows})
     theirs = [r for r in rows if r.seq not in by_clock]
     people = [_summary(seat, names[seat], [r for r in theirs if r.seat == seat]) for seat in seats]
-    thresholds = [(m, MARK_NAMES[m], t) for m, t in MARKS]
+    thresholds = [(m, MARK_NAMES[m], round(100 * share), floor) for m, share, floor in MARKS]
     marked = [v for v in verdicts.values() if v.mark]
     graph = _graph(rows, names, total_moves, by_clock) if rows else None
     return Report(verdicts, marked, people, graph, thresholds)
@@ -113,6 +116,7 @@ def _verdict(r: MoveEvaluation, names: Sequence[str], by_clock: bool = False) ->
     return Verdict(
         r.seq, r.seat, names[r.seat], mark, MARK_NAMES.get(mark, ""), round(r.loss, 1),
         r.played_chips, r.best_chips, better_words(r, names), by_clock,
+        say_why(r.why) if mark and r.why else "", round(r.stake, 1),
     )  # fmt: skip
 
 
@@ -124,7 +128,7 @@ def better_words(r: MoveEvaluation, names: Sequence[str]) -> str:
 
 def _summary(seat: int, name: str, rows: list[MoveEvaluation]) -> PersonSummary:
     choices = [r for r in rows if r.choices > 1]
-    counts = {m: sum(r.mark == m for r in rows) for m, _ in reversed(MARKS)}
+    counts = {m: sum(r.mark == m for r in rows) for m, _, _ in reversed(MARKS)}
     clean = sum(not r.mark for r in choices)
     accuracy = round(100 * clean / len(choices)) if choices else 100
     mean_loss = round(sum(r.loss for r in choices) / len(choices), 2) if choices else 0.0

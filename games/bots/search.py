@@ -180,6 +180,11 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def rollout(state: GameState, rng: random.Random) -> tuple[Outcome, int]:
+    """The bot's own rollout, for others that judge moves as it does (the coach)."""
+    return _rollout(state, rng)
+
+
 def _rollout(state: GameState, rng: random.Random) -> tuple[Outcome, int]:
     """(the outcome, moves played) with greedy in every seat to the end.
 

@@ -64,6 +64,8 @@ def _json(game: Game, report) -> str:
                 "best_chips": v.best_chips,
                 "loss": v.loss,
                 "better": v.better,
+                "why": v.why,
+                "stake": v.stake,
             }  # fmt: skip
             for v in report.verdicts.values()
         ],
@@ -89,6 +91,8 @@ def _text(report) -> str:
         lines.append(f"{p.name}: accuracy {p.accuracy}% over {p.moves} moves ({counts}).")
     for v in report.marked:
         lines.append(f"Move {v.seq}, {v.name}: {v.mark_name}, −{v.loss} chips. {v.better}.")
+        if v.why:
+            lines.append(f"  Why: {v.why}.")
     if not report.marked:
         lines.append("No move lost chips the coach could measure.")
     return "\n".join(lines)
