@@ -231,13 +231,16 @@ def seq(page) -> str:
 
 
 def ready(page, timeout_ms: int = ACT_TIMEOUT_MS) -> None:
-    """Wait until the hand can be acted on: one of its buttons shown and enabled (the table
-    enables them once its socket is open), or the game's result."""
+    """Wait until the hand can be acted on: the table says it is connected (its script has
+    run and its socket is open) and one of its buttons is shown and enabled, or the game's
+    result is shown. The page's HTML alone does not count: its buttons come enabled, and
+    the table's script disables them until the socket is open."""
     names = " || ".join(f'b.textContent.trim() === "{n}"' for n in ACTIONS)
     page.wait_for_function(
         "() => document.querySelector('#table-result:not([hidden])') || "
+        "(document.querySelector('#connection[data-state=connected]') && "
         "[...document.querySelectorAll('button')].some(b => b.offsetParent && !b.disabled && "
-        f"({names}))",
+        f"({names})))",
         timeout=timeout_ms,
     )
 
