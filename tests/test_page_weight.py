@@ -40,7 +40,7 @@ class _Refs(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.found: list[str] = []
-        self.later: list[str] = []  # named for after the load event (static/js/nav.js)
+        self.later: list[str] = []  # prefetched, or run after the load event (nav.js)
         self.worker = ""
 
     def handle_starttag(self, tag, attrs) -> None:
@@ -55,6 +55,8 @@ class _Refs(HTMLParser):
             self.found.append(a["data-sortable"])
         if tag == "meta" and a.get("name") == "tongits:later":
             self.later.append(a["content"])
+        if tag == "link" and a.get("rel") == "prefetch":
+            self.later.append(a["href"])
 
 
 @dataclass(frozen=True)
@@ -183,10 +185,12 @@ def test_the_home_page_is_light_until_play_now_can_be_tapped(client, capsys):
 
 
 def test_the_pages_that_lead_to_a_table_fetch_its_files_beforehand(client, alice):
-    """The home page (Play now) and the lobby (Quick play) have the browser fetch the
-    table's stylesheet and scripts once they have loaded, by the very addresses the
-    table's page asks for, so on a slow line the table waits for its page and its socket
-    only. The home page runs htmx then (its live counts), which the table needs too."""
+    """The home page (Play now) and the lobby (Quick play) prefetch the table's stylesheet
+    and scripts at their end, by the very addresses the table's page asks for, so on a
+    slow line the table waits for its page and its socket only. The home page, which has
+    its stylesheets inline and runs htmx only after its load event, prefetches those
+    too, and the two small scripts of every page, whose own fetches a quick tap on Play
+    now cancels (the table's page waits for them before it opens its socket)."""
     game = services.quick_play(alice)
     client.force_login(alice)
     table = client.get(reverse("table", args=[game.pk])).content.decode()
@@ -194,15 +198,18 @@ def test_the_pages_that_lead_to_a_table_fetch_its_files_beforehand(client, alice
     own = [u for u in needs if re.search(r"/(table|chat)\.[^/]*(css|js)$", u)]
     assert len(own) == 3, needs  # table.css, table.js, chat.js
 
-    def later(html: str) -> list[str]:
-        return re.findall(r'<meta name="tongits:later" content="([^"]+)"', html)
+    def prefetched(html: str) -> list[str]:
+        return re.findall(r'<link rel="prefetch" href="([^"]+)"', html)
 
     lobby = client.get(reverse("lobby")).content.decode()
-    assert sorted(later(lobby)) == sorted(own)
+    assert sorted(prefetched(lobby)) == sorted(own)
     client.logout()
     home = client.get("/").content.decode()
     htmx = [u for u in needs if "django_htmx" in u and "django-htmx.js" not in u]
-    site = [u for u in needs if re.search(r"/(site|pages)\.[^/]*css$", u)]  # inline here
-    assert sorted(later(home)) == sorted(own + htmx + site)
-    assert not re.search(r"<script[^>]+htmx", home)  # not before the load event
-    assert later(table) == []  # the table itself has them already
+    site = [u for u in needs if re.search(r"/(site\.[^/]*css|pages\.[^/]*css|nav\.|terms\.)", u)]
+    assert len(site) == 4, needs
+    assert sorted(prefetched(home)) == sorted(own + htmx + site)
+    assert home.index('rel="prefetch"') > home.index("</main>")  # once the page is in
+    assert not re.search(r"<script[^>]+htmx", home)  # run only after the load event
+    assert re.findall(r'<meta name="tongits:later" content="([^"]+)"', home) == htmx
+    assert prefetched(table) == []  # the table itself has them already

@@ -45,31 +45,21 @@
   });
 })();
 
-// Files a page names for later (<meta name="tongits:later" content="URL" data-as="…">),
-// fetched only once the page has loaded, so that on a slow line they do not share it with
-// what the page needs to be shown and tapped. data-as="script": run it (in the order
-// named, as the home page's htmx for its live counts); "prefetch": into the cache only,
-// for the next page (the table's files, from the pages that lead to a table).
+// Scripts a page runs only after its load event (<meta name="tongits:later" content="URL"
+// data-as="script">), in the order named, so that on a slow line they do not share it with
+// what the page needs to be shown and tapped: the home page's htmx, for its live counts.
 (function () {
   "use strict";
-  var later = document.querySelectorAll('meta[name="tongits:later"]');
+  var later = document.querySelectorAll('meta[name="tongits:later"][data-as="script"]');
   if (!later.length) return;
-  function fetchLater() {
+  function runLater() {
     Array.prototype.forEach.call(later, function (meta) {
-      var url = meta.getAttribute("content");
-      if (meta.getAttribute("data-as") === "script") {
-        var script = document.createElement("script");
-        script.src = url;
-        script.async = false;
-        document.head.appendChild(script);
-      } else {
-        var link = document.createElement("link");
-        link.rel = "prefetch";
-        link.href = url;
-        document.head.appendChild(link);
-      }
+      var script = document.createElement("script");
+      script.src = meta.getAttribute("content");
+      script.async = false;
+      document.head.appendChild(script);
     });
   }
-  if (document.readyState === "complete") fetchLater();
-  else window.addEventListener("load", fetchLater);
+  if (document.readyState === "complete") runLater();
+  else window.addEventListener("load", runLater);
 })();
