@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench import live_arena
+from bench.live_arena import ArenaBench, Person
 from bench.live_clients import Bench, Client, Table
 from bench.live_server import (
     DEFAULT_REDIS,
@@ -66,7 +68,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.live", description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, default=10, help="tables played at once (10)")
     p.add_argument("--workers", type=int, help="Daphne workers (2; 1 without Redis)")
-    p.add_argument("--think", type=float, default=1.0, help="a person's pause, s (1)")
+    p.add_argument("--think", type=float, help="a person's pause, s (1; 3 with --arena)")
+    p.add_argument(
+        "--arena", action="store_true",
+        help="a crowd arrives at one arena tournament and is paired at its start "
+        "(bench/live_arena.py); --people sets how many",
+    )  # fmt: skip
+    p.add_argument("--people", type=int, default=999, help="people in --arena (999)")
+    p.add_argument(
+        "--profile-pairing", action="store_true",
+        help="with --arena: profile one pairing of --people in this process, and stop",
+    )  # fmt: skip
     p.add_argument("--bots", action="store_true", help="one person and two unpaused bots")
     p.add_argument(
         "--bot-level", choices=("easy", "normal", "hard"), default="normal",
@@ -103,7 +115,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     redis = opts.redis or os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS)
     opts.redis = "" if opts.no_redis else redis
     opts.workers = opts.workers or (2 if opts.redis else 1)
-    opts.seconds = opts.seconds or (1800.0 if opts.games else 30.0)
+    opts.seconds = opts.seconds or (1800.0 if opts.games else 60.0 if opts.arena else 30.0)
+    opts.think = opts.think if opts.think is not None else (3.0 if opts.arena else 1.0)
     if not opts.redis and opts.workers > 1:
         p.error("several workers need Redis (the in-memory layer is one process's)")
     if opts.kill_worker and opts.workers < 2:
@@ -135,7 +148,11 @@ def main(argv: list[str] | None = None) -> int:
         workers.start(opts.workers, env)
         say(f"{opts.workers} worker(s) on ports {[w.port for w in workers.items]}")
         quiet_collector()
-        report = asyncio.run(LiveRun(opts, workers, env).run())
+        if opts.arena and opts.profile_pairing:
+            print(live_arena.profile_pairing(opts.people), flush=True)
+            return 0
+        run = ArenaRun(opts, workers, env) if opts.arena else LiveRun(opts, workers, env)
+        report = asyncio.run(run.run())
         print_report(report)
         return 0 if report["ok"] else 1
     finally:
@@ -492,6 +509,136 @@ class LiveRun(Bench):
         }
 
 
+class ArenaRun(ArenaBench, LiveRun):
+    """An arena's crowd (bench/live_arena.py): everyone enters, opens the tournament's page,
+    and is paired at its start."""
+
+    async def _run(self) -> dict[str, Any]:
+        opts = self.opts
+        rss_ready = self.rss()
+        people = await self.orm(make_people, opts.people)
+        minutes = int((opts.seconds + 180) // 60) + 1  # it runs through the whole window
+        self.tournament_id = await self.orm(live_arena.make_arena, [u for u, _ in people], minutes)
+        say(f"arena {self.tournament_id}: {len(people)} people entered, think {self.think} s")
+        persons = [Person(self, i, cookie) for i, (_, cookie) in enumerate(people)]
+        self.herd = True  # nobody paces a crowd's sockets: each opens when its page is loaded
+        self.gate.set()
+        tasks = [asyncio.create_task(p.play()) for p in persons]
+        await until(lambda: self.pages_opened >= len(persons), 300)
+        say(f"{self.pages_opened} tournament pages open")
+        starts = await self.orm(live_arena.start_arena, self.tournament_id, live_arena.LEAD_SECONDS)
+        t0 = time.perf_counter() + (starts - time.time())
+        self.opened.set()
+        watchdog = asyncio.create_task(self.watch_arena(persons))
+        lag = asyncio.create_task(self.clients_lag())
+        await asyncio.sleep(max(0.0, t0 - time.perf_counter()))
+        start = await self.reading()
+        rss_start = self.rss()
+        self.stats.measuring = True
+        dealt = asyncio.create_task(self.until_dealt(t0, len(persons) // 3))
+        deadline = start.at + opts.seconds
+        limit = min(deadline, start.at + 120)
+        await until(lambda: all(p.first_game_board_at for p in persons)
+                    or time.perf_counter() > limit, 1e9)  # fmt: skip
+        boarded = await self.reading()
+        firsts = sorted(p.first_game_board_at - t0 for p in persons if p.first_game_board_at)
+        say(f"first boards: {len(firsts)}/{len(persons)}, the last {max(firsts or [0]):.2f} s "
+            "after the start")  # fmt: skip
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(0.1)
+        end = await self.reading()
+        self.stats.measuring = False
+        rss_end = self.rss()
+        self.stopping = True
+        settled = await until(lambda: not any(p.pending or p.acting for p in persons), 10)
+        self.closing = True
+        for person in persons:
+            if person.ws is not None:
+                await person.ws.close()
+        await asyncio.wait(tasks, timeout=15)
+        for task in tasks:
+            task.cancel()
+        watchdog.cancel()
+        lag.cancel()
+        self.workers.stop()
+        games = await self.orm(live_arena.arena_games, self.tournament_id)
+        checks = await self.orm(verify, self.stats, [g for g, _ in games])
+        say("checking the move logs")
+        checks["replay"] = await self.orm(replay_stored)
+        figures = self.figures(start, end, persons, {})
+        figures.update(self.arena_figures(games, starts, firsts, start, boarded, end, len(persons)))
+        figures["dealt_seen_s"] = dealt.result() if dealt.done() else None
+        memory = {"rss_mb_ready": rss_ready, "rss_mb_start": rss_start, "rss_mb_end": rss_end}
+        report = {**figures, **self.faults(), **memory, **checks, "settled": settled}
+        report["ok"] = not (checks["lost"] or checks["doubled"] or checks["replay"]["exit"])
+        return report
+
+    def arena_figures(self, games, starts: float, firsts: list[float], start: Reading,
+                      boarded: Reading, end: Reading, people: int) -> dict[str, Any]:  # fmt: skip
+        first = games[: people // 3]
+        dealt = [at - starts for _, at in first if at is not None]
+        pairings = [
+            found
+            for worker in self.workers.items
+            if worker.log.exists()
+            for found in live_arena.pairing_cpu(worker.log.read_text(errors="replace"))
+        ]
+        made = sum(n for n, _ in pairings)
+        biggest = max(pairings, default=None)
+        start_ms = (boarded.worker_cpu_s - start.worker_cpu_s) * 1000
+        return {
+            "mode": "arena",
+            "people": people,
+            "tables": len(first),
+            "first_tables": len(first),
+            "arena_games": len(games),
+            "dealt_all_s": round(max(dealt), 2) if dealt else None,
+            "first_board_all_s": round(max(firsts), 2) if firsts else None,
+            "first_board_p50_s": round(pct(firsts, 50), 2) if firsts else None,
+            "people_boarded": len(firsts),
+            "pairings": len(pairings),
+            "pairing_cpu_ms_per_game": round(sum(n * c for n, c in pairings) / made, 1)
+            if made
+            else None,
+            "first_pairing_cpu_ms_per_game": biggest and biggest[1],
+            "start_cpu_ms_per_game": round(start_ms / max(1, len(first)), 1),
+            "start_moves": boarded.moves - start.moves,
+            # From every first board to the window's end: play, games ending, new pairings.
+            "play_moves": (moves := end.moves - boarded.moves),
+            "play_cpu_ms_per_move": round(
+                (end.worker_cpu_s - boarded.worker_cpu_s) * 1000 / moves, 2
+            )
+            if moves
+            else None,
+            "polls": {str(k): v for k, v in sorted(self.polls.items(), key=str)},
+            "handshakes_failed": self.stats.handshakes["failed"],
+            "handshakes_timed_out": self.stats.handshakes["timed_out"],
+        }
+
+    async def until_dealt(self, t0: float, tables: int) -> float:
+        """Seconds from the start until the first pairing's games are in the database for
+        all to see (committed), looked for every 50 ms."""
+        while (await self.orm(live_arena.count_games, self.tournament_id)) < tables:
+            await asyncio.sleep(0.05)
+        return round(time.perf_counter() - t0, 2)
+
+    async def watch_arena(self, persons: list[Person]) -> None:
+        """A move with no answer after --answer-timeout is counted; after three times
+        that, its person reloads (a fresh socket and snapshot), as bench.live does."""
+        timeout = self.opts.answer_timeout
+        while True:
+            await asyncio.sleep(1)
+            now = time.perf_counter()
+            for person in persons:
+                p = person.pending
+                if p is not None and not p.warned and now - p.sent_at > timeout:
+                    p.warned = True
+                    self.stats.no_answer += 1
+                if p is not None and not p.reloaded and now - p.sent_at > 3 * timeout:
+                    p.reloaded = True
+                    await person.reload()
+
+
 def latency(name: str, seconds: list[float]) -> dict[str, Any]:
     ordered = sorted(seconds)
     points = (("p50", 50), ("p95", 95), ("p99", 99))
@@ -520,7 +667,7 @@ async def until(condition, timeout: float) -> bool:
 # --- Through the site's own code (the ORM thread) -------------------------------------------
 
 
-def make_people(count: int) -> list[tuple[int, str]]:
+def make_people(count: int, prefix: str = "live") -> list[tuple[int, str]]:
     """Users, each logged in: (user id, the Cookie header a browser would send)."""
     from importlib import import_module
 
@@ -536,7 +683,7 @@ def make_people(count: int) -> list[tuple[int, str]]:
     people = []
     for index in range(count):
         # No password: hashing one is slow on purpose, and the session is all a socket needs.
-        user = get_user_model().objects.create_user(f"live{index}")
+        user = get_user_model().objects.create_user(f"{prefix}{index}")
         session = store_class()
         session[SESSION_KEY] = str(user.pk)
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -681,6 +828,9 @@ def replay_stored() -> dict[str, Any]:
 
 
 def print_report(r: dict[str, Any]) -> None:
+    if r["mode"] == "arena":
+        for line in live_arena.arena_summary(r):
+            say(line)
     say(f"{r['mode']}: {r['tables']} tables, {r['sockets']} sockets, {r['workers']} worker(s), "
         f"{r['database']} + {r['channel_layer']} layer, think {r['think_s']} s")  # fmt: skip
     say(

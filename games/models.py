@@ -88,6 +88,12 @@ class Game(models.Model):
         related_name="+", verbose_name=_("aborted by"),
     )  # fmt: skip
     abort_reason = models.TextField(_("why it was aborted"), blank=True)
+    # Voided by staff (fair play, games.fairplay.actions): kept in the history, marked as
+    # such, and left out of ratings and figures.
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+    # Pairs of seats whose accounts share a network address or a device, found when they
+    # sat at this rated table and said to everyone at it: [[seat, seat, [why, …]], …].
+    shared = models.JSONField(_("seats sharing an address or a device"), default=list, blank=True)
     # The table the first "Play again" here made: later pressers are seated at it rather
     # than each making their own, so the people of this game can play on together.
     next_game = models.ForeignKey(

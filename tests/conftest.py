@@ -64,6 +64,8 @@ def server_clock_off(settings) -> None:
     # them; bots move without their human-like pause.
     settings.TONGITS_CLOCK_IN_WORKERS = False
     settings.TONGITS_BOT_PAUSE = (0.0, 0.0)
+    # A tournament's page shows each change at once (no batching of its standings).
+    settings.TONGITS_STANDINGS_SECONDS = 0.0
 
 
 @pytest.fixture(autouse=True)

@@ -244,6 +244,17 @@ def test_a_profile_lists_only_public_games_to_others_but_counts_them_all(
     assert replay_links(mine) == [private.pk, public.pk]
 
 
+def test_a_profile_whose_games_are_all_private_says_so_to_others(client, make_game, alice, bob):
+    finish(make_game([alice, "greedy", "random"], seed=SEED + 1, public=False))
+    client.force_login(bob)
+
+    html = client.get(reverse("player", args=["alice"])).content.decode()
+
+    assert "<dt>Games</dt><dd>1</dd>" in html
+    assert "No finished games to show yet." not in html
+    assert "played at private tables; only their totals are shown" in html
+
+
 def test_a_profile_of_nobody_is_not_found(client):
     assert client.get(reverse("player", args=["nobody"])).status_code == 404
 

@@ -335,6 +335,41 @@ async def test_a_blocked_persons_challenge_never_reaches_the_socket(alice, bob):
     await bobs.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_a_block_made_with_the_socket_open_takes_the_challenge_away_at_once(alice, bob):
+    await database_sync_to_async(befriend)(alice, bob)
+    bobs = await lobby_socket(bob)
+    made = await database_sync_to_async(social.challenge)(alice, bob.pk, ante=None, bot_kind="easy")
+    assert f'id="accept-challenge-{made.pk}"' in await frame_with(bobs, "accept-challenge")
+
+    await database_sync_to_async(social.block)(bob, alice.pk)
+    frame = await frame_with(bobs, "challenge-badge")  # his parts again, at once
+    assert "accept-challenge" not in frame and "alice" not in frame.lower()
+    while not await bobs.receive_nothing(timeout=0.3):
+        await bobs.receive_from()
+
+    # Whatever she does next never reaches him (and she is not told).
+    await database_sync_to_async(social.cancel_challenge)(alice, made.pk)
+    await database_sync_to_async(social.request_friend)(alice, bob.pk)
+    with pytest.raises(services.NotAllowed):
+        await database_sync_to_async(social.challenge)(alice, bob.pk, ante=None, bot_kind="easy")
+    assert await bobs.receive_nothing(timeout=1)
+    await bobs.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_friends_pages_socket_is_not_sent_the_lobbys_lists(alice, bob, carol):
+    friends_page = await lobby_socket(alice, "friends")
+    lobby = await lobby_socket(bob)
+    await database_sync_to_async(services.quick_play)(carol)  # a table changes
+
+    assert 'id="lobby-lists"' in await frame_with(lobby, 'id="lobby-lists"')
+    while not await friends_page.receive_nothing(timeout=0.3):
+        assert 'id="lobby-lists"' not in await friends_page.receive_from()
+    await friends_page.disconnect()
+    await lobby.disconnect()
+
+
 # --- Rematch --------------------------------------------------------------------------------
 
 
@@ -428,3 +463,16 @@ def test_the_sockets_presence_markup_is_the_pages(language, status):
             "social/parts.html#presence", {"f": FriendLine(3, "", "", status), "oob": True}
         )
         assert presence_html(3, status) == page.strip()
+
+
+def test_a_person_with_no_friend_costs_a_socket_two_queries(alice, django_assert_num_queries):
+    """The table's sockets count everyone: for a person nobody sees, only the count is
+    kept (an UPDATE, and whether they have a friend), not the status."""
+    presence.connected(alice.pk)  # the row is made at the first socket
+    with django_assert_num_queries(2):
+        presence.connected(alice.pk)
+    with django_assert_num_queries(1):
+        presence.recheck(alice.pk)  # their game ended
+    with django_assert_num_queries(2):
+        presence.disconnected(alice.pk)
+    assert Presence.objects.get(user=alice).sockets == 1

@@ -105,6 +105,9 @@ MIDDLEWARE = [
     # A log-in puts the profile's language back: this sets its cookie on the response.
     "accounts.languages.ProfileLanguageCookie",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The device cookie, and who posts forms from which address and device, as keyed
+    # hashes (fair play: accounts that share one are told apart at rated tables).
+    "games.fairplay.devices.DeviceMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes requires, so it sees the response of the login view.
@@ -312,6 +315,9 @@ TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS"
 TONGITS_SOCKET_PRESENCE = os.environ.get("TONGITS_SOCKET_PRESENCE", "1") != "0"
 # How long a rematch waits for the other people before bots take their seats.
 TONGITS_REMATCH_SECONDS = int(os.environ.get("TONGITS_REMATCH_SECONDS", "30"))
+# A tournament's standings are computed at most this often in a worker (once per change,
+# but changes within this many seconds are shown together; games/tournaments/standings.py).
+TONGITS_STANDINGS_SECONDS = float(os.environ.get("TONGITS_STANDINGS_SECONDS", "1"))
 # A bot waits this long (a range, in seconds) before it moves, so play feels human.
 TONGITS_BOT_PAUSE = (
     float(os.environ.get("TONGITS_BOT_PAUSE_MIN", "0.7")),
@@ -351,3 +357,5 @@ TONGITS_GUESTS_PER_ADDRESS_PER_HOUR = int(
     os.environ.get("TONGITS_GUESTS_PER_ADDRESS_PER_HOUR", "20")
 )
 TONGITS_GUEST_DAYS = int(os.environ.get("TONGITS_GUEST_DAYS", "30"))
+# Fair play: reports one account may send (new or repeated) in an hour.
+TONGITS_REPORTS_PER_HOUR = int(os.environ.get("TONGITS_REPORTS_PER_HOUR", "5"))

@@ -11,6 +11,9 @@ class FairPlayConfig(AppConfig):
     verbose_name = _("Fair play")
 
     def ready(self) -> None:
-        from . import tasks
+        from games.play import hooks
+
+        from . import devices, tasks
 
         tasks.connect()
+        hooks.on_sharing(devices.shared)

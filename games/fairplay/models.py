@@ -63,3 +63,109 @@ class ScoredGame(models.Model):
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
     scored_at = models.DateTimeField(auto_now_add=True)
+
+
+class Sighting(models.Model):
+    """An account seen at a network address or with a device cookie, as a keyed hash
+    (``devices.digest``): the raw address is never stored. Kept ``devices.KEPT`` long, then
+    deleted; read only to tell whether two accounts at a rated table share one."""
+
+    class Kind(models.TextChoices):
+        ADDRESS = "address", _("address")
+        DEVICE = "device", _("device")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind)
+    digest = models.CharField(_("keyed hash"), max_length=64)
+    seen_at = models.DateTimeField(_("last seen"), db_index=True)
+
+    class Meta:
+        verbose_name = _("sighting")
+        verbose_name_plural = _("sightings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "digest"], name="fairplay_sighting_once"
+            )
+        ]
+        indexes = [models.Index(fields=["kind", "digest"])]
+
+
+class Report(models.Model):
+    """A person's report of another account, with the games it is about. One row per
+    reporter and reported account while staff have not dealt with it: reporting again
+    adds games to it rather than a second row."""
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("reported by"),
+    )  # fmt: skip
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("reported account"),
+    )  # fmt: skip
+    games = models.ManyToManyField(Game, related_name="+", blank=True, verbose_name=_("games"))
+    note = models.TextField(_("what they saw"), blank=True, max_length=500)
+    created_at = models.DateTimeField(_("made at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("last reported at"), auto_now=True, db_index=True)
+    closed_at = models.DateTimeField(_("dealt with at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reporter", "reported"],
+                condition=Q(closed_at__isnull=True),
+                name="fairplay_one_open_report",
+            ),
+            models.CheckConstraint(
+                condition=~Q(reporter=F("reported")), name="fairplay_no_report_of_oneself"
+            ),
+        ]
+
+
+class StaffAction(models.Model):
+    """What a member of staff did on the Fair play page, who, when and why: the log."""
+
+    class Kind(models.TextChoices):
+        WARN = "warn", _("warned")
+        VOID = "void", _("voided the pair's rated games")
+        CLOSE = "close", _("closed the account")
+        DISMISS = "dismiss", _("dealt with the reports")
+
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("by"),
+    )  # fmt: skip
+    kind = models.CharField(_("action"), max_length=8, choices=Kind)
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("account"),
+    )  # fmt: skip
+    pair = models.ForeignKey(
+        Pair, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions",
+        verbose_name=_("pair"),
+    )  # fmt: skip
+    reason = models.TextField(_("why"), max_length=1000)
+    games = models.JSONField(_("games"), default=list, blank=True)  # the games voided
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("staff action")
+        verbose_name_plural = _("staff actions")
+        ordering = ["-at", "-pk"]
+
+
+class AccountWarning(models.Model):
+    """A warning to an account, shown to it once (the next lobby or table page)."""
+
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    action = models.OneToOneField(StaffAction, on_delete=models.CASCADE, related_name="warning")
+    seen_at = models.DateTimeField(_("seen at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("warning")
+        verbose_name_plural = _("warnings")
+        indexes = [models.Index(fields=["account", "seen_at"])]

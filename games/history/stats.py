@@ -78,8 +78,10 @@ def burned() -> Q:
 
 
 def counted_seats() -> QuerySet[Seat]:
-    """Seats of finished games that count in stats."""
-    return Seat.objects.filter(game__status=FINISHED, game__imported=False)
+    """Seats of finished games that count in stats (not a game staff voided)."""
+    return Seat.objects.filter(
+        game__status=FINISHED, game__imported=False, game__voided_at__isnull=True
+    )
 
 
 def _tallies() -> dict:

@@ -7,18 +7,24 @@ from its ``AppConfig.ready``; play calls them.
   back, as any bookkeeping of the end does).
 - ``on_tick(fn)``: ``fn(now)`` runs on every server clock tick, after the due moves, in
   the clock's thread; an error is logged and the clock goes on.
+- ``on_sharing(fn)``: ``fn(user_ids)`` says which pairs of these accounts share a network
+  address or a device, as ``[(low id, high id, (why, …)), …]`` (fair play answers). Play
+  asks ``shared`` when people sit at a rated table; an arena's pairing asks ``veto``.
+  With nobody registered, nobody shares anything.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from itertools import combinations
 
 log = logging.getLogger(__name__)
 
 _finish: list[Callable] = []
 _tick: list[Callable] = []
+_sharing: list[Callable] = []
 
 
 def on_finish(fn: Callable) -> None:
@@ -29,6 +35,32 @@ def on_finish(fn: Callable) -> None:
 def on_tick(fn: Callable) -> None:
     if fn not in _tick:
         _tick.append(fn)
+
+
+def on_sharing(fn: Callable) -> None:
+    if fn not in _sharing:
+        _sharing.append(fn)
+
+
+def shared(user_ids: Iterable[int]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """The pairs of these accounts that share an address or a device (see on_sharing)."""
+    ids = list(user_ids)
+    found: dict[tuple[int, int], set[str]] = {}
+    for fn in _sharing:
+        for a, b, why in fn(ids):
+            found.setdefault((a, b), set()).update(why)
+    return [(a, b, tuple(sorted(why))) for (a, b), why in sorted(found.items())]
+
+
+def veto(user_ids: Iterable[int]) -> Callable[[Sequence[int]], bool]:
+    """A function that says whether a group of these accounts must not sit together at a
+    rated table (two of them share an address or a device); asked once, now."""
+    apart = {frozenset((a, b)) for a, b, _why in shared(user_ids)}
+
+    def vetoed(group: Sequence[int]) -> bool:
+        return any(frozenset(two) in apart for two in combinations(group, 2))
+
+    return vetoed
 
 
 def finished(game_id: int, seats, outcome, now: datetime) -> None:

@@ -20,6 +20,7 @@ import dataclasses
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -165,36 +166,56 @@ def create_table(
     return game
 
 
-def seat_table(
-    people: list[AbstractBaseUser],
+def seat_tables(
+    tables: list[list[AbstractBaseUser]],
     bot_kind: str = "normal",
     *,
     variants: list[str] | None = None,
     turn_seconds: int | None = None,
     rated: bool = False,
-) -> Game:
-    """A table the server makes (a tournament's pairing), dealt at once: ``people`` in
-    seats 0, 1, … in order and bots of ``bot_kind`` in the rest. Public to watch. No
-    person asked for it, so no table limit applies; the caller holds the locks that keep
-    one person from two such tables."""
-    if not 1 <= len(people) <= 3 or bot_kind not in bots.LEVELS:
+) -> list[Game]:
+    """Tables the server makes (a tournament's pairing), dealt at once: each table's
+    ``people`` in seats 0, 1, … in order and bots of ``bot_kind`` in the rest. Public to
+    watch. No person asked for them, so no table limit applies; the caller holds the locks
+    that keep one person from two such tables. All in a few statements, however many
+    tables: a crowd's pairing holds its locks for a few statements, not a thousand.
+
+    Nobody is told of each game: no socket can be at a table that did not exist (the
+    people learn of theirs from the page that sent them, and the lobby is told once).
+    No fair-play notice is needed: a rated pairing never seats together accounts that
+    share an address or a device (its veto asks the same hook)."""
+    if any(not 1 <= len(people) <= 3 for people in tables) or bot_kind not in bots.LEVELS:
         raise ServiceError(_("A table seats one to three people and bots of a level."))
+    if not tables:
+        return []
+    now = timezone.now()
+    seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
-        seed = str(secrets.randbits(128))
-        game = Game.objects.create(
-            created_by=None, public=True, variants=list(variants or []), seed=seed,
-            turn_seconds=turn_seconds or settings.TONGITS_TURN_SECONDS,
-            commitment=Game.commit_to(seed), rated=rated,
-        )  # fmt: skip
-        occupants = [*people, *[bot_kind] * (3 - len(people))]
-        Seat.objects.bulk_create(
-            Seat(game=game, index=i, bot_kind=o) if isinstance(o, str)
-            else Seat(game=game, index=i, user=o)
-            for i, o in enumerate(occupants)
-        )  # fmt: skip
-        start_game(game)
+        games, seats = [], []
+        for people in tables:
+            seed = secrets.randbits(128)
+            game = Game(
+                created_by=None, public=True, variants=list(variants or []),
+                turn_seconds=seconds, rated=rated,
+            )  # fmt: skip
+            occupants = [*people, *[bot_kind] * (3 - len(people))]
+            game_seats = [
+                Seat(game=game, index=i, bot_kind=o) if isinstance(o, str)
+                else Seat(game=game, index=i, user=o)
+                for i, o in enumerate(occupants)
+            ]  # fmt: skip
+            _deal(game, seed, None, now, game_seats.__getitem__)
+            games.append(game)
+            seats.extend(game_seats)
+        Game.objects.bulk_create(games)
+        for seat in seats:
+            seat.game_id = seat.game.pk  # the games have their ids now
+        Seat.objects.bulk_create(seats)
+        for game in games:
+            log.info("Game %s dealt; dealer seat %s; commitment %s.", game.pk, game.dealer,
+                     game.commitment)  # fmt: skip
         _notify_lobby_on_commit()
-    return game
+    return games
 
 
 def _check_can_make_table(user: AbstractBaseUser) -> None:
@@ -244,6 +265,7 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
                 free[0].save(update_fields=["user"])
         except IntegrityError:
             return game
+        _note_shared(game, seats)
         _start_if_full(game)
         if game.status == Game.Status.WAITING:
             # The deal notifies the table itself; until then, show who sat down.
@@ -251,6 +273,21 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         _notify_previous_table(game)
         _notify_lobby_on_commit()
     return game
+
+
+def _note_shared(game: Game, seats: list[Seat]) -> None:
+    """At a rated table, before the deal: which seats' accounts share a network address
+    or a device (``hooks.shared``: fair play knows). Stored on the game, so that every
+    board of it says so to everyone at the table."""
+    if not game.rated:
+        return
+    people = {s.user_id: s.index for s in seats if s.user_id is not None}
+    if len(people) < 2:
+        return
+    found = [[people[a], people[b], list(why)] for a, b, why in hooks.shared(people)]
+    if found != game.shared:
+        game.shared = found
+        Game.objects.filter(pk=game.pk).update(shared=found)
 
 
 def _notify_previous_table(game: Game) -> None:
@@ -359,8 +396,20 @@ def start_game(game: Game, seed: int | None = None, dealer: int | None = None) -
     by default the seed draws it."""
     if seed is None:
         seed = int(game.seed) if game.seed else secrets.randbits(128)
+    _deal(game, seed, dealer, timezone.now(), lambda index: game.seats.get(index=index))
+    game.save()
+    rev = game.rev
+    # Never log the seed or a card: people read logs, and the deal is secret until the end.
+    log.info("Game %s dealt; dealer seat %s; commitment %s.", game.pk, game.dealer, game.commitment)
+    transaction.on_commit(lambda: notify_game(game.pk, rev), robust=True)
+
+
+def _deal(
+    game: Game, seed: int, dealer: int | None, now: datetime, seat_at: Callable[[int], Seat]
+) -> None:
+    """The deal's fields of ``game`` (in memory: the caller saves them): the cards from
+    the seed, the dealer's turn, its clock (``seat_at(index)``: the dealer's seat)."""
     dealer, hands, stock = deal_from_seed(seed, dealer)
-    now = timezone.now()
     game.seed = str(seed)
     game.commitment = Game.commit_to(game.seed)
     game.deal = {
@@ -373,13 +422,8 @@ def start_game(game: Game, seed: int | None = None, dealer: int | None = None) -
     game.started_at = game.turn_started_at = now
     game.turn_seat = dealer
     game.seq = 0
-    game.due_at = _due_at(game, game.seats.get(index=dealer), now)
+    game.due_at = _due_at(game, seat_at(dealer), now)
     game.rev += 1
-    game.save()
-    rev = game.rev
-    # Never log the seed or a card: people read logs, and the deal is secret until the end.
-    log.info("Game %s dealt; dealer seat %s; commitment %s.", game.pk, dealer, game.commitment)
-    transaction.on_commit(lambda: notify_game(game.pk, rev), robust=True)
 
 
 def _changed(game: Game) -> None:

@@ -232,10 +232,11 @@ def _new_row(key: Key) -> Rating:
 
 
 def rated_games():
-    """The games that move ratings, in the order they finished."""
-    return Game.objects.filter(status=Game.Status.FINISHED, rated=True, imported=False).order_by(
-        "finished_at", "pk"
-    )
+    """The games that move ratings, in the order they finished: not those staff voided
+    (fair play), which ``recompute`` leaves out once they are."""
+    return Game.objects.filter(
+        status=Game.Status.FINISHED, rated=True, imported=False, voided_at__isnull=True
+    ).order_by("finished_at", "pk")
 
 
 def _replay_order(games: list[tuple], applied: dict[int, int]) -> list[tuple]:

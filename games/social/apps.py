@@ -9,3 +9,7 @@ class SocialConfig(AppConfig):
     verbose_name = _("Friends")
     name = "games.social"
     label = "social"
+
+    def ready(self) -> None:
+        # Presence listens for new friendships (services.friends_made).
+        from games.social import presence  # noqa: F401

@@ -35,6 +35,9 @@ class Friendship(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.from_user} \N{LEFT RIGHT ARROW} {self.to_user}"
+
 
 class Block(models.Model):
     """``blocker`` no longer sees ``blocked``, nor gets their requests or challenges.
@@ -55,6 +58,9 @@ class Block(models.Model):
             models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_a_pair")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.blocker} \N{RIGHTWARDS ARROW} {self.blocked}"
+
 
 class Presence(models.Model):
     """Whether a person is here: how many of their lobby and table sockets are open (all
@@ -74,6 +80,9 @@ class Presence(models.Model):
     game_id = models.PositiveIntegerField(_("playing at"), null=True, blank=True)
     watchable = models.BooleanField(_("may be watched"), default=False)
     changed_at = models.DateTimeField(_("changed at"), auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.shown})"
 
     class Meta:
         verbose_name = _("presence")
@@ -112,3 +121,6 @@ class Challenge(models.Model):
         verbose_name = _("challenge")
         verbose_name_plural = _("challenges")
         indexes = [models.Index(fields=["to_user", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.from_user} \N{RIGHTWARDS ARROW} {self.to_user} ({self.get_status_display()})"

@@ -6,9 +6,13 @@ A person is here while any of their lobby or table sockets is open, on any worke
 sockets count themselves in the ``Presence`` row (``connected`` / ``disconnected``).
 Away is said by each page (it was hidden): away while all of them are. The row keeps
 the status as friends see it (offline for a person who hides their presence), so a
-change is pushed once, by the
-worker that saw it, to each friend who is online, as the new status itself: the friends'
-sockets render it without a query.
+change is pushed once, by the worker that saw it, to each friend who is online, as the
+new status itself: the friends' sockets render it without a query. For a person with no
+friend only the counts are kept (their status is worked out when they make one).
+
+Each worker also says in Redis what it counted (games/social/heartbeat.py): when a
+worker dies, another takes its sockets off the counts within a minute, and its people
+go offline for their friends.
 """
 
 from __future__ import annotations
@@ -16,15 +20,17 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
+from django.dispatch import receiver
 from django.utils import timezone
 
 from games.models import Game, Seat
 from games.play import services
+from games.social import heartbeat
 from games.social.models import Presence
-from games.social.services import friend_ids, person_group
+from games.social.services import friend_ids, friends_made, has_friends, person_group
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +50,25 @@ class Status:
         }  # fmt: skip
 
 
-def _ensure_row(user_id: int) -> None:
+# A change that only takes sockets off: no row is made for it.
+FORGET = "_forget"
+# What a person with no friend is to their friends.
+UNSEEN = Status(OFFLINE)
+
+
+def _count(user_id: int, changes: dict) -> None:
+    """Change the person's counts (one UPDATE, committed at once; the row is made on
+    their first socket, not for sockets taken off)."""
+    make = not changes.pop(FORGET, False)
+    rows = Presence.objects.filter(user_id=user_id)
+    if rows.update(changed_at=timezone.now(), **changes) or not make:
+        return
     try:
         with transaction.atomic():
             Presence.objects.get_or_create(user_id=user_id)
     except IntegrityError:  # made meanwhile by another socket
         pass
+    rows.update(changed_at=timezone.now(), **changes)
 
 
 def _seen_as(row: Presence) -> Status:
@@ -80,14 +99,27 @@ def _update(user_id: int, **changes) -> Status:
 
 
 def _change(user_id: int, changes: dict) -> Status:
-    _ensure_row(user_id)
+    if changes:
+        _count(user_id, changes)
+    if not has_friends(user_id):
+        # Nobody sees them: the counts are enough (two queries a socket, not six). The
+        # status is looked at again when they make a friend (``_made_friends``).
+        return UNSEEN
+    return _look_again(user_id)
+
+
+def _look_again(user_id: int) -> Status:
     with transaction.atomic():
-        # The update first: it takes the row's lock (PostgreSQL) or the database's write
-        # lock (SQLite) before anything is read, so two sockets of one person opening and
-        # closing at once are counted one after the other and neither's view is stale.
+        # The row's lock (PostgreSQL) or the database's write lock (SQLite) before
+        # anything is read: two sockets of one person opening and closing at once wait
+        # for each other here, and the last one reads both counts, so neither's view is
+        # stale (a count waits for the lock too).
         rows = Presence.objects.filter(user_id=user_id)
-        rows.update(changed_at=timezone.now(), **changes)
-        row = rows.select_for_update().get()
+        if connection.vendor == "sqlite":  # which has no row locks: a write takes its lock
+            rows.update(changed_at=timezone.now())
+        row = rows.select_for_update().first()
+        if row is None:
+            return UNSEEN
         now = _seen_as(row)
         if now != Status(row.shown, row.game_id, row.watchable):
             rows.update(shown=now.kind, game_id=now.game_id, watchable=now.watchable)
@@ -96,23 +128,47 @@ def _change(user_id: int, changes: dict) -> Status:
 
 
 def connected(user_id: int) -> Status:
-    """One more socket of ``user_id`` is open."""
+    """One more socket of ``user_id`` is open (on this worker: its lease first)."""
+    heartbeat.record(user_id, sockets=1)
     return _update(user_id, sockets=F("sockets") + 1)
 
 
 def disconnected(user_id: int, was_away: bool = False) -> Status:
     """One of their sockets closed (``was_away``: its page had said it was hidden)."""
-    changes = {"sockets": Greatest(F("sockets") - 1, 0)}
-    if was_away:
-        changes["away_sockets"] = Greatest(F("away_sockets") - 1, 0)
+    status = forget_sockets(user_id, 1, 1 if was_away else 0)
+    heartbeat.record(user_id, sockets=-1, away=-1 if was_away else 0)
+    return status
+
+
+def forget_sockets(user_id: int, sockets: int, away: int = 0) -> Status:
+    """``sockets`` of theirs closed, ``away`` of them hidden (a closed socket, or a dead
+    worker's: games/social/heartbeat.py)."""
+    changes = {"sockets": Greatest(F("sockets") - sockets, 0), FORGET: True}
+    if away:
+        changes["away_sockets"] = Greatest(F("away_sockets") - away, 0)
     return _update(user_id, **changes)
+
+
+def keep_beating() -> None:
+    """On the event loop, after a socket is counted: this worker says it is alive, and
+    reaps the dead (games/social/heartbeat.py)."""
+    heartbeat.ensure_beating(forget_sockets)
+
+
+def reap() -> int:
+    """Take the sockets of workers that stopped beating off their people's counts."""
+    return heartbeat.reap(forget_sockets)
 
 
 def set_away(user_id: int, away: bool) -> Status:
     """A socket's page was hidden (``away``) or shown again: the person is away while
     every page of theirs is hidden."""
-    step = 1 if away else -1
-    return _update(user_id, away_sockets=Greatest(F("away_sockets") + step, 0))
+    if away:
+        heartbeat.record(user_id, away=1)
+    status = _update(user_id, away_sockets=Greatest(F("away_sockets") + (1 if away else -1), 0))
+    if not away:
+        heartbeat.record(user_id, away=-1)
+    return status
 
 
 def set_hidden(user_id: int, hidden: bool) -> Status:
@@ -120,12 +176,18 @@ def set_hidden(user_id: int, hidden: bool) -> Status:
 
 
 def recheck(user_id: int) -> Status:
-    """Look again (a game of theirs started or ended)."""
+    """Look again (a game of theirs started or ended, they made a friend)."""
     return _update(user_id)
 
 
 def is_hidden(user_id: int) -> bool:
     return Presence.objects.filter(user_id=user_id, hidden=True).exists()
+
+
+@receiver(friends_made)
+def _made_friends(sender: object, user_ids: tuple[int, ...], **kwargs: object) -> None:
+    for user_id in user_ids:
+        recheck(user_id)
 
 
 def tell_friends(user_id: int, status: Status) -> int:

@@ -8,6 +8,7 @@ who blocked them is kept and looks sent to them, but never reaches that person.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -15,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -27,6 +29,8 @@ from games.series import services as series_services
 from games.series.models import Series
 from games.social.models import Block, Challenge, Friendship
 
+# Sent after the commit of a new friendship, with both people's ``user_ids``.
+friends_made = Signal()
 # A challenge nobody answered is dropped after this long.
 CHALLENGE_TTL = timedelta(minutes=10)
 MAX_FRIENDS = 200
@@ -35,6 +39,11 @@ MAX_FRIENDS = 200
 def person_group(user_id: int) -> str:
     """The channel group of one person's lobby sockets (on any page that has one)."""
     return f"person-{user_id}"
+
+
+def person_tables_group(user_id: int) -> str:
+    """The channel group of one person's table sockets (for their blocks: the chat)."""
+    return f"person-{user_id}-tables"
 
 
 def _tell(user_id: int, **event) -> None:
@@ -62,6 +71,12 @@ def friend_ids(user_id: int) -> list[int]:
         Q(from_user_id=user_id) | Q(to_user_id=user_id), accepted_at__isnull=False
     ).values_list("from_user_id", "to_user_id")
     return [b if a == user_id else a for a, b in rows]
+
+
+def has_friends(user_id: int) -> bool:
+    return Friendship.objects.filter(
+        Q(from_user_id=user_id) | Q(to_user_id=user_id), accepted_at__isnull=False
+    ).exists()
 
 
 def are_friends(a: int, b: int) -> bool:
@@ -188,6 +203,9 @@ def _accept(row: Friendship, user: AbstractBaseUser) -> Done:
     row.save(update_fields=["accepted_at"])
     _tell(row.from_user_id)
     _tell(user.pk)
+    # Presence is not kept for a person with no friend: both are looked at again.
+    made = functools.partial(friends_made.send, Friendship, user_ids=(row.from_user_id, user.pk))
+    transaction.on_commit(made, robust=True)
     return Done(_("You are friends now."))
 
 
@@ -247,6 +265,9 @@ def block(user: AbstractBaseUser, other_id: int | str) -> Done:
         ).update(status=Challenge.Status.CANCELLED, answered_at=timezone.now())
         _tell(user.pk)
         _tell(other.pk)
+        # At once at the tables ``user`` has open: the other's talk stops there too.
+        event = {"type": "chat.blocked", "blocked": other.pk}
+        services.notify_group(person_tables_group(user.pk), event)
     return Done(_("Blocked. They are not told."))
 
 

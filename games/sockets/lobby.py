@@ -69,15 +69,17 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=UNAUTHENTICATED)
             return
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        self.joined = True
-        _sockets.add(self)
+        if not self.on_friends_page():  # which has no lists of tables to refresh
+            await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+            self.joined = True
+            _sockets.add(self)
         await self.bind_session()  # closed when its session ends (accounts/sockets.py)
         self.person = person_group(user.pk)
         await self.channel_layer.group_add(self.person, self.channel_name)
         if settings.TONGITS_SOCKET_PRESENCE:
             self.counted = True
             await in_db_thread(presence.connected)(user.pk)
+            presence.keep_beating()  # so a crash of this worker heals
 
     async def disconnect(self, code: int) -> None:
         _sockets.discard(self)
@@ -127,11 +129,14 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         except Disconnected:
             pass
 
+    def on_friends_page(self) -> bool:
+        page = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("page")
+        return page == ["friends"]
+
     def render_social(self, go: str) -> str:
         with translation.override(of_socket(self.scope)):
             user = self.scope["user"]
-            page = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("page")
-            if page == ["friends"]:
+            if self.on_friends_page():
                 context, part = social_pages.friends_context(user), "friends-panel"
             else:
                 context, part = social_pages.lobby_friends_context(user), "lobby-friends"

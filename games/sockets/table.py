@@ -103,11 +103,14 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             await self.leave()
             await self.close(code=code)
             return
+        if self.user.is_authenticated:
+            await self.chat.join()  # the blocks they make meanwhile
         if self.user.is_authenticated and settings.TONGITS_SOCKET_PRESENCE:
             # Here, for their friends: online, or playing. Before the first frame, so the
             # page is counted once it shows the table.
             self.counted = True
             await in_db_thread(presence.connected)(self.user.pk)
+            presence.keep_beating()  # so a crash of this worker heals
         watch.add(self)
         await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
 
@@ -123,6 +126,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             return
         group, self.group = self.group, ""
         try:
+            await self.chat.leave()
             await self.channel_layer.group_discard(group, self.channel_name)
         except LAYER_DOWN as e:
             # The group's entry expires by itself (the layer's group_expiry).
@@ -186,6 +190,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
 
     async def chat_message(self, event: dict) -> None:
         await self.chat.event(event)
+
+    async def chat_blocked(self, event: dict) -> None:
+        await self.chat.blocked_now(event)
 
     async def send_board(
         self,

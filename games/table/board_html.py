@@ -140,10 +140,13 @@ def status(v: Mapping[str, Any]) -> str:
             'form="my-hand">'
         )
     ticking = clock(mine, v["now"], v.get("lang")) if turn else ""
+    # Two accounts at this rated table share an address or a device: said to everyone.
+    note = v.get("shared_note")
+    shared = f'<p class="shared-note" role="note">{_e(note)}</p>' if note else ""
     return (
         f'<div id="table-status" class="turn-bar{" is-my-turn" if turn else ""}" '
         f'data-seq="{v["seq"]}"{_oob(v)}>{form}'
-        f'<p class="turn-text">{_e(v.get("turn_text", ""))}</p>{ticking}</div>'
+        f'<p class="turn-text">{_e(v.get("turn_text", ""))}</p>{ticking}{shared}</div>'
     )
 
 
@@ -415,6 +418,7 @@ def _result_words(lang: str | None) -> dict[str, str]:
         "watch_it": gettext("Watch it"),
         "without_you": gettext("The next game was dealt without you."),
         "review": gettext("Review this game"),
+        "report": gettext("Report a player"),
     }
 
 
@@ -507,9 +511,15 @@ def result(v: Mapping[str, Any]) -> str:
     out.append("</ul>")
     # The way on, and beside it the coach's review of this game (its replay).
     review = reverse("replay", args=[v["game_id"]])
+    report = v.get("report_url")
+    reporting = (
+        f'<a class="button button-secondary report-link" href="{_e(report)}">{w["report"]}</a>'
+        if report
+        else ""
+    )
     out.append(
         f'<div class="result-actions">{_next_game(v)}'
-        f'<a class="button button-secondary" href="{review}">{w["review"]}</a></div>'
+        f'<a class="button button-secondary" href="{review}">{w["review"]}</a>{reporting}</div>'
     )
     out.append("</section>")
     return "".join(out)

@@ -140,6 +140,7 @@ def board_context(
         "now": now if now is not None else timezone.now().isoformat(),
         "message": "",
         "lang": lang,
+        "shared_note": shared_note(game.shared, names),
     }
     if game.status == Game.Status.WAITING:
         return {**ctx, **_waiting_context(table, names)}
@@ -148,6 +149,24 @@ def board_context(
     if view is None:
         view = seat_view(game.state, mine.index if mine else None)
     return {**ctx, **_dealt_context(table, view, names, lang)}
+
+
+def shared_note(shared: Collection, names: list[str]) -> str:
+    """What a rated table says to everyone at it when two of its accounts share a network
+    address or a device (found as they sat down, before the deal: games.fairplay)."""
+    said = []
+    for a, b, why in shared:
+        who = {"one": names[a], "other": names[b]}
+        if "address" in why and "device" in why:
+            text = gettext("%(one)s and %(other)s play from the same network and device.")
+        elif "device" in why:
+            text = gettext("%(one)s and %(other)s play from the same device.")
+        else:
+            text = gettext("%(one)s and %(other)s play from the same network address.")
+        said.append(text % who)
+    if not said:
+        return ""
+    return " ".join([gettext("Fair play:"), *said])
 
 
 # Per process: a board made again for the same seat and version carries the same id, so
@@ -232,6 +251,11 @@ def _dealt_context(
     if view.finished:
         ctx["result"] = table_view.result_context(view, names, faces, journal)
         ctx["next_game"] = next_game_context(table)
+        # Report (fair play): for a seat at a game another person played in.
+        if table.mine is not None and any(
+            s.user_id is not None and s != table.mine for s in table.seats
+        ):
+            ctx["report_url"] = reverse("report_game", args=[game.pk])
     return ctx
 
 

@@ -41,6 +41,10 @@ class Tournament(models.Model):
     # Then: the people on its podium (user ids, first place first), for their profiles.
     # The standings it comes from are never stored (games.tournaments.standings).
     podium = models.JSONField(_("podium"), default=list, blank=True)
+    # Moved on by every change its page shows (an entry joins, pauses or withdraws, a game
+    # is dealt or ends, it finishes): the page's standings are computed once per revision
+    # (games.tournaments.standings.board), not once per watcher's refresh.
+    rev = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name = _("tournament")
@@ -134,6 +138,10 @@ class TournamentGame(models.Model):
     # Seats whose person was away (the server played for them) when the game ended: they
     # score nothing from it. Written by the game's last move; nothing else holds it.
     away = models.JSONField(default=list, blank=True)
+    # Each seat's rating (seat order, bots' levels included) when the game was dealt: the
+    # tie-break (performance) counts the opponents as they were then, not as they are now.
+    # Empty for a game dealt before this was kept: its seats' current ratings stand in.
+    ratings = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["tournament", "game"]

@@ -10,6 +10,9 @@
   (it is a preference: with only the same three waiting, they play again rather than wait).
 - Bots fill the seats of one or two people who have waited ``BOT_WAIT`` or longer; bots
   score nothing (they are no entry).
+- Never two who must sit apart: ``veto`` (a rated arena's: fair play's accounts that share
+  an address or a device, ``games.play.hooks.veto``) refuses a group, which is never
+  made; whoever is left without a table waits, and gets bots like anyone left over.
 
 No Django, no clock: the caller passes ``now`` and the waiting people; the database side
 (``games.tournaments.services``) does the locking.
@@ -17,7 +20,7 @@ No Django, no clock: the caller passes ``now`` and the waiting people; the datab
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import combinations
@@ -45,30 +48,81 @@ def repeats(group: Sequence[Waiting]) -> int:
     return sum(a.key in b.last_met or b.key in a.last_met for a, b in combinations(group, 2))
 
 
-def pair(waiting: Sequence[Waiting], now: datetime, bot_wait: timedelta = BOT_WAIT) -> list[Table]:
-    """The tables to make now from the people ``waiting`` (each key once)."""
+Veto = Callable[[Sequence[int]], bool]
+
+
+def _never(group: Sequence[int]) -> bool:
+    return False
+
+
+def pair(
+    waiting: Sequence[Waiting],
+    now: datetime,
+    bot_wait: timedelta = BOT_WAIT,
+    veto: Veto | None = None,
+) -> list[Table]:
+    """The tables to make now from the people ``waiting`` (each key once); no table
+    seats a group that ``veto`` refuses."""
+    veto = veto or _never
     people = list({w.key: w for w in waiting}.values())
     # The last to come are left over: the others have waited longer.
     people.sort(key=lambda w: (w.since, w.key))
     full = len(people) - len(people) % 3
     seated, left = people[:full], people[full:]
-    tables = _full_tables(seated)
+    tables, unplaced = _full_tables(seated, veto)
+    if unplaced:  # some could not sit together: they and those left over try again
+        more, unplaced = _full_tables([*unplaced, *left], veto)
+        tables, left = tables + more, unplaced
+    left = sorted(left, key=lambda w: (w.since, w.key))
     if left and now - left[0].since >= bot_wait:
         # The longest waiter of those left has waited long enough: bots fill their table.
-        tables.append(Table(tuple(w.key for w in left), 3 - len(left)))
+        tables += _bot_tables(left, veto)
     return tables
 
 
-def _full_tables(people: list[Waiting]) -> list[Table]:
+def _full_tables(people: list[Waiting], veto: Veto) -> tuple[list[Table], list[Waiting]]:
     pool = sorted(people, key=lambda w: (w.rating, w.key))
-    tables = []
-    while pool:
-        first, near = pool[0], pool[1:WINDOW]
+    tables, unplaced = [], []
+    while len(pool) >= 3:
+        first = pool[0]
+        allowed = _allowed(first, pool[1:WINDOW], veto)  # the nearest,
+        if not allowed:
+            allowed = _allowed(first, pool[1:], veto)  # else anyone (rare: a veto refused)
+        if not allowed:
+            unplaced.append(first)
+            pool = pool[1:]
+            continue
         best = min(
-            combinations(near, 2),
+            allowed,
             key=lambda two: (repeats((first, *two)), max(w.rating for w in two) - first.rating),
         )
         group = (first, *best)
         tables.append(Table(tuple(w.key for w in group), 0))
-        pool = [w for w in pool if w not in group]
-    return tables
+        # The group came from the first WINDOW (but where a veto sent it further): the rest
+        # of the pool is left as it is (a crowd's pairing is hundreds of tables: no
+        # comparing everyone with every group).
+        taken = {w.key for w in group}
+        near = [w for w in pool[:WINDOW] if w.key not in taken]
+        far = pool[WINDOW:]
+        if len(near) + 3 > min(len(pool), WINDOW):  # someone was taken from far
+            far = [w for w in far if w.key not in taken]
+        pool = near + far
+    return tables, unplaced + pool
+
+
+def _allowed(first: Waiting, near: list[Waiting], veto: Veto) -> list[tuple[Waiting, ...]]:
+    """The pairs of ``near`` that may sit with ``first``."""
+    return [two for two in combinations(near, 2) if not veto(tuple(w.key for w in (first, *two)))]
+
+
+def _bot_tables(left: list[Waiting], veto: Veto) -> list[Table]:
+    """Tables of one or two of ``left`` with bots, in their order, two together only when
+    ``veto`` allows (without a veto, up to two people: one table)."""
+    tables: list[list[int]] = []
+    for w in left:
+        place = next((t for t in tables if len(t) < 2 and not veto((*t, w.key))), None)
+        if place is None:
+            tables.append([w.key])
+        else:
+            place.append(w.key)
+    return [Table(tuple(t), 3 - len(t)) for t in tables]

@@ -7,28 +7,28 @@ from typing import Any
 from accounts.models import display_name_for
 from games.history.records import record_dict
 from games.models import Game
-from games.ratings import core as ratings
 from games.tournaments import record
 from games.tournaments.models import Tournament
-from games.tournaments.standings import games_of, standings
+from games.tournaments.standings import games_of, ratings_at_deal, standings
+
+
+def _number(rating: float) -> int | float:
+    # Ratings are whole numbers (mu x 40, rounded): written as such, as they always were.
+    return int(rating) if float(rating).is_integer() else rating
 
 
 def tournament_dict(t: Tournament) -> dict[str, Any]:
     """Its finished games (a game in play is left out: its deal is secret until it ends),
     and the standings they make, with the ratings they were computed from."""
     tgs = [tg for tg in games_of(t) if tg.game.status == Game.Status.FINISHED]
-    seats = [s for tg in tgs for s in tg.game.seats.all()]
-    skills = ratings.skills_of(
-        user_ids={s.user_id for s in seats if s.user_id},
-        bot_kinds={s.bot_kind for s in seats if s.bot_kind},
-    )
+    at_deal = ratings_at_deal(tgs)
     games = []
     for tg in tgs:
         game_seats = sorted(tg.game.seats.all(), key=lambda s: s.index)
         data = record_dict(tg.game)
         data["bots"] = [s.bot_kind or None for s in game_seats]
         data["away"] = list(tg.away)
-        data["ratings"] = [ratings.skill_of_seat(skills, s).value for s in game_seats]
+        data["ratings"] = [_number(r) for r in at_deal[tg.game_id]]
         games.append(data)
     table = [row for row, _entry in standings(t, tgs)]
     return {

@@ -1,8 +1,15 @@
 """A tournament's standings, derived from its games' results (never stored): each
-entry's finished games in the order they were dealt, scored by ``scoring``."""
+entry's finished games in the order they were dealt, scored by ``scoring``, each game's
+opponents counted at their ratings when it was dealt. ``board`` keeps them for the page,
+computed once a change (the tournament's ``rev``) in each worker for all its watchers."""
 
 from __future__ import annotations
 
+import threading
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
 from django.db.models import Prefetch
 
 from accounts.models import display_name_for
@@ -19,14 +26,30 @@ def games_of(t: Tournament) -> list[TournamentGame]:
     return sorted(rows, key=lambda tg: tg.game_id)
 
 
+def ratings_at_deal(tgs: list[TournamentGame]) -> dict[int, list[float]]:
+    """Each game's seats' ratings (seat order) when it was dealt, by game id. A game dealt
+    before these were kept has its seats' current ratings instead."""
+    out = {tg.game_id: [float(r) for r in tg.ratings] for tg in tgs if len(tg.ratings) == 3}
+    older = [tg for tg in tgs if tg.game_id not in out]
+    if older:
+        seats = [s for tg in older for s in tg.game.seats.all()]
+        skills = ratings.skills_of(
+            user_ids={s.user_id for s in seats if s.user_id},
+            bot_kinds={s.bot_kind for s in seats if s.bot_kind},
+        )
+        for tg in older:
+            by_index = sorted(tg.game.seats.all(), key=lambda s: s.index)
+            out[tg.game_id] = [
+                float(skill.value) if (skill := ratings.skill_of_seat(skills, s)) else 0.0
+                for s in by_index
+            ]
+    return out
+
+
 def results(t: Tournament, tgs: list[TournamentGame] | None = None) -> dict[int, list]:
     """Each person's (user id) results, in the order their games were dealt."""
     tgs = games_of(t) if tgs is None else tgs
-    seats = [s for tg in tgs for s in tg.game.seats.all()]
-    skills = ratings.skills_of(
-        user_ids={s.user_id for s in seats if s.user_id},
-        bot_kinds={s.bot_kind for s in seats if s.bot_kind},
-    )
+    at_deal = ratings_at_deal(tgs)
     out: dict[int, list[scoring.Result]] = {}
     for tg in tgs:
         game = tg.game
@@ -38,10 +61,7 @@ def results(t: Tournament, tgs: list[TournamentGame] | None = None) -> dict[int,
                 continue  # bots score nothing
             place = scoring.place_of(seat.index, game.winner_seat, game.chips)
             met = tuple(
-                float(skill.value)
-                for other in table
-                if other.index != seat.index
-                and (skill := ratings.skill_of_seat(skills, other)) is not None
+                at_deal[game.pk][other.index] for other in table if other.index != seat.index
             )
             out.setdefault(seat.user_id, []).append(
                 scoring.Result(
@@ -62,3 +82,81 @@ def standings(
         (e.pk, display_name_for(e.user), found.get(e.user_id, [])) for e in entries.values()
     )
     return [(row, entries[row.key]) for row in table]
+
+
+# --- The page's standings, computed once per change ------------------------------------------
+
+
+@dataclass
+class Board:
+    """What every watcher of a tournament's page is shown alike: the standings and the
+    games, as of the tournament's revision ``rev``; and its HTML, by language, rendered
+    the first time a watcher reading that language asks."""
+
+    rev: int
+    made: float  # time.monotonic()
+    rows: list[tuple[scoring.Standing, Entry]]
+    games: list[Game]  # newest first
+    html: dict[str, str] = field(default_factory=dict)
+
+    def podium(self) -> list[scoring.Standing]:
+        return [row for row, _e in self.rows if row.rank <= 3 and row.score.games]
+
+
+# This worker's boards, by tournament id. Each watcher's refresh used to compute the
+# standings itself (every game of the tournament and its seats, twice a second per
+# watcher); now a change is computed once, by the first refresh that finds it.
+_boards: dict[tuple, Board] = {}
+BOARDS_KEPT = 20
+_computing: dict[int, threading.Lock] = {}
+_guard = threading.Lock()
+
+
+def board(t: Tournament) -> Board:
+    """The tournament's board at its revision ``t.rev``, computed once a change in this
+    worker. A board computed less than ``TONGITS_STANDINGS_SECONDS`` ago is still shown:
+    in a crowd games end several times a second, and their changes are shown together."""
+    # Its creation time too: a database made again (tests) numbers tournaments from 1 again.
+    key = (t.pk, t.created_at)
+    held = _boards.get(key)
+    if held is not None and _fresh(held, t):
+        return held
+    with _guard:
+        lock = _computing.setdefault(t.pk, threading.Lock())
+    # One thread computes. The others that come meanwhile show the board there is, a
+    # moment old, rather than wait: a crowd's refreshes waiting here held their database
+    # connections, and the pages behind them found none. Only the first board is waited for.
+    if held is not None and t.finished_at is None:
+        if not lock.acquire(blocking=False):
+            return held
+    else:
+        lock.acquire()
+    try:
+        held = _boards.get(key)
+        if held is not None and _fresh(held, t):
+            return held
+        tgs = games_of(t)
+        made = Board(t.rev, time.monotonic(), standings(t, tgs), [tg.game for tg in reversed(tgs)])
+        _boards[key] = made
+        while len(_boards) > BOARDS_KEPT:  # the one made longest ago goes
+            _boards.pop(min(_boards, key=lambda k: _boards[k].made), None)
+        return made
+    finally:
+        lock.release()
+
+
+def forget(tournament_id: int) -> None:
+    """Drop this worker's board of the tournament: the person who has just joined, paused
+    or withdrawn sees their own change on the page they are sent back to (in this worker;
+    another worker's board shows it within ``TONGITS_STANDINGS_SECONDS``, and the live part
+    within a refresh after)."""
+    for key in [k for k in _boards if k[0] == tournament_id]:
+        _boards.pop(key, None)
+
+
+def _fresh(held: Board, t: Tournament) -> bool:
+    if held.rev >= t.rev:
+        return True
+    if t.finished_at is not None:
+        return False  # the podium is shown at once
+    return time.monotonic() - held.made < settings.TONGITS_STANDINGS_SECONDS

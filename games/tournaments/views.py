@@ -13,9 +13,12 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils import timezone, translation
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -24,10 +27,12 @@ from games.models import Game
 from games.play.services import ServiceError
 from games.tournaments import records, services
 from games.tournaments.forms import TournamentForm
-from games.tournaments.models import Tournament
-from games.tournaments.standings import games_of, standings
+from games.tournaments.models import Entry, Tournament
+from games.tournaments.standings import Board, board, forget
 
 POLL_SECONDS = 2  # the live part's refresh: at most one request a second per watcher
+ROWS_SHOWN = 50  # standings rows a watcher is sent, besides their own
+ROW_MARK = "<!--standing-->"  # between two rows of the rendered standings
 SHOWN = 20
 
 
@@ -80,43 +85,77 @@ def _visible(request: HtmxHttpRequest, tournament_id: int) -> Tournament:
     return t
 
 
+def _entry(request: HtmxHttpRequest, t: Tournament) -> tuple[Entry | None, Game | None]:
+    """The watcher's own entry, and their game of it under way (one query)."""
+    if not request.user.is_authenticated:
+        return None, None
+    entry = Entry.objects.filter(tournament=t, user=request.user).select_related("game").first()
+    current = entry.game if entry is not None and entry.game_id else None
+    return entry, (None if current is None or current.is_over else current)
+
+
+def _version(t: Tournament, state: str, b: Board, entry: Entry | None, current) -> str:
+    """What the live part shows, but the countdown (the page counts it itself): a poll
+    that finds it unchanged gets no content, so nothing on the page moves (focus included).
+    The standings are the board's (its revision), the rest the watcher's own."""
+    seen = (state, b.rev, entry and entry.state, current and current.pk)
+    return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
+
+
+def _board_html(request: HtmxHttpRequest, t: Tournament, b: Board, entry: Entry | None) -> str:
+    """The standings and the games, rendered once a board and language in this worker for
+    every watcher. A watcher is sent the first ``ROWS_SHOWN`` rows and their own, marked:
+    a crowd's standings are a thousand rows, which every watcher would be sent whole at
+    every change (the record holds them all)."""
+    language = translation.get_language() or ""
+    parts = b.html.get(language)
+    if parts is None:
+        context = {"t": t, "standings": b.rows, "games": b.games, "Game": Game}
+        html = render_to_string("games/tournaments/page.html#board", context)
+        parts = b.html[language] = html.split(ROW_MARK)  # head, each row, tail
+    if len(parts) == 1:  # nobody has entered: no rows
+        return mark_safe(parts[0])  # noqa: S308 (our own template's output)
+    head, rows, tail = parts[0], parts[1:-1], parts[-1]
+    own = next((i for i, (_row, e) in enumerate(b.rows) if entry and e.pk == entry.pk), None)
+    shown = rows[:ROWS_SHOWN]
+    if own is not None and own >= ROWS_SHOWN:
+        shown = [*shown, rows[own]]
+    if own is not None:
+        mark = f'<tr data-entry="{entry.pk}">'
+        marked = f'<tr data-entry="{entry.pk}" class="standings-you">'
+        shown = [row.replace(mark, marked, 1) if mark in row else row for row in shown]
+    if len(rows) > len(shown):  # said after the table's scrolling box
+        hidden = len(rows) - len(shown)
+        text = ngettext(
+            "%(n)s more player is in the tournament record.",
+            "%(n)s more players are in the tournament record.",
+            hidden,
+        ) % {"n": hidden}
+        more = format_html('<p class="muted standings-more">{}</p>', text)
+        end = tail.index("</tbody>")
+        tail = tail[:end] + tail[end:].replace("</div>", f"</div>{more}", 1)
+    return mark_safe(head + "".join(shown) + tail)  # noqa: S308 (our own template's output)
+
+
 def _context(request: HtmxHttpRequest, t: Tournament) -> dict[str, Any]:
     now = timezone.now()
     state = t.state(now)
-    tgs = games_of(t)
-    table = standings(t, tgs)
-    entry = None
-    if request.user.is_authenticated:
-        entry = next((e for _row, e in table if e.user_id == request.user.pk), None)
-    current = entry.game if entry is not None and entry.game_id else None
-    if current is not None and current.is_over:
-        current = None
+    b = board(t)
+    entry, current = _entry(request, t)
     until = t.starts_at if state == "upcoming" else t.ends_at
     insider = request.user.is_authenticated and (
         entry is not None or request.user.pk == t.created_by_id
     )
-    seen = (
-        state, entry and entry.state, current and current.pk,
-        [(row.rank, row.key, row.score.marks, e.state) for row, e in table],
-        [(tg.game_id, tg.game.status) for tg in tgs],
-    )  # fmt: skip
     return {
         "t": t,
         "state": state,
-        # What the live part shows, but the countdown (the page counts it itself): a poll
-        # that finds it unchanged gets no content, so nothing on the page moves (focus
-        # included).
-        "version": hashlib.sha256(repr(seen).encode()).hexdigest()[:16],
+        "version": _version(t, state, b, entry, current),
         "seconds_left": (left := max(0, int((until - now).total_seconds()))),
         "clock_shown": _clock(left),
-        "standings": table,
-        "podium": [row for row, _e in table if row.rank <= 3 and row.score.games]
-        if state == "finished"
-        else [],
+        "board_html": _board_html(request, t, b, entry),
+        "podium": b.podium() if state == "finished" else [],
         "entry": entry,
         "current": current,
-        "games": [tg.game for tg in reversed(tgs)],
-        "Game": Game,
         "poll_seconds": POLL_SECONDS,
         "invite_url": request.build_absolute_uri(_url(t, invite=True))
         if insider and not t.public
@@ -141,12 +180,14 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The page's live part. A person whose new game was dealt since the page was made
     (``?game=`` says which it showed) is sent to its table."""
     t = _visible(request, tournament_id)
-    context = _context(request, t)
-    current = context["current"]
+    entry, current = _entry(request, t)
     if current is not None and request.GET.get("game") != str(current.pk):
         return HttpResponseClientRedirect(reverse("table", args=[current.pk]))
-    if request.GET.get("v") == context["version"]:
+    # Nothing new (the board is this worker's, computed once a change): no content.
+    version = _version(t, t.state(timezone.now()), board(t), entry, current)
+    if request.GET.get("v") == version:
         return HttpResponse(status=204)  # htmx swaps nothing
+    context = _context(request, t)
     return render(request, "games/tournaments/page.html#live", {**context, "oob": True})
 
 
@@ -161,6 +202,7 @@ def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> Htt
         messages.error(request, str(e.message))
     else:
         messages.success(request, done)
+        forget(tournament_id)  # the page they go back to shows their change at once
     url = reverse("tournament", args=[tournament_id])
     return redirect(f"{url}?invite={token}" if token else url)
 

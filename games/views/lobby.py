@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import display_name_for, is_guest
 from games.engine.state import HELD_MELDS_FREE
+from games.fairplay import actions as fairplay_actions
 from games.forms import NewTableForm, QuickPlayForm
 from games.htmx import HtmxHttpRequest
 from games.models import Game, Seat
@@ -155,6 +156,9 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     origin = request.build_absolute_uri("/").rstrip("/")
     context = lobby_context(request.user, origin)
     if not request.htmx:
+        # A staff warning (fair play) is shown once, here, where a person comes back to.
+        for text in fairplay_actions.take_warnings(request.user):
+            messages.warning(request, text)
         context["social"] = social_pages.lobby_friends_context(request.user)
     return render(request, template, context)
 

@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.play import services
+from games.social import services as social
 from games.social.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import (
@@ -288,6 +289,33 @@ async def test_a_muted_person_is_not_shown_and_a_report_reaches_staff(
     # Unmuted, bob sees alice again.
     await table.sockets[1].send_to(text_data=say({"chat_unmute": str(alice.pk)}))
     assert "Unmuted" in await table.receive(1)
+    await table.close()
+
+
+async def test_a_block_made_during_the_game_silences_the_blocked_at_once(
+    rated_table, alice, bob, carol
+):
+    """Issue 27: blocking stops their chat to you on the sockets already open (the block
+    is made on another page: a profile), not only at the next connect."""
+    table = await connect(rated_table, [alice, bob, carol])
+    await table.sockets[1].send_to(text_data=say({"chat_preset": "p:hurry"}))
+    await table.receive(1)
+    for i in range(3):
+        assert "Hurry up!" in await table.receive(i)
+
+    await database_sync_to_async(social.block)(alice, bob.pk)
+    log = await table.receive(0)  # the talk so far again, without bob's lines
+    assert log.startswith('<ol id="chat-log"') and ">bob<" not in log
+    assert await table.silent(1) and await table.silent(2)  # nobody else is told
+
+    await table.sockets[1].send_to(text_data=say({"chat_preset": "p:gg"}))
+    await table.receive(1)  # bob's note: to him it looks sent
+    assert "Good game" in await table.receive(1)
+    assert "Good game" in await table.receive(2)
+    assert await table.silent(0)  # alice is not sent it
+    await table.sockets[2].send_to(text_data=say({"chat_preset": "p:nice"}))
+    await table.receive(2)
+    assert "Nice one!" in await table.receive(0)  # and still hears carol
     await table.close()
 
 

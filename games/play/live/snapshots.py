@@ -164,6 +164,7 @@ class Snapshot:
     seats: tuple[SeatRow, ...]
     next_game: NextGame | None
     position: Position | None  # None until the deal
+    shared: tuple[tuple[int, int, tuple[str, ...]], ...] = ()  # seats sharing an address or device
 
     @property
     def is_over(self) -> bool:
@@ -183,7 +184,7 @@ class Snapshot:
 
 FIELDS = (
     "rev", "seq", "status", "public", "commitment", "seed", "invite_token", "variants",
-    "turn_seconds", "due_at", "dealer", "next_game_id",
+    "turn_seconds", "due_at", "dealer", "next_game_id", "shared",
 )  # fmt: skip
 
 
@@ -220,6 +221,7 @@ def build_snapshot(
         invite_token=row["invite_token"], variants=tuple(row["variants"]),
         turn_seconds=row["turn_seconds"], due_at=row["due_at"], dealt=dealt,
         seats=tuple(seats), next_game=_next_game(row["next_game_id"]), position=found,
+        shared=tuple((a, b, tuple(why)) for a, b, why in row.get("shared") or ()),
     )  # fmt: skip
 
 

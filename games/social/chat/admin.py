@@ -9,11 +9,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games.admin_lookups import SecretsGuardedAdmin
 from games.social.chat.models import ChatMessage, ChatReport, ChatSilence
 
 
 @admin.register(ChatSilence)
-class ChatSilenceAdmin(admin.ModelAdmin):
+class ChatSilenceAdmin(SecretsGuardedAdmin):
     list_display = ["user", "until", "reason", "created_by", "created_at"]
     search_fields = ["user__username", "reason"]
     autocomplete_fields = ["user"]
@@ -26,7 +27,7 @@ class ChatSilenceAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatReport)
-class ChatReportAdmin(admin.ModelAdmin):
+class ChatReportAdmin(SecretsGuardedAdmin):
     list_display = ["message_text", "game", "reporter", "created_at", "handled"]
     list_filter = ["handled"]
     list_editable = ["handled"]
@@ -68,7 +69,7 @@ class ChatReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(SecretsGuardedAdmin):
     """Read only: what was said is kept as it was said."""
 
     list_display = ["created_at", "game_id", "name", "room", "kind", "body", "shown"]

@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 from games.play.live.db import in_db_thread
 from games.social.chat import frames, rules, services, wordfilter
 from games.social.chat.services import ChatRefused
+from games.social.services import person_tables_group
 
 LOG_IN = gettext_lazy("Log in to chat.")
 TOO_FAST = gettext_lazy("You are sending messages too fast: wait a few seconds.")
@@ -57,6 +58,8 @@ class TableChat:
         self.socket = consumer
         self.sent: deque[float] = deque()
         self.muted: set[int] = set()
+        self.blocked: set[int] = set()  # blocked while this socket is open (not in muted)
+        self.group = ""  # the person's table sockets' group, for the blocks they make
         self.seated = False
         self.over = False
 
@@ -80,15 +83,34 @@ class TableChat:
         """The talk so far: the page asks for it each time its socket opens
         (static/js/chat.js), so a reconnect heals what it missed; the connect itself
         costs nothing more than before."""
-        events, self.muted = await in_db_thread(_start)(
+        events, muted = await in_db_thread(_start)(
             self.socket.game_id, self.user_id, self.watchers_too
         )
+        self.muted = muted | self.blocked
         await self.socket.send(text_data=frames.log(events, self.user_id))
+
+    async def join(self) -> None:
+        """Hear the blocks this person makes while the socket is open (on another page,
+        say): the blocked person's talk stops at once, not at the next connect."""
+        if self.user_id is not None:
+            self.group = person_tables_group(self.user_id)
+            await self.socket.channel_layer.group_add(self.group, self.socket.channel_name)
+
+    async def leave(self) -> None:
+        if self.group:
+            group, self.group = self.group, ""
+            await self.socket.channel_layer.group_discard(group, self.socket.channel_name)
+
+    async def blocked_now(self, ev: dict[str, Any]) -> None:
+        """A ``chat.blocked`` event: this person blocked ``ev["blocked"]``. Nothing more
+        of theirs is sent, and the talk so far comes again without their lines."""
+        self.blocked.add(int(ev["blocked"]))
+        await self.start()
 
     async def event(self, ev: dict[str, Any]) -> None:
         if ev["room"] == "watchers" and not self.watchers_too:
             return  # never to a seated person before the end
-        if ev["user"] is not None and ev["user"] in self.muted:
+        if ev["user"] is not None and (ev["user"] in self.muted or ev["user"] in self.blocked):
             return
         if translation.get_language() != self.socket.language:
             with translation.override(self.socket.language):

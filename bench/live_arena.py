@@ -1,0 +1,320 @@
+"""``python -m bench.live --arena``: a crowd arriving at one arena tournament, measured from
+the outside (bench/live.py starts the workers and the database; this is the run).
+
+``--people N`` (999) accounts enter one rated arena before it starts and open its page, as
+a browser does. When it starts, the workers' server clocks pair them all (three at a
+time, in one pairing); each person's page learns of their table from its live part
+(polled every 2 s, as htmx does, from a random moment), loads the table's page, opens its
+socket and plays, thinking ``--think`` x 0.5 to 1.5 s a move. After each game the person
+goes back to the tournament's page and waits to be paired again, as the table's "Back to
+the tournament" does. The run measures, from the start:
+
+- the time until every table of the first pairing was dealt (its games' deal times, from
+  the database) and until every person had their first board (seen by the clients);
+- the pairing's own CPU a game (each pairing logs its thread's CPU time), and the workers'
+  whole CPU from the start until every first board, divided by the tables: the pairing,
+  the polls, three table pages, three sockets and three first boards a game;
+- for ``--seconds`` from the start: moves, the move-to-mover and move-to-every-seat times
+  (only moves made while all of a table's people had their boards), the workers' CPU a
+  move, failed or timed-out socket handshakes;
+- then, as bench.live does, that no answered move was lost or doubled, and that every
+  stored game replays.
+
+``--profile-pairing`` instead profiles one pairing of ``--people`` waiting people in this
+process (cProfile, the standard library's) and prints where its time goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import html
+import io
+import pstats
+import random
+import re
+import time
+from typing import Any
+
+from bench.live_clients import Bench, Client, Table
+
+POLL_SECONDS = 2.0  # the tournament page's live part (games/tournaments/views.py)
+LEAD_SECONDS = 3.0  # from the moment every page is open to the start
+LIVE_URL = re.compile(r'id="tournament-live" hx-get="([^"]+)"')
+TABLE_URL = re.compile(r"/games/(\d+)/")
+PAIRING_LINE = re.compile(r"Tournament \d+: (\d+) games made \(([\d.]+) ms CPU a game\)")
+
+
+# --- Tables that form as the arena pairs ----------------------------------------------------
+
+
+class ArenaTable(Table):
+    """One game's sockets: its people arrive one by one, from their own polls."""
+
+    def __init__(self, bench: Bench, game_id: int, people: int) -> None:
+        super().__init__(bench, game_id, [], [])
+        self.game_id = game_id
+        self.people = people  # seats held by people (the rest are bots)
+
+    def join(self, client: Client) -> None:
+        client.index = len(self.clients)
+        self.clients.append(client)
+
+    @property
+    def ready(self) -> bool:
+        return len(self.clients) == self.people and all(c.first_board_at for c in self.clients)
+
+    def expect(self, seq: int, sent_at: float, measured: bool) -> None:
+        # A move made before every person of the table has a board would count a page load
+        # and a handshake as the move's way to a seat: such moves are not timed.
+        super().expect(seq, sent_at, measured and self.ready)
+
+    def saw(self, client: Client, seq: int, now: float) -> None:
+        self.last_frame = now
+        for target in [t for t in self.expected if t <= seq]:
+            expect = self.expected[target]
+            expect.seen.add(client.index)
+            if len(expect.seen) == self.people:
+                del self.expected[target]
+                if expect.measured:
+                    self.bench.stats.all_s.append(now - expect.sent_at)
+
+
+class Person(Client):
+    """A person in the arena: the tournament's page, then each table they are sent to."""
+
+    def __init__(self, bench: ArenaBench, number: int, cookie: str) -> None:
+        self.number = number
+        super().__init__(bench, ArenaTable(bench, 0, 0), 0, cookie)
+        self.rng = random.Random(bench.seed * 100_003 + number)
+        self.first_game_board_at: float | None = None
+        self.games = 0
+
+    async def play(self) -> None:
+        bench: ArenaBench = self.bench  # type: ignore[assignment]
+        while not bench.closing:
+            game_id = await self.wait_for_game()
+            if game_id is None:
+                return
+            self.table = await bench.table_for(game_id)
+            self.table.join(self)
+            self.first_board_at = None
+            await self.play_game(game_id, first=True)
+            self.games += 1
+            if not self.done:
+                return
+
+    def on_frame(self, text: str) -> None:
+        if self.first_game_board_at is None and self.first_board_at is None:
+            self.first_game_board_at = time.perf_counter()  # this frame is the first board
+        super().on_frame(text)
+
+    async def wait_for_game(self) -> int | None:
+        """The tournament's page, then its live part every 2 s until it sends us to a table
+        (htmx's HX-Redirect)."""
+        bench: ArenaBench = self.bench  # type: ignore[assignment]
+        page = f"/tournaments/{bench.tournament_id}/"
+        async with bench.page_slots:
+            status, _headers, body = await self.get(page)
+        bench.pages_opened += 1
+        found = LIVE_URL.search(body)
+        if status != 200 or found is None:
+            bench.polls[f"page {status}"] = bench.polls.get(f"page {status}", 0) + 1
+            return None  # over (no live part), or refused
+        poll = html.unescape(found.group(1))
+        await bench.opened.wait()
+        await asyncio.sleep(self.rng.uniform(0, POLL_SECONDS))  # htmx's timer, from page load
+        while not bench.closing and not bench.stopping:
+            status, headers, body = await self.get(poll, htmx=True)
+            redirect = headers.get("hx-redirect")
+            if redirect and (table := TABLE_URL.search(redirect)):
+                bench.polls["to a table"] = bench.polls.get("to a table", 0) + 1
+                return int(table.group(1))
+            bench.polls[status] = bench.polls.get(status, 0) + 1
+            if status == 200 and (found := LIVE_URL.search(body)):
+                poll = html.unescape(found.group(1))
+            await asyncio.sleep(POLL_SECONDS)
+        return None
+
+    async def get(self, path: str, *, htmx: bool = False) -> tuple[int, dict[str, str], str]:
+        worker = self.bench.workers.next_alive()
+        extra = "HX-Request: true\r\n" if htmx else ""
+        return await http_request(worker.port, path, self.cookie, extra)
+
+
+class ArenaBench(Bench):
+    """What the people share beyond bench.live's: the arena, its tables, the polls' answers.
+    A mixin: bench/live.py's run gives ``orm`` (its ORM thread)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament_id = 0
+        self.pages_opened = 0
+        self.opened = asyncio.Event()  # every person has the tournament's page
+        self.arena_tables: dict[int, asyncio.Future] = {}
+        self.polls: dict[int | str, int] = {}
+        # Pages in flight at once: a crowd's browsers are not paced by one another, but this
+        # one process (and its share of the cores) is all of them.
+        self.page_slots = asyncio.Semaphore(64)
+
+    async def table_for(self, game_id: int) -> ArenaTable:
+        """The game's table, made by the first of its people to arrive."""
+        future = self.arena_tables.get(game_id)
+        if future is None:
+            future = self.arena_tables[game_id] = asyncio.get_running_loop().create_future()
+            people = await self.orm(game_people, game_id)
+            future.set_result(ArenaTable(self, game_id, people))
+        return await future
+
+
+async def http_request(
+    port: int, path: str, cookie: str, extra: str = "", timeout: float = 60
+) -> tuple[int, dict[str, str], str]:
+    """GET over HTTP/1.1: (status (0: no answer), headers in lower case, body)."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+    except (OSError, TimeoutError):
+        return 0, {}, ""
+    try:
+        request = (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
+            f"Accept: text/html\r\n{extra}Connection: close\r\n\r\n"
+        )
+        writer.write(request.encode())
+        await writer.drain()
+        raw = await asyncio.wait_for(reader.read(), timeout)
+    except (OSError, TimeoutError):
+        return 0, {}, ""
+    finally:
+        writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    parts = lines[0].split()
+    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return status, headers, body.decode(errors="replace")
+
+
+# --- Through the site's own code (the bench's ORM thread) -----------------------------------
+
+
+def make_arena(user_ids: list[int], minutes: int) -> int:
+    """A public rated arena, starting a day from now, that these people have entered."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tournaments.models import Entry, Tournament
+
+    now = timezone.now()
+    t = Tournament.objects.create(
+        name="Bench arena", starts_at=now + timedelta(days=1), minutes=minutes, rated=True,
+        turn_seconds=60, bot_kind="normal", public=True,
+    )  # fmt: skip
+    Entry.objects.bulk_create(
+        Entry(tournament=t, user_id=u, waiting_since=now) for u in user_ids
+    )  # fmt: skip
+    return t.pk
+
+
+def start_arena(tournament_id: int, lead: float) -> float:
+    """Move the arena's start to ``lead`` seconds from now: the start, as a Unix time."""
+    from datetime import timedelta
+
+    from django.db.models import F
+    from django.utils import timezone
+
+    from games.tournaments.models import Tournament
+
+    starts_at = timezone.now() + timedelta(seconds=lead)
+    Tournament.objects.filter(pk=tournament_id).update(starts_at=starts_at, rev=F("rev") + 1)
+    return starts_at.timestamp()
+
+
+def game_people(game_id: int) -> int:
+    from games.models import Seat
+
+    return Seat.objects.filter(game_id=game_id, user__isnull=False).count()
+
+
+def count_games(tournament_id: int) -> int:
+    from games.tournaments.models import TournamentGame
+
+    return TournamentGame.objects.filter(tournament_id=tournament_id).count()
+
+
+def arena_games(tournament_id: int) -> list[tuple[int, float | None]]:
+    """The arena's games, oldest first: (id, when dealt as a Unix time)."""
+    from games.tournaments.models import TournamentGame
+
+    rows = TournamentGame.objects.filter(tournament_id=tournament_id).order_by("game_id")
+    return [
+        (game_id, started.timestamp() if started else None)
+        for game_id, started in rows.values_list("game_id", "game__started_at")
+    ]
+
+
+def profile_pairing(people: int) -> str:
+    """One pairing of ``people`` waiting people, under cProfile: its top functions."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from bench.live import make_people
+    from games.tournaments import services
+
+    users = [u for u, _cookie in make_people(people, prefix="profile")]
+    # The pairing reads everyone's rating: a crowd's, not a newcomer's, would be more rows.
+    tournament_id = make_arena(users, 30)
+    from games.tournaments.models import Tournament
+
+    # Started for this pairing only: the workers' clocks, at the real time, see it upcoming.
+    at = Tournament.objects.get(pk=tournament_id).starts_at + timedelta(seconds=1)
+    profile = cProfile.Profile()
+    wall, cpu = time.perf_counter(), time.process_time()
+    profile.enable()
+    made = services.pair(tournament_id, at)
+    profile.disable()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    out = io.StringIO()
+    stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+    stats.print_stats(30)
+    head = (
+        f"pairing {people} people: {len(made)} games in {wall * 1000:.0f} ms "
+        f"({cpu * 1000 / max(1, len(made)):.1f} ms CPU a game, this process, profiled; "
+        f"timezone {timezone.get_current_timezone_name()})\n"
+    )
+    return head + out.getvalue()
+
+
+def pairing_cpu(log_text: str) -> list[tuple[int, float]]:
+    """(games, CPU ms a game) of every pairing a worker's log tells of."""
+    return [(int(n), float(ms)) for n, ms in PAIRING_LINE.findall(log_text)]
+
+
+def parse_arena(p: argparse.ArgumentParser, opts: argparse.Namespace) -> None:
+    if opts.people < 3:
+        p.error("--people needs at least 3")
+    if not opts.redis and opts.workers > 1:
+        p.error("several workers need Redis")
+
+
+def arena_summary(figures: dict[str, Any]) -> list[str]:
+    """The lines bench/live.py prints for an arena run."""
+    f = figures
+    return [
+        f"arena of {f['people']} people: {f['first_tables']} tables of the first pairing dealt "
+        f"{f['dealt_all_s']} s after the start, committed (seen) at {f['dealt_seen_s']} s "
+        f"(target <= 2 s); every first board at "
+        f"{f['first_board_all_s']} s (p50 {f['first_board_p50_s']} s)",
+        f"pairing CPU {f['pairing_cpu_ms_per_game']} ms a game (the first pairing: "
+        f"{f['first_pairing_cpu_ms_per_game']}); the start as a whole (pairing, polls, table "
+        f"pages, sockets, first boards): {f['start_cpu_ms_per_game']} ms of worker CPU a game",
+        f"after every first board: {f['play_moves']} moves, worker CPU "
+        f"{f['play_cpu_ms_per_move']} ms a move",
+        f"polls {f['polls']}",
+    ]
