@@ -39,7 +39,9 @@ def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
 
     assert report["home_cold_ms"] > 0 and report["play_now_cold_ms"] > 0, output
     assert report["table_bytes"] > 0 and report["table_requests"] > 0, output
-    assert report["moves_timed"] == 3 and report["move_p95_ms"] >= report["move_p50_ms"]
+    assert report["moves_timed"] == 3 and report["move_p95_ms"] >= report["move_p50_ms"] > 0
+    # Timed in the page and, beside it, as Playwright sees it (its own work included).
+    assert report["move_outside_p95_ms"] >= report["move_outside_p50_ms"] > 0, output
     # Offline, the move on offer is disabled with the reason, and tapping it or submitting
     # its form sends nothing, then or when the network is back; she presses it again once
     # the button is back, and that move is stored once.

@@ -40,6 +40,7 @@ class _Refs(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.found: list[str] = []
+        self.later: list[str] = []  # prefetched, or run after the load event (nav.js)
         self.worker = ""
 
     def handle_starttag(self, tag, attrs) -> None:
@@ -52,6 +53,10 @@ class _Refs(HTMLParser):
             self.found.append(a["src"])
         if a.get("data-sortable"):
             self.found.append(a["data-sortable"])
+        if tag == "meta" and a.get("name") == "tongits:later":
+            self.later.append(a["content"])
+        if tag == "link" and a.get("rel") == "prefetch":
+            self.later.append(a["href"])
 
 
 @dataclass(frozen=True)
@@ -88,8 +93,10 @@ def static_bytes(url: str) -> bytes:
     return Path(path).read_bytes()
 
 
-def first_load(client: Client, page: str) -> list[Item]:
-    """Every request a fresh browser makes for ``page``, each with its size as sent."""
+def first_load(client: Client, page: str, *, later: bool = True, worker: bool = True) -> list[Item]:
+    """Every request a fresh browser makes for ``page``, each with its size as sent;
+    without ``later``, not the files the page fetches only after its load event, and
+    without ``worker``, not the service worker (registered after the load event too)."""
     html = client.get(page, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     assert html.status_code == 200
     assert html["Content-Encoding"] == "gzip"
@@ -97,9 +104,9 @@ def first_load(client: Client, page: str) -> list[Item]:
     items = [Item(page, len(markup), len(html.content))]
     refs = _Refs()
     refs.feed(markup.decode())
-    queue = list(refs.found)
+    queue = list(refs.found) + (refs.later if later else [])
     seen = {page}
-    if refs.worker:
+    if refs.worker and worker:
         queue.append(refs.worker)
     while queue:
         url = queue.pop(0)
@@ -156,19 +163,53 @@ def test_a_dealt_tables_first_load_is_at_most_100_kb(client, alice, capsys):
     assert total <= BUDGET, report(items)
 
 
-def test_the_pages_that_lead_to_a_table_fetch_its_script_beforehand(client, alice):
-    """The home page (Play now) and the lobby (Quick play) ask the browser to prefetch the
-    table's script, by the very address the table's page loads it from, so on a slow line
-    the table waits for its page and its socket only."""
+HOME_BEFORE_LOAD = 25 * 1024
+
+
+def test_the_home_page_is_light_until_play_now_can_be_tapped(client, capsys):
+    """A cold visit (issue 24) waits for the home page's HTML before Play now can be
+    tapped (its stylesheets are inside it): it, and everything else the page fetches
+    before its load event, come to at most 25 KB. The table's styles are not among them
+    (static/css/table.css), nor htmx, which the page runs only after its load event, for
+    its live counts."""
+    before = first_load(client, "/", later=False, worker=False)
+    whole = first_load(client, "/")
+    with capsys.disabled():
+        print(f"\nThe home page until its load event:\n{report(before)}")
+        print(f"\nWith what it fetches after its load event:\n{report(whole)}")
+
+    urls = [i.url for i in before]
+    assert not [u for u in urls if "table" in u or "htmx" in u or u.endswith(".css")], urls
+    assert sum(i.sent for i in before) <= HOME_BEFORE_LOAD, report(before)
+    assert sum(i.sent for i in whole) <= BUDGET, report(whole)
+
+
+def test_the_pages_that_lead_to_a_table_fetch_its_files_beforehand(client, alice):
+    """The home page (Play now) and the lobby (Quick play) prefetch the table's stylesheet
+    and scripts at their end, by the very addresses the table's page asks for, so on a
+    slow line the table waits for its page and its socket only. The home page, which has
+    its stylesheets inline and runs htmx only after its load event, prefetches those
+    too, and the two small scripts of every page, whose own fetches a quick tap on Play
+    now cancels (the table's page waits for them before it opens its socket)."""
     game = services.quick_play(alice)
     client.force_login(alice)
     table = client.get(reverse("table", args=[game.pk])).content.decode()
-    script = re.search(r'<script src="([^"]*/table\.[^"]*js)"', table).group(1)
+    needs = re.findall(r'<(?:script src|link rel="stylesheet" href)="([^"]+)"', table)
+    own = [u for u in needs if re.search(r"/(table|chat)\.[^/]*(css|js)$", u)]
+    assert len(own) == 3, needs  # table.css, table.js, chat.js
 
     def prefetched(html: str) -> list[str]:
-        return re.findall(r'<link rel="prefetch" href="([^"]+)" as="script">', html)
+        return re.findall(r'<link rel="prefetch" href="([^"]+)"', html)
 
-    assert prefetched(client.get(reverse("lobby")).content.decode()) == [script]
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert sorted(prefetched(lobby)) == sorted(own)
     client.logout()
-    assert prefetched(client.get("/").content.decode()) == [script]
-    assert prefetched(table) == []  # the table itself has it already
+    home = client.get("/").content.decode()
+    htmx = [u for u in needs if "django_htmx" in u and "django-htmx.js" not in u]
+    site = [u for u in needs if re.search(r"/(site\.[^/]*css|pages\.[^/]*css|nav\.|terms\.)", u)]
+    assert len(site) == 4, needs
+    assert sorted(prefetched(home)) == sorted(own + htmx + site)
+    assert home.index('rel="prefetch"') > home.index("</main>")  # once the page is in
+    assert not re.search(r"<script[^>]+htmx", home)  # run only after the load event
+    assert re.findall(r'<meta name="tongits:later" content="([^"]+)"', home) == htmx
+    assert prefetched(table) == []  # the table itself has them already

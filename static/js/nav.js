@@ -44,3 +44,22 @@
     navigator.serviceWorker.register(script, {scope: "/"}).catch(function () {});
   });
 })();
+
+// Scripts a page runs only after its load event (<meta name="tongits:later" content="URL"
+// data-as="script">), in the order named, so that on a slow line they do not share it with
+// what the page needs to be shown and tapped: the home page's htmx, for its live counts.
+(function () {
+  "use strict";
+  var later = document.querySelectorAll('meta[name="tongits:later"][data-as="script"]');
+  if (!later.length) return;
+  function runLater() {
+    Array.prototype.forEach.call(later, function (meta) {
+      var script = document.createElement("script");
+      script.src = meta.getAttribute("content");
+      script.async = false;
+      document.head.appendChild(script);
+    });
+  }
+  if (document.readyState === "complete") runLater();
+  else window.addEventListener("load", runLater);
+})();

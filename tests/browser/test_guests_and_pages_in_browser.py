@@ -52,6 +52,10 @@ def test_a_guest_plays_a_game_from_the_home_page_and_claims_the_account(browser,
     page.goto(f"{server}/")
     assert page.get_by_role("img", name=re.compile("^A game of Tongits")).is_visible()
     assert re.search(r"\d+ tables? in play", page.locator("#live-counts").inner_text())
+    # htmx runs after the page's load event (static/js/nav.js) and takes up the counts.
+    page.wait_for_function(
+        "() => window.htmx && document.getElementById('live-counts')['htmx-internal-data']"
+    )
     page.get_by_role("button", name="Play now").click()  # the one click
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     game_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))

@@ -110,6 +110,46 @@ def test_a_refusal_goes_away_with_the_next_board(browser, server):
     context.close()
 
 
+# The bar's first row, each item's top and bottom: title, connection, Moves, Menu, Chat.
+BAR_ROW = """() => [...document.querySelectorAll('.table-bar > :not(.turn-bar)')]
+  .filter(e => e.offsetParent && e.getBoundingClientRect().width > 1)
+  .map(e => {
+    const r = e.getBoundingClientRect();
+    return [e.id || e.className, r.top, r.bottom];
+  })"""
+
+# The longest words the bar has (Filipino's "Mga galaw" and "Usapan"), a table number of
+# six digits, and Chat's unread dot.
+LONG_BAR = """() => {
+  const t = document.getElementById('table-title');
+  t.firstChild.textContent = 'Mesa 123456';
+  const words = {'moves-sheet': 'Mga galaw', 'chat-sheet': 'Usapan'};
+  for (const id in words) {
+    document.querySelector('#' + id + ' > summary').firstChild.textContent = words[id];
+  }
+  document.getElementById('chat-unread').setAttribute('data-on', '1');
+}"""
+
+
+@pytest.mark.parametrize("size", ["360x740", "740x360"])
+def test_the_bar_is_one_row_with_chat_on_a_phone(browser, server, size):
+    """Chat wrapped onto a row of its own at 360 px (a table number of two digits was
+    enough): the title now gives way, cut with an ellipsis, and screen readers still
+    read it whole."""
+    context, page, errors = quick_play(browser, server, size)
+    page.evaluate(LONG_BAR)
+    row = page.evaluate(BAR_ROW)
+    names = [name for name, _, _ in row]
+    assert any("chat-sheet" in name for name in names), names
+    first = min(top for _, top, _ in row)
+    assert all(top < first + 24 for _, top, _ in row), row  # one row
+    assert page.locator("#table-title").inner_text().strip() == "Mesa 123456"
+    page.screenshot(path=ARTIFACTS / f"screen-{size}-bar.png")
+    assert out_of_view(page) == []
+    errors.assert_none()
+    context.close()
+
+
 PEOPLES_MOVES = (
     "from games.models import Move; "
     "print(Move.objects.filter(game_id={game}, by_server=False).count())"
