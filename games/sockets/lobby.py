@@ -80,6 +80,12 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             self.counted = True
             await in_db_thread(presence.connected)(user.pk)
             presence.keep_beating()  # so a crash of this worker heals
+        if self.on_friends_page():
+            # What changed between the page's render and joining the person's group (a
+            # friend coming online, a challenge), or while a dropped socket was away, was
+            # told to no one: the Friends page's parts once more, now that nothing more
+            # can be missed. The lobby's own friends part still has that gap.
+            await self.send_if_open(await in_db_thread(self.render_social)(""))
 
     async def disconnect(self, code: int) -> None:
         _sockets.discard(self)
