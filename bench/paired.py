@@ -16,39 +16,7 @@ import argparse
 import json
 import sys
 
-from games.bots.arena import MIXES, PairedResult, play_paired
-
-
-def describe(result: PairedResult) -> list[str]:
-    """The lines a person reads for one paired run."""
-    mean, low, high = result.chip_diff()
-    wmean, wlow, whigh = result.win_diff()
-    lines = [
-        f"{result.hero} over {result.base} against {'+'.join(result.opponents)}, "
-        f"{result.deals} deals: chips {mean:+.3f} a deal (95% CI {low:+.3f} to {high:+.3f}), "
-        f"win rate {wmean:+.1%} (95% CI {wlow:+.1%} to {whigh:+.1%})"
-    ]
-    for name, stats in (
-        (result.hero, result.to_dict()["hero_stats"]),
-        (result.base, result.to_dict()["base_stats"]),
-    ):
-        q = stats["call_points_q"]  # type: ignore[index]
-        quart = "/".join(str(x) for x in q) if q else "-"
-        lines.append(
-            f"  {name:<7} mean chips {stats['mean_chips']:+.3f}, wins {stats['win_rate']:.1%}, "  # type: ignore[index]
-            f"{stats['mean_plies']:.1f} moves a hand, {stats['calls']} Draw calls "  # type: ignore[index]
-            f"({stats['calls_won']} won), points at a call p10/25/50/75/90 {quart}, "  # type: ignore[index]
-            f"max {stats['call_points_max']}"  # type: ignore[index]
-        )
-    return lines
-
-
-def parse_mixes(text: str) -> list[str]:
-    mixes = [m.strip() for m in text.split(",") if m.strip()]
-    unknown = [m for m in mixes if m not in MIXES]
-    if unknown or not mixes:
-        raise ValueError(f"unknown opponent mix {unknown}: choose from {', '.join(MIXES)}")
-    return mixes
+from games.bots.arena import MIXES, describe_paired, parse_mixes, play_paired
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, object]]:
@@ -69,7 +37,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
         result = play_paired(
             args.hero, args.base, MIXES[mix], args.deals, args.seed, jobs=args.jobs
         )
-        print("\n".join(describe(result)), flush=True)
+        print("\n".join(describe_paired(result)), flush=True)
         out.append(result.to_dict())
     print(json.dumps(out))
     sys.stdout.flush()

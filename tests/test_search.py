@@ -163,7 +163,7 @@ def test_a_bot_that_peeks_at_the_hidden_cards_fails_the_view_only_check(monkeypa
     # catch it, or the check above would prove nothing.
     real: dict[str, GameState] = {}
 
-    def peeking_sample(view: SeatView, rng: random.Random, *guide: int) -> GameState:
+    def peeking_sample(view: SeatView, rng: random.Random, *guide: int, **kw: int) -> GameState:
         return real["state"]
 
     def peeking_move(state: GameState, seed: int) -> Move:

@@ -427,3 +427,33 @@ def _seat_game(kinds: Sequence[str], seat: int, state: GameState, rng_seed: int)
     out = state.outcome
     call_won = bool(calls) and out.winner == seat and out.end in (DRAW_END, FOUGHT_DRAW)
     return SeatRecord(out.chips[seat], out.winner == seat, state.ply, tuple(calls), call_won)
+
+
+def describe_paired(result: PairedResult) -> list[str]:
+    """The lines a person reads for one paired run."""
+    mean, low, high = result.chip_diff()
+    wmean, wlow, whigh = result.win_diff()
+    lines = [
+        f"{result.hero} over {result.base} against {'+'.join(result.opponents)}, "
+        f"{result.deals} deals: chips {mean:+.3f} a deal (95% CI {low:+.3f} to {high:+.3f}), "
+        f"win rate {wmean:+.1%} (95% CI {wlow:+.1%} to {whigh:+.1%})"
+    ]
+    for name, games in ((result.hero, result.hero_games), (result.base, result.base_games)):
+        stats = seat_stats(games)
+        calls = [p for g in games for p in g.calls]
+        q = "/".join(str(x) for x in quantiles(calls, (0.1, 0.25, 0.5, 0.75, 0.9))) or "-"
+        lines.append(
+            f"  {name:<7} mean chips {stats['mean_chips']:+.3f}, wins {stats['win_rate']:.1%}, "
+            f"{stats['mean_plies']:.1f} moves a hand, {len(calls)} Draw calls "
+            f"({stats['calls_won']} won), points at a call p10/25/50/75/90 {q}, "
+            f"max {max(calls, default='-')}"
+        )
+    return lines
+
+
+def parse_mixes(text: str) -> list[str]:
+    mixes = [m.strip() for m in text.split(",") if m.strip()]
+    unknown = [m for m in mixes if m not in MIXES]
+    if unknown or not mixes:
+        raise ValueError(f"unknown opponent mix {unknown}: choose from {', '.join(MIXES)}")
+    return mixes
