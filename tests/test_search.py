@@ -330,3 +330,21 @@ def test_a_draw_call_is_made_when_the_rollouts_value_it_higher_not_by_greedys_ru
     assert search.choose_with(view, random.Random(1), SMALL).type == CALL
     old = replace(SMALL, draw_by_value=False)
     assert search.choose_with(view, random.Random(1), old).type != CALL
+
+
+def test_an_opponent_that_throws_low_cards_is_more_likely_taken_for_a_noisy_player():
+    # Greedy throws its costliest card (a 10 two times in three); a player who throws any
+    # card often throws a low one. The pile's cards count for the seat that threw them,
+    # counting turns from the dealer, and the chance stays between 5% and 95%.
+    state = greedy_until(3, 0)
+    view = seat_view(state, state.turn)
+    budget = search.DEFAULT_BUDGET
+    assert search.noisy_chance(view, 1, budget) == budget.noisy_share
+    kings = [12, 25, 38, 51, 11, 24]  # kings and queens: 10 points each
+    aces = [0, 13, 26, 39, 1, 14]  # aces and twos
+    high = replace(view, dealer=0, discards=tuple(kings))
+    low = replace(view, dealer=0, discards=tuple(aces))
+    # Seat 1 threw the pile's cards 1 and 4 (counting from 0): two kings or two aces.
+    assert 0.05 <= search.noisy_chance(high, 1, budget) < budget.noisy_share
+    assert budget.noisy_share < search.noisy_chance(low, 1, budget) <= 0.95
+    assert search.noisy_chance(low, 1, replace(budget, read_discards=False)) == 0.25

@@ -73,11 +73,13 @@ class Budget:
     # Draw decisions (calling Draw at the start step, folding or fighting a call) go to the
     # move with the best mean chips in the rollouts, with no bar in favour of greedy's rule.
     draw_by_value: bool = True
-    # The opponents are not all greedy: in each sampled deal each other seat is, with this
-    # chance, a noisy player, dealt a hand shaped by nothing but the view and making any
-    # legal move in ``noise`` of its rollout moves (greedy's otherwise).
+    # The opponents are not all greedy: in each sampled deal each other seat is, with a
+    # chance (``noisy_chance``: ``noisy_share`` before any evidence, then weighed by the
+    # discards it threw), a noisy player, dealt a hand shaped by nothing but the view and
+    # making any legal move in ``noise`` of its rollout moves (greedy's otherwise).
     noisy_share: float = 0.25
-    noise: float = 0.3
+    noise: float = 0.5
+    read_discards: bool = True
 
 
 DEFAULT_BUDGET = Budget()
@@ -158,11 +160,14 @@ def _race(
     alive = list(range(len(candidates)))
     plies = worlds = 0
     others = ((me + 1) % 3, (me + 2) % 3)
+    chances = [noisy_chance(view, s, budget) for s in others]
     while len(alive) > 1 and worlds < budget.max_worlds and plies < budget.max_plies:
         for _ in range(budget.batch):
             noisy = 0
             if budget.noisy_share > 0:
-                noisy = sum(1 << s for s in others if rng.random() < budget.noisy_share)
+                noisy = sum(
+                    1 << s for s, p in zip(others, chances, strict=True) if rng.random() < p
+                )
             if custom:
                 world = sampler(view, rng, budget)
             else:
@@ -187,6 +192,36 @@ def _race(
     if best != 0 and 0 in alive and _edge(scores[best], scores[0], budget.beat_z) <= 0:
         return candidates[0]
     return candidates[best]
+
+
+# How likely a discard of so many points is (6 or less, 7 to 9, 10) from greedy and from
+# a player who throws any card, measured over 150 games of each (1,632 and 1,444 discards).
+_DISCARD_LOG_RATIO = {
+    "low": math.log(0.46 / 0.097),
+    "mid": math.log(0.221 / 0.24),
+    "high": math.log(0.319 / 0.663),
+}
+
+
+def noisy_chance(view: SeatView, seat: int, budget: Budget) -> float:
+    """The chance that ``seat`` is a noisy player, from the cards it threw on the pile.
+
+    Greedy throws its costliest card: two discards in three are worth 10, one in ten 6
+    or less; a player who throws any card throws a card of 6 or less nearly half the
+    time. The pile's cards are put to the seat whose turn it was when each was thrown,
+    counting from the dealer (a take since shifts that: a guess, kept between 5% and 95%).
+    """
+    prior = budget.noisy_share
+    if not budget.read_discards or prior <= 0 or prior >= 1:
+        return prior
+    log_odds = math.log(prior / (1 - prior))
+    for i, card in enumerate(view.discards):
+        if (view.dealer + i) % 3 == seat:
+            pts = points(1 << card)
+            band = "low" if pts <= 6 else "mid" if pts <= 9 else "high"
+            log_odds += _DISCARD_LOG_RATIO[band]
+    chance = 1 / (1 + math.exp(-log_odds))
+    return min(0.95, max(0.05, chance))
 
 
 def is_draw_decision(candidates: list[Move]) -> bool:
