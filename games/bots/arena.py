@@ -2,6 +2,10 @@
 
 Each bot is handed ``seat_view(state, seat)`` and nothing else, the way the server will
 hand it over, so an arena run also shows that a bot can finish games from its view alone.
+
+Size: ~460 lines, kept whole: the two ways of playing an arena (seats rotating over shared
+deals, and paired deals, each played by the bot under test and by a baseline in one seat)
+share the kinds' checks, the seeding and the workers, and report the same kind of interval.
 """
 
 from __future__ import annotations

@@ -31,6 +31,9 @@ Greedy's moves in the rollouts are read straight from each sampled state's masks
 It builds full states only from its own guesses (``state_from_view``); the real state never
 reaches it, which tests/test_search.py checks by playing it in different deals that share
 one view.
+
+Size: ~480 lines, kept whole: the race, the rollouts, the opponents' model and the sampler
+of deals are one method, tuned together (docs/bots.md); the sampler is also the coach's.
 """
 
 from __future__ import annotations
