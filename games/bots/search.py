@@ -14,7 +14,13 @@ Improvements on the plain method:
 - racing: after each batch of deals, a candidate clearly behind the leader is dropped, so
   close calls get the remaining deals;
 - a budget counted in moves simulated rather than in seconds, so the same seed always gives
-  the same move, and long rollouts early in a game cost fewer deals rather than more time.
+  the same move, and long rollouts early in a game cost fewer deals rather than more time;
+- Draw decisions (to call, to fold or fight) go to the best mean chips, with no bar in
+  favour of greedy's rule of thumb: the bot calls when calling is worth more by its own
+  estimate;
+- not every opponent is taken for greedy: in each deal an opponent may be a noisy player
+  (a plain hand, any legal move half the time in rollouts), the more likely the more low
+  cards it has thrown (``noisy_chance``).
 
 The deals are not uniform: the other seats are taken to play like a bot that melds what
 it can (greedy), so a seat that has finished a turn holds no meld, no pair for a discard it
