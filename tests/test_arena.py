@@ -136,3 +136,87 @@ def test_the_engine_bench_prints_its_figures_last_and_never_imports_django():
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert {"games_per_s", "moves_per_s", "replay_ms", "replay_ms_bot_games"} <= set(figures)
     assert all(value > 0 for value in figures.values())
+
+
+# --- Paired games ------------------------------------------------------------------------
+
+
+def test_a_bot_paired_with_itself_plays_each_deal_twice_the_same_way():
+    # The same deal, the same seat, the same opponents and the same randomness a move: the
+    # two games of a pair are one game twice, even for bots that move at random.
+    for kind, mix in (
+        ("greedy", "greedy+greedy"),
+        ("random", "random+random"),
+        ("easy", "easy+easy"),
+    ):
+        result = arena.play_paired(kind, kind, arena.MIXES[mix], 6, seed=3)
+        assert result.hero_games == result.base_games
+        assert result.chip_diff() == (0.0, 0.0, 0.0) and result.win_diff() == (0.0, 0.0, 0.0)
+
+
+def test_paired_games_rotate_the_seat_under_test_and_the_same_seed_plays_them_again(
+    monkeypatch,
+):
+    seats = []
+    real = arena._seat_game
+
+    def spy(kinds, seat, state, rng_seed):
+        seats.append((tuple(kinds), seat))
+        return real(kinds, seat, state, rng_seed)
+
+    monkeypatch.setattr(arena, "_seat_game", spy)
+    first = arena.play_paired("easy", "greedy", ("random", "random"), 6, seed=5)
+    monkeypatch.setattr(arena, "_seat_game", real)
+    assert [seat for _, seat in seats] == [0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2]
+    assert all(kinds[seat] in ("easy", "greedy") for kinds, seat in seats)
+    assert [kinds.count("random") for kinds, _ in seats] == [2] * 12
+    assert arena.play_paired("easy", "greedy", ("random", "random"), 6, seed=5) == first
+    assert arena.play_paired("easy", "greedy", ("random", "random"), 6, seed=5, jobs=2) == first
+
+
+def test_the_paired_interval_is_that_of_the_differences():
+    assert arena.paired_mean([1, 3]) == pytest.approx((2, 2 - 1.96, 2 + 1.96))
+    assert arena.paired_mean([]) == (0.0, 0.0, 0.0)
+    assert arena.quantiles([5, 1, 9, 3], (0.0, 0.5, 1.0)) == [1, 5, 9]
+
+
+def test_arena_paired_prints_both_differences_with_intervals_for_each_mix():
+    out, err = run_arena(
+        "--paired", "--hero", "easy", "--base", "greedy", "--games", "4", "--jobs", "1",
+        "--mixes", "greedy+greedy,random+random", "--json",
+    )  # fmt: skip
+    lines = out.strip().splitlines()
+    figures = json.loads(lines[-1])
+    assert [f["opponents"] for f in figures] == ["greedy+greedy", "random+random"]
+    for f in figures:
+        assert f["deals"] == 4 and f["hero"] == "easy" and f["base"] == "greedy"
+        for name in ("chip_diff", "win_diff"):
+            mean, low, high = f[name]
+            assert low <= mean <= high
+        for side in ("hero_stats", "base_stats"):
+            stats = f[side]
+            assert stats["mean_plies"] > 0 and stats["calls_won"] <= stats["calls"]
+            assert stats["call_points_q"] == sorted(stats["call_points_q"])
+    assert sum("95% CI" in line and "deals" in line for line in lines) == 2
+    assert "Draw calls" in out and "moves a hand" in out and "4/4" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--mixes", "greedy+clever"], ["--hero", "clever"], ["--base", "x"], ["--mixes", ""]],
+)
+def test_arena_paired_rejects_an_unknown_bot_or_mix(args):
+    with pytest.raises(CommandError):
+        run_arena("--paired", "--games", "2", "--jobs", "1", *args)
+
+
+def test_the_paired_bench_prints_its_figures_last_and_never_imports_django():
+    script = (
+        "import sys, bench.paired as b; b.main(['--deals', '3', '--hero', 'easy', '--mixes',"
+        " 'easy+easy']); assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [f["opponents"] for f in figures] == ["easy+easy"] and figures[0]["deals"] == 3

@@ -20,7 +20,8 @@ from games.engine import GameState, Move, apply, new_game, seat_view
 from games.engine.cards import RANK_MASKS, cards_of, mask_of
 from games.engine.determinize import WorldError, state_from_view
 from games.engine.melds import all_melds
-from games.engine.moves import DISCARD, DRAW, SECRET
+from games.engine.moves import CALL, DISCARD, DRAW, SECRET
+from games.engine.state import Outcome, Phase
 from games.engine.view import SeatView
 
 REPO = Path(__file__).resolve().parent.parent
@@ -163,7 +164,7 @@ def test_a_bot_that_peeks_at_the_hidden_cards_fails_the_view_only_check(monkeypa
     # catch it, or the check above would prove nothing.
     real: dict[str, GameState] = {}
 
-    def peeking_sample(view: SeatView, rng: random.Random, *guide: int) -> GameState:
+    def peeking_sample(view: SeatView, rng: random.Random, *guide: int, **kw: int) -> GameState:
         return real["state"]
 
     def peeking_move(state: GameState, seed: int) -> Move:
@@ -272,3 +273,78 @@ def bench_figures(module: str, *args: str) -> dict:
         [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def draw_decision_points(count: int, start_only: bool = False) -> list[GameState]:
+    """States where the seat to act decides about a Draw call (R7): it may call one at its
+    start step, or it answers one, fold or fight; the first such moment of each game."""
+    out: list[GameState] = []
+    for seed in range(300):
+        state = new_game(seed)
+        while state.outcome is None and len(out) < count:
+            view = seat_view(state, state.turn)
+            wanted = not start_only or state.phase is Phase.START
+            if search.is_draw_decision(view.legal) and len(view.legal) > 1 and wanted:
+                out.append(state)
+                break
+            state = apply(state, greedy.choose(view, random.Random(0)))
+        if len(out) >= count:
+            break
+    return out
+
+
+def test_draw_decisions_are_searched_and_read_only_the_view():
+    # Calling Draw and answering a call go to the rollouts' best mean chips (no bar in
+    # favour of greedy's rule): that path too must not change with the hidden cards alone.
+    states = draw_decision_points(6)
+    assert len(states) == 6
+    differ = 0
+    for state in states:
+        first = search_move(state, 7)
+        assert first in seat_view(state, state.turn).legal
+        for deal in range(3):
+            other = same_view_other_deal(state, deal)
+            assert seat_view(other, other.turn) == seat_view(state, state.turn)
+            differ += search_move(other, 7) != first
+    assert differ == 0, f"{differ} Draw decisions changed with the hidden cards alone"
+
+
+def test_a_draw_call_is_made_when_the_rollouts_value_it_higher_not_by_greedys_rule(monkeypatch):
+    # Rollouts in which calling is worth a tenth of a chip more than playing on: the search
+    # calls though greedy's rule would not; with the old bar (``draw_by_value`` off) a move
+    # must beat greedy's by two standard errors, so it kept greedy's move.
+    state = next(
+        s
+        for s in draw_decision_points(40, start_only=True)
+        if greedy.choose(seat_view(s, s.turn), random.Random(0)).type != CALL
+    )
+    view = seat_view(state, state.turn)
+
+    def fake_rollout(after: GameState, rng, noisy=0, noise=0.0):
+        called = after.phase is Phase.ANSWER or after.outcome is not None
+        chips = [0.0, 0.0, 0.0]
+        chips[view.seat] = 0.1 if called else 0.0
+        return Outcome(view.seat, "draw", (0, 0, 0), (False,) * 3, tuple(chips), ()), 1
+
+    monkeypatch.setattr(search, "_rollout", fake_rollout)
+    assert search.choose_with(view, random.Random(1), SMALL).type == CALL
+    old = replace(SMALL, draw_by_value=False)
+    assert search.choose_with(view, random.Random(1), old).type != CALL
+
+
+def test_an_opponent_that_throws_low_cards_is_more_likely_taken_for_a_noisy_player():
+    # Greedy throws its costliest card (a 10 two times in three); a player who throws any
+    # card often throws a low one. The pile's cards count for the seat that threw them,
+    # counting turns from the dealer, and the chance stays between 5% and 95%.
+    state = greedy_until(3, 0)
+    view = seat_view(state, state.turn)
+    budget = search.DEFAULT_BUDGET
+    assert search.noisy_chance(view, 1, budget) == budget.noisy_share
+    kings = [12, 25, 38, 51, 11, 24]  # kings and queens: 10 points each
+    aces = [0, 13, 26, 39, 1, 14]  # aces and twos
+    high = replace(view, dealer=0, discards=tuple(kings))
+    low = replace(view, dealer=0, discards=tuple(aces))
+    # Seat 1 threw the pile's cards 1 and 4 (counting from 0): two kings or two aces.
+    assert 0.05 <= search.noisy_chance(high, 1, budget) < budget.noisy_share
+    assert budget.noisy_share < search.noisy_chance(low, 1, budget) <= 0.95
+    assert search.noisy_chance(low, 1, replace(budget, read_discards=False)) == 0.25

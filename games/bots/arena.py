@@ -2,6 +2,10 @@
 
 Each bot is handed ``seat_view(state, seat)`` and nothing else, the way the server will
 hand it over, so an arena run also shows that a bot can finish games from its view alone.
+
+Size: ~460 lines, kept whole: the two ways of playing an arena (seats rotating over shared
+deals, and paired deals, each played by the bot under test and by a baseline in one seat)
+share the kinds' checks, the seeding and the workers, and report the same kind of interval.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from games.engine import GameState, Outcome, apply, new_game, seat_view
+from games.engine.moves import CALL
+from games.engine.scoring import DRAW_END, FOUGHT_DRAW
 
 from . import BOT_KINDS, choose
 
@@ -255,3 +261,203 @@ def _entry(kind: str, games: int, tally: _Tally) -> EntryResult:
         tuple(tally.move_seconds),
         tuple(tally.rotation_chips[r] for r in sorted(tally.rotation_chips)),
     )
+
+
+# --- Paired games: one seat's bot against a baseline on the same deals -------------------
+
+# The opponent mixes a paired run plays against, by name: the two other seats' kinds.
+MIXES: dict[str, tuple[str, str]] = {
+    "greedy+greedy": ("greedy", "greedy"),
+    "random+random": ("random", "random"),
+    "easy+easy": ("easy", "easy"),
+}
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """How the seat under test did in one game of a pair."""
+
+    chips: int
+    won: bool
+    plies: int  # moves in the whole game: the hand's length
+    calls: tuple[int, ...]  # the seat's hand points at each of its Draw calls (R7)
+    call_won: bool  # whether a Draw call of the seat won the game
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """``hero`` and ``base`` in the same seat of the same deals against ``opponents``."""
+
+    hero: str
+    base: str
+    opponents: tuple[str, str]
+    hero_games: tuple[SeatRecord, ...]
+    base_games: tuple[SeatRecord, ...]  # deal by deal, in step with hero_games
+
+    @property
+    def deals(self) -> int:
+        return len(self.hero_games)
+
+    def chip_diff(self) -> tuple[float, float, float]:
+        """The mean chips ``hero`` made over ``base`` a deal, with its paired 95% interval."""
+        return paired_mean([h.chips - b.chips for h, b in self._pairs()])
+
+    def win_diff(self) -> tuple[float, float, float]:
+        """The win rate's difference, hero less base, with its paired 95% interval."""
+        return paired_mean([int(h.won) - int(b.won) for h, b in self._pairs()])
+
+    def _pairs(self) -> Iterator[tuple[SeatRecord, SeatRecord]]:
+        return zip(self.hero_games, self.base_games, strict=True)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "hero": self.hero,
+            "base": self.base,
+            "opponents": "+".join(self.opponents),
+            "deals": self.deals,
+            "chip_diff": [round(x, 3) for x in self.chip_diff()],
+            "win_diff": [round(x, 4) for x in self.win_diff()],
+        }
+        for name, games in (("hero", self.hero_games), ("base", self.base_games)):
+            out[name + "_stats"] = seat_stats(games)
+        return out
+
+
+def paired_mean(diffs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of paired differences and its normal 95% interval."""
+    n = len(diffs)
+    if not n:
+        return 0.0, 0.0, 0.0
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, mean, mean
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def quantiles(values: Sequence[float], shares: Sequence[float]) -> list[float]:
+    """The nearest-rank quantiles of ``values`` (empty: none)."""
+    ordered = sorted(values)
+    if not ordered:
+        return []
+    return [ordered[min(int(s * len(ordered)), len(ordered) - 1)] for s in shares]
+
+
+def seat_stats(games: Sequence[SeatRecord]) -> dict[str, object]:
+    """Mean chips and wins, the hand's mean length and the Draw calls' points (quartiles)."""
+    n = len(games) or 1
+    calls = [p for g in games for p in g.calls]
+    return {
+        "mean_chips": round(sum(g.chips for g in games) / n, 3),
+        "win_rate": round(sum(g.won for g in games) / n, 4),
+        "mean_plies": round(sum(g.plies for g in games) / n, 2),
+        "calls": len(calls),
+        "calls_won": sum(g.call_won for g in games),
+        "call_points_q": quantiles(calls, (0.1, 0.25, 0.5, 0.75, 0.9)),
+        "call_points_max": max(calls, default=None),
+    }
+
+
+# One deal of a paired run: (deal number, its deal's seed, its bots' seed).
+_Deal = tuple[int, int, int]
+
+
+def play_paired(
+    hero: str,
+    base: str,
+    opponents: Sequence[str],
+    deals: int,
+    seed: int = 0,
+    progress: Progress | None = None,
+    jobs: int = 1,
+) -> PairedResult:
+    """Play each of ``deals`` deals twice: ``hero`` in one seat, then ``base`` in that seat,
+    against the same two ``opponents``; the seat turns with the deal number.
+
+    Every bot's randomness comes from the deal, the move's number and the seat, so the
+    opponents' random choices are the same in both games for as long as the games agree.
+    """
+    _check_kinds([hero, *opponents])
+    _check_kinds([base, *opponents])
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
+    master = random.Random(seed)
+    plan = [(d, master.getrandbits(64), master.getrandbits(64)) for d in range(deals)]
+    hero_games: list[SeatRecord] = []
+    base_games: list[SeatRecord] = []
+    work = [(hero, base, tuple(opponents), d) for d in plan]
+    if jobs == 1 or deals < 2:
+        done_iter: Iterator[tuple[SeatRecord, SeatRecord]] = map(_paired_deal, work)
+        for done, (h, b) in enumerate(done_iter, 1):
+            hero_games.append(h)
+            base_games.append(b)
+            if progress is not None:
+                progress(done, deals)
+    else:
+        chunk = max(1, min(4, deals // (jobs * 8)))
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for done, (h, b) in enumerate(pool.map(_paired_deal, work, chunksize=chunk), 1):
+                hero_games.append(h)
+                base_games.append(b)
+                if progress is not None:
+                    progress(done, deals)
+    return PairedResult(
+        hero, base, (opponents[0], opponents[1]), tuple(hero_games), tuple(base_games)
+    )
+
+
+def _paired_deal(job: tuple[str, str, tuple[str, ...], _Deal]) -> tuple[SeatRecord, SeatRecord]:
+    hero, base, opponents, (number, deal_seed, rng_seed) = job
+    seat = number % 3
+    records = []
+    for kind in (hero, base):
+        kinds = [""] * 3
+        kinds[seat] = kind
+        kinds[(seat + 1) % 3], kinds[(seat + 2) % 3] = opponents
+        records.append(_seat_game(kinds, seat, new_game(deal_seed), rng_seed))
+    return records[0], records[1]
+
+
+def _seat_game(kinds: Sequence[str], seat: int, state: GameState, rng_seed: int) -> SeatRecord:
+    calls: list[int] = []
+    while state.outcome is None:
+        view = seat_view(state, state.turn)
+        rng = random.Random((rng_seed * 1_000_003 + state.ply) * 3 + state.turn)
+        move = choose(kinds[state.turn], view, rng)
+        if state.turn == seat and move.type == CALL:
+            calls.append(view.hand_points)
+        state = apply(state, move)
+    out = state.outcome
+    call_won = bool(calls) and out.winner == seat and out.end in (DRAW_END, FOUGHT_DRAW)
+    return SeatRecord(out.chips[seat], out.winner == seat, state.ply, tuple(calls), call_won)
+
+
+def describe_paired(result: PairedResult) -> list[str]:
+    """The lines a person reads for one paired run."""
+    mean, low, high = result.chip_diff()
+    wmean, wlow, whigh = result.win_diff()
+    lines = [
+        f"{result.hero} over {result.base} against {'+'.join(result.opponents)}, "
+        f"{result.deals} deals: chips {mean:+.3f} a deal (95% CI {low:+.3f} to {high:+.3f}), "
+        f"win rate {wmean:+.1%} (95% CI {wlow:+.1%} to {whigh:+.1%})"
+    ]
+    for name, games in ((result.hero, result.hero_games), (result.base, result.base_games)):
+        stats = seat_stats(games)
+        calls = [p for g in games for p in g.calls]
+        q = "/".join(str(x) for x in quantiles(calls, (0.1, 0.25, 0.5, 0.75, 0.9))) or "-"
+        lines.append(
+            f"  {name:<7} mean chips {stats['mean_chips']:+.3f}, wins {stats['win_rate']:.1%}, "
+            f"{stats['mean_plies']:.1f} moves a hand, {len(calls)} Draw calls "
+            f"({stats['calls_won']} won), points at a call p10/25/50/75/90 {q}, "
+            f"max {max(calls, default='-')}"
+        )
+    return lines
+
+
+def parse_mixes(text: str) -> list[str]:
+    mixes = [m.strip() for m in text.split(",") if m.strip()]
+    unknown = [m for m in mixes if m not in MIXES]
+    if unknown or not mixes:
+        raise ValueError(f"unknown opponent mix {unknown}: choose from {', '.join(MIXES)}")
+    return mixes

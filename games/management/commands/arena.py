@@ -9,7 +9,15 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 
 from games.bots import BOT_KINDS
-from games.bots.arena import ArenaResult, default_jobs, play_arena
+from games.bots.arena import (
+    MIXES,
+    ArenaResult,
+    default_jobs,
+    describe_paired,
+    parse_mixes,
+    play_arena,
+    play_paired,
+)
 
 BAR_WIDTH = 30
 
@@ -33,6 +41,19 @@ class Command(BaseCommand):
             help="processes to play the games in (one a core); the results do not depend on it",
         )
         parser.add_argument("--json", action="store_true", help="end with one JSON line")
+        parser.add_argument(
+            "--paired",
+            action="store_true",
+            help="play each deal twice, --hero then --base in the same seat against each of "
+            "--mixes, and print the paired differences (--games counts deals a mix)",
+        )
+        parser.add_argument("--hero", default="hard", help="with --paired: the bot under test")
+        parser.add_argument("--base", default="greedy", help="with --paired: the baseline")
+        parser.add_argument(
+            "--mixes",
+            default=",".join(MIXES),
+            help=f"with --paired: opponent mixes, comma-separated, from {', '.join(MIXES)}",
+        )
 
     def handle(self, *args, **options) -> None:
         games = options["games"]
@@ -40,6 +61,9 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         if options["jobs"] < 1:
             raise CommandError("--jobs must be at least 1")
+        if options["paired"]:
+            self._paired(options)
+            return
         kinds = [k.strip() for k in options["seats"].split(",")]
         try:
             result = play_arena(
@@ -48,6 +72,28 @@ class Command(BaseCommand):
         except ValueError as e:
             raise CommandError(str(e)) from None
         self._report(result, as_json=options["json"])
+
+    def _paired(self, options: dict) -> None:
+        try:
+            mixes = parse_mixes(options["mixes"])
+            results = [
+                play_paired(
+                    options["hero"],
+                    options["base"],
+                    MIXES[mix],
+                    options["games"],
+                    options["seed"],
+                    ProgressBar(self.stderr),
+                    jobs=options["jobs"],
+                )
+                for mix in mixes
+            ]
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        for result in results:
+            self.stdout.write("\n".join(describe_paired(result)))
+        if options["json"]:
+            self.stdout.write(json.dumps([r.to_dict() for r in results]))
 
     def _report(self, result: ArenaResult, as_json: bool) -> None:
         self.stdout.write(f"{result.games} games, seats rotating game by game")
