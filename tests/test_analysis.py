@@ -35,6 +35,7 @@ from games.history.uploads import import_record
 from games.models import Game
 from games.play import services
 from tests.history_support import SCRIPTED_MOVES, finish, scripted_record
+from tests.same_view import same_view_other_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -426,26 +427,6 @@ def _after(seed: int, plies: int):
     return state
 
 
-def _same_view_other_deal(state, seed: int):
-    """Another state that the seat to act sees exactly as in ``state``: the other hands
-    and the rest of the stock dealt again (secret sets kept)."""
-    from games.engine.cards import cards_of, mask_of
-
-    me = state.turn
-    hidden = [c for s in range(3) if s != me for c in cards_of(state.hands[s])]
-    hidden += state.stock[state.stock_pos :]
-    random.Random(seed).shuffle(hidden)
-    other = state.copy()
-    at = 0
-    for s in range(3):
-        if s != me:
-            count = state.hands[s].bit_count()
-            other.hands[s] = mask_of(hidden[at : at + count])
-            at += count
-    other.stock, other.stock_pos = tuple(hidden[at:]), 0
-    return other
-
-
 def _worst_looking(view) -> Move:
     """A move a coach should mark: Draw called when it can be, else the lowest discard."""
     from games.engine.moves import CALL, DISCARD
@@ -471,7 +452,7 @@ def test_the_coachs_verdict_and_its_why_never_change_with_cards_the_seat_cannot_
         move = _worst_looking(view)
         first = evaluate(view, move, state.ply + 1, HONEST)
         for deal in (1, 2):
-            other = _same_view_other_deal(state, 100 * n + deal)
+            other = same_view_other_deal(state, 100 * n + deal)
             assert other.hands != state.hands or other.stock != state.stock
             again = evaluate(seat_view(other, other.turn), move, state.ply + 1, HONEST)
             assert (again.mark, say_why(again.why)) == (first.mark, say_why(first.why))

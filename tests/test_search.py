@@ -17,12 +17,13 @@ from bench.sampler import discard_moments
 from games.bots import choose, greedy, search
 from games.bots.knowledge import unseen_mask
 from games.engine import GameState, Move, apply, new_game, seat_view
-from games.engine.cards import RANK_MASKS, cards_of, mask_of
+from games.engine.cards import RANK_MASKS, mask_of
 from games.engine.determinize import WorldError, state_from_view
 from games.engine.melds import all_melds
 from games.engine.moves import CALL, DISCARD, DRAW, SECRET
 from games.engine.state import Outcome, Phase
 from games.engine.view import SeatView
+from tests.same_view import same_view_other_deal
 
 REPO = Path(__file__).resolve().parent.parent
 # A small budget keeps the tests quick; the rules of the search are the same.
@@ -37,24 +38,6 @@ def greedy_until(seed: int, plies: int) -> GameState:
             break
         state = apply(state, greedy.choose(seat_view(state, state.turn), random.Random(0)))
     return state
-
-
-def same_view_other_deal(state: GameState, seed: int) -> GameState:
-    """Another state that the seat to act sees exactly as in ``state``: the other hands and
-    the stock reshuffled (secret sets kept)."""
-    me = state.turn
-    hidden = [c for s in range(3) if s != me for c in cards_of(state.hands[s])]
-    hidden += state.stock[state.stock_pos :]
-    random.Random(seed).shuffle(hidden)
-    other = state.copy()
-    at = 0
-    for s in range(3):
-        if s != me:
-            count = state.hands[s].bit_count()
-            other.hands[s] = mask_of(hidden[at : at + count])
-            at += count
-    other.stock, other.stock_pos = tuple(hidden[at:]), 0
-    return other
 
 
 def decision_points(count: int) -> list[GameState]:
