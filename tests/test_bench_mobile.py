@@ -25,6 +25,7 @@ def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
             pytest.fail(f"{CHROMIUM} is missing: CI must install Debian's chromium (.ci/run).")
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (never downloaded).")
     options = ["--moves", "3", "--offline-seconds", "1", "--kbps", "8000", "--rtt-ms", "10"]
+    options += ["--visits", "1", "--waterfall"]
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         options.append("--sqlite")
     if not os.environ.get("REDIS_URL"):
@@ -38,6 +39,9 @@ def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
     report = json.loads(run.stdout.strip().splitlines()[-1])
 
     assert report["home_cold_ms"] > 0 and report["play_now_cold_ms"] > 0, output
+    # The waterfall shows the table's socket opened and its moments in the page.
+    waterfall = "\n".join(report["play_now_cold_waterfall"])
+    assert "ws/game/" in waterfall and "in the page: socket open" in waterfall, waterfall
     assert report["table_bytes"] > 0 and report["table_requests"] > 0, output
     assert report["moves_timed"] == 3 and report["move_p95_ms"] >= report["move_p50_ms"] > 0
     # Timed in the page and, beside it, as Playwright sees it (its own work included).

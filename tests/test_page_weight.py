@@ -27,6 +27,7 @@ from django.urls import reverse
 from whitenoise.compress import Compressor
 
 from games.play import services
+from tongits_site.minify import is_ours, minified
 
 pytestmark = pytest.mark.django_db
 
@@ -88,9 +89,12 @@ def sent_size(name: str, data: bytes) -> int:
 
 
 def static_bytes(url: str) -> bytes:
-    path = finders.find(url.removeprefix(STATIC_URL).split("?")[0])
+    """A static file as ``collectstatic`` leaves it: our own CSS and JS minified."""
+    name = url.removeprefix(STATIC_URL).split("?")[0]
+    path = finders.find(name)
     assert path, f"{url} is no static file"
-    return Path(path).read_bytes()
+    data = Path(path).read_bytes()
+    return minified(name, data.decode()).encode() if is_ours(name) else data
 
 
 def first_load(client: Client, page: str, *, later: bool = True, worker: bool = True) -> list[Item]:
@@ -185,31 +189,49 @@ def test_the_home_page_is_light_until_play_now_can_be_tapped(client, capsys):
 
 
 def test_the_pages_that_lead_to_a_table_fetch_its_files_beforehand(client, alice):
-    """The home page (Play now) and the lobby (Quick play) prefetch the table's stylesheet
-    and scripts at their end, by the very addresses the table's page asks for, so on a
-    slow line the table waits for its page and its socket only. The home page, which has
-    its stylesheets inline and runs htmx only after its load event, prefetches those
-    too, and the two small scripts of every page, whose own fetches a quick tap on Play
-    now cancels (the table's page waits for them before it opens its socket)."""
+    """The home page (Play now) and the lobby (Quick play) prefetch files of the table at
+    their end, by the very addresses the table's page asks for, so on a slow line the
+    table waits for less. A prefetch still on its way when the table's page arrives is
+    dropped by the browser, and six at once held up Play now's own request, so each page
+    names only what arrives in the time of Play now's round trips: the home page (which
+    runs htmx only after its load event) htmx and its socket extension, the lobby (which
+    has htmx and the site's files) the table's own stylesheet and scripts; both, the small
+    script that opens the table's socket early."""
     game = services.quick_play(alice)
     client.force_login(alice)
     table = client.get(reverse("table", args=[game.pk])).content.decode()
     needs = re.findall(r'<(?:script src|link rel="stylesheet" href)="([^"]+)"', table)
     own = [u for u in needs if re.search(r"/(table|chat)\.[^/]*(css|js)$", u)]
     assert len(own) == 3, needs  # table.css, table.js, chat.js
+    early = [u for u in needs if re.search(r"/socket\.[^/]*js$", u)]
+    assert len(early) == 1, needs
 
     def prefetched(html: str) -> list[str]:
         return re.findall(r'<link rel="prefetch" href="([^"]+)"', html)
 
     lobby = client.get(reverse("lobby")).content.decode()
-    assert sorted(prefetched(lobby)) == sorted(own)
+    assert sorted(prefetched(lobby)) == sorted(own + early)
     client.logout()
     home = client.get("/").content.decode()
     htmx = [u for u in needs if "django_htmx" in u and "django-htmx.js" not in u]
-    site = [u for u in needs if re.search(r"/(site\.[^/]*css|pages\.[^/]*css|nav\.|terms\.)", u)]
-    assert len(site) == 4, needs
-    assert sorted(prefetched(home)) == sorted(own + htmx + site)
+    assert len(htmx) == 2, needs
+    assert sorted(prefetched(home)) == sorted(htmx + early)
     assert home.index('rel="prefetch"') > home.index("</main>")  # once the page is in
     assert not re.search(r"<script[^>]+htmx", home)  # run only after the load event
     assert re.findall(r'<meta name="tongits:later" content="([^"]+)"', home) == htmx
     assert prefetched(table) == []  # the table itself has them already
+
+
+def test_the_table_opens_its_socket_before_its_stylesheets_and_scripts(client, alice):
+    """On a slow line the socket's handshake travels while the page's files load: the
+    table's head names its socket and the small script that opens it, before any
+    stylesheet, and that script is not held up by them (async)."""
+    game = services.quick_play(alice)
+    client.force_login(alice)
+    table = client.get(reverse("table", args=[game.pk])).content.decode()
+    head = table[: table.index("</head>")]
+    socket = re.search(r'<meta name="tongits:socket" content="([^"]+)">', head)
+    assert socket and socket.group(1) == f"/ws/game/{game.pk}/"
+    assert f'ws-connect="{socket.group(1)}"' in table  # the address htmx asks for
+    script = re.search(r'<script src="[^"]*/socket\.[^"]*js" async></script>', head)
+    assert script and script.start() < head.index('rel="stylesheet"')

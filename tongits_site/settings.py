@@ -258,7 +258,7 @@ STORAGES = {
         # The manifest needs `collectstatic`, which development and tests never run.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "tongits_site.minify.MinifiedStaticStorage"
     },
 }
 

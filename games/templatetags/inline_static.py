@@ -3,7 +3,8 @@ put in the page itself (the home page's stylesheets, issue 24: on a slow line th
 trip to fetch them was the longest wait before Play now could be tapped).
 
 The file is read from the project's static files (the finders, as ``collectstatic`` does),
-once per process unless DEBUG is on. Only for files of our own without relative
+once per process and minified as ``collectstatic`` minifies it (tongits_site/minify.py),
+unless DEBUG is on. Only for files of our own without relative
 ``url()`` references, which would resolve against the page instead of the file.
 """
 
@@ -16,6 +17,8 @@ from django import template
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.utils.safestring import mark_safe
+
+from tongits_site.minify import is_ours, minified
 
 register = template.Library()
 
@@ -30,7 +33,10 @@ def _read(path: str) -> str:
     return text
 
 
-_cached = lru_cache(maxsize=16)(_read)
+@lru_cache(maxsize=16)
+def _cached(path: str) -> str:
+    text = _read(path)
+    return minified(path, text) if is_ours(path) else text
 
 
 @register.simple_tag

@@ -4,6 +4,19 @@
 (function () {
   "use strict";
 
+  // --- The socket opened early by static/js/socket.js: the ws extension takes it. ---
+  if (window.htmx && window.tongitsEarlySocket) {
+    var makeSocket = htmx.createWebSocket;
+    htmx.createWebSocket = function (url) {
+      var early = window.tongitsEarlySocket.take(url);
+      if (early) return early;
+      if (makeSocket) return makeSocket(url);
+      var socket = new WebSocket(url, []);
+      socket.binaryType = htmx.config.wsBinaryType;
+      return socket;
+    };
+  }
+
   // --- The turn clock: counts down to data-deadline (an ISO time from the server). ---
   // data-now is the server's time when it rendered the clock: the difference from this
   // browser's time when the clock first appears corrects a wrong clock on the device.
