@@ -27,8 +27,9 @@ run: install
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 
+# The slowest tests are listed at the end, to keep the suite's time in view.
 test: install
-	$(PYTHON) -m pytest $(PYTEST_ARGS)
+	$(PYTHON) -m pytest --durations=15 $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
