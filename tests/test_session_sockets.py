@@ -123,3 +123,25 @@ async def test_logging_in_again_elsewhere_closes_nothing(game, alice):
 
     assert await sock.receive_nothing(timeout=0.3)
     await sock.disconnect()
+
+
+async def test_staff_closing_an_account_for_fair_play_closes_its_sockets_at_once(game, alice, bob):
+    """Fair play's Close account (a bulk update, which sends no save signal) ends the
+    account's open table and lobby sockets too, not only its next request."""
+    from games.fairplay import actions
+
+    _, headers = await logged_in(alice)
+    _, bob_headers = await logged_in(bob)
+    alices, lobby = await table_socket(game.pk, headers), await lobby_socket(headers)
+    bobs = await table_socket(game.pk, bob_headers)
+
+    def close() -> None:
+        staff = type(alice).objects.create_user("staffer", password="x-staff-pw-1!", is_staff=True)
+        actions.close_account(staff, alice, "Colluding.")
+
+    await database_sync_to_async(close)()
+
+    assert await alices.receive_output(timeout=1) == CLOSED
+    assert await lobby.receive_output(timeout=1) == CLOSED
+    assert await bobs.receive_nothing(timeout=0.2)
+    await bobs.disconnect()

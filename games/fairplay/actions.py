@@ -7,7 +7,8 @@
   and figures. The ratings are then rebuilt by ``games.ratings.core.recompute``, the one
   path that rebuilds them (``manage.py recompute_ratings`` runs the same).
 - ``close_account``: the account can no longer log in (``is_active`` off; its sessions
-  end with it, as Django checks it on every request).
+  end with it, as Django checks it on every request, and its open sockets are closed at
+  once, ``accounts.sockets.account_changed``: a bulk update sends no save signal).
 - ``dismiss``: the account's open reports are dealt with (closed).
 """
 
@@ -19,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts import sockets
 from games.models import Game
 from games.ratings import core as ratings
 
@@ -62,6 +64,7 @@ def void_pair(staff: AbstractBaseUser, pair: Pair, reason: str) -> StaffAction:
 @transaction.atomic
 def close_account(staff: AbstractBaseUser, account: AbstractBaseUser, reason: str) -> StaffAction:
     get_user_model().objects.filter(pk=account.pk).update(is_active=False)
+    sockets.account_changed(account)  # once committed: its sockets close (4401)
     return _log(staff, Kind.CLOSE, reason, account=account)
 
 
