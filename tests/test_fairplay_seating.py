@@ -130,6 +130,25 @@ def test_the_same_device_cookie_is_shared_whatever_the_address(alice, bob):
 
 
 @pytest.mark.django_db
+def test_each_hand_of_a_rated_series_is_checked_again_before_its_deal(alice, bob):
+    """Two people who come to share a device between a series' hands are said to at the
+    next hand's deal; the first hand, dealt before, said nothing."""
+    from games.series import services as series
+    from tests.fast_games import finish
+
+    made = series.create_series(alice, ante=1, others=("open", "greedy"), rated=True)
+    play.join_table(series.state(made).latest.pk, bob)
+    first = series.state(made).latest
+    assert first.shared == []
+    devices.record(alice.pk, "203.0.113.7", "e" * 32)
+    devices.record(bob.pk, "198.51.100.1", "e" * 32)
+    finish(first.pk)
+    series.ready(made.pk, alice)
+    st = series.ready(made.pk, bob)
+    assert len(st.hands) == 2 and st.latest.shared == [[0, 1, ["device"]]]
+
+
+@pytest.mark.django_db
 def test_a_casual_table_says_nothing(alice, bob):
     client = browser(alice, "203.0.113.7")
     form = {"visibility": "public", "seat_2": "open", "seat_3": "normal", "rated": "casual"}

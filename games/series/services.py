@@ -218,6 +218,9 @@ def _deal_next(st: State) -> Game:
         )  # fmt: skip
     number = st.hands[-1].number + 1
     Hand.objects.create(series=series, game=game, number=number)
+    # Checked again for each hand: people may have come to share an address or a device
+    # since the last (fair play's notice at a rated table, before the deal).
+    services._note_shared(game, list(game.seats.all()))
     services.start_game(game, dealer=next_dealer(st.hands))
     series.ready, series.next_at = [], None
     series.save(update_fields=["ready", "next_at"])
