@@ -488,6 +488,11 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
             )
             ready(page)
             times.append(round((time.monotonic() - start) * 1000))
+            if options.screenshot and not _visit and wait == "commit":
+                # The dealt hand as production serves it (minified files, compressed),
+                # once the new cards' short fade-in is over.
+                page.wait_for_timeout(1500)
+                page.screenshot(path=options.screenshot)
             if options.waterfall and times[-1] == max(times):  # the slowest visit's requests
                 report[key.replace("_ms", "_waterfall")] = wire.waterfall()
             table_url, session = page.url, context.storage_state()
@@ -618,6 +623,9 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         default=3,
         help="cold visits through Play now of each kind (their median is the figure)",
+    )
+    parser.add_argument(
+        "--screenshot", metavar="PNG", help="save the first cold visit's dealt hand here"
     )
     parser.add_argument(
         "--waterfall",
