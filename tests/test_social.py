@@ -18,6 +18,7 @@ from django.utils import timezone
 from games.models import Game
 from games.play import clock, services
 from games.series.models import Hand
+from games.social import pages as social_pages
 from games.social import presence
 from games.social import services as social
 from games.social.models import Challenge, Friendship, Presence
@@ -96,7 +97,7 @@ def test_the_table_menu_asks_how_the_viewer_stands_with_everyone_seated_at_once(
     social.block(alice, erin.pk)  # blocked
     everyone = [alice.pk, bob.pk, carol.pk, dave.pk, erin.pk]
     with CaptureQueriesContext(connection) as queries:
-        found = social.relations(alice.pk, everyone)
+        found = social_pages.relations(alice.pk, everyone)
     assert len(queries.captured_queries) == 2
     assert found == {pk: social.relation(alice.pk, pk) for pk in everyone}
     assert found == {

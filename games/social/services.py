@@ -99,41 +99,6 @@ def relation(viewer_id: int, other_id: int) -> str:
     return "asked" if row.from_user_id == viewer_id else "asks_you"
 
 
-def relations(viewer_id: int, other_ids: list[int]) -> dict[int, str]:
-    """``relation`` for several people at once, in two queries whatever their number (a
-    table page asks it of the other two people seated)."""
-    others = [o for o in other_ids if o != viewer_id]
-    found = {o: "self" for o in other_ids if o == viewer_id}
-    if not others:
-        return found
-    blocked = set(
-        Block.objects.filter(blocker_id=viewer_id, blocked_id__in=others).values_list(
-            "blocked_id", flat=True
-        )
-    )
-    rows = (
-        Friendship.objects.filter(
-            Q(from_user_id=viewer_id, to_user_id__in=others)
-            | Q(to_user_id=viewer_id, from_user_id__in=others)
-        )
-        .order_by("pk")
-        .values_list("from_user_id", "to_user_id", "accepted_at")
-    )
-    by_other: dict[int, tuple[int, object]] = {}
-    for a, b, accepted in rows:
-        by_other.setdefault(b if a == viewer_id else a, (a, accepted))
-    for other in others:
-        if other in blocked:
-            found[other] = "blocked"
-        elif other not in by_other:
-            found[other] = "none"
-        elif by_other[other][1] is not None:
-            found[other] = "friends"
-        else:
-            found[other] = "asked" if by_other[other][0] == viewer_id else "asks_you"
-    return found
-
-
 def requests_for(user_id: int) -> QuerySet[Friendship]:
     """Friend requests waiting for ``user_id``'s answer, less those of people blocked."""
     return (

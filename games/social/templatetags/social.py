@@ -11,7 +11,7 @@ from django.utils.safestring import mark_safe
 
 from accounts.models import display_name_for
 from games.models import Seat
-from games.social import presence, services
+from games.social import pages, presence, services
 from games.social.pages import FriendLine
 
 register = template.Library()
@@ -78,7 +78,7 @@ def people_at_table(context, game_id) -> str:
         people = [s.user for s in seats.select_related("user__profile")]
     if not people:
         return ""
-    relations = services.relations(user.pk, [p.pk for p in people])  # two queries for all
+    relations = pages.relations(user.pk, [p.pk for p in people])  # two queries for all
     parts = [
         f'<li class="table-person"><span>{escape(_name(p))}'
         f"</span>{_box(context, p, show_block=False, relation=relations[p.pk])}</li>"
