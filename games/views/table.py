@@ -42,8 +42,9 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         raise
     context = rendering.board_context(tbl)
     context.update(rating_pages.table_ratings(game_id, tbl.seats, tbl.game.rated))
-    context.update(series_pages.context_for_game(game_id, request.user))
     context["tournament"] = tournament_pages.for_game(game_id)
+    if context["tournament"] is None:  # a tournament's game is never a series' hand
+        context.update(series_pages.context_for_game(game_id, request.user))
     # For the people menu (games/social/templatetags): who sits here, as the snapshot has it.
     context["table_people"] = [
         (s.user_id, s.name) for s in tbl.seats if s.user_id and not s.bot_kind
