@@ -96,9 +96,11 @@ def fresh_caches() -> None:
     # may carry a snapshot, a position or a board from one test into the next.
     from games.play.live import snapshots
     from games.table import rendering
+    from games.tournaments import pages as tournament_pages
 
     snapshots.forget()
     rendering.forget_boards()
+    tournament_pages.forget()
 
 
 @pytest.fixture

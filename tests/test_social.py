@@ -11,12 +11,14 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
 from games.play import clock, services
 from games.series.models import Hand
+from games.social import pages as social_pages
 from games.social import presence
 from games.social import services as social
 from games.social.models import Challenge, Friendship, Presence
@@ -79,6 +81,36 @@ def test_a_request_from_a_profile_and_from_a_table(client, alice, bob, carol, ma
     table = page(client, "table", game.pk)
     menu = table.split('id="menu-sheet"', 1)[1].split("</details>", 1)[0]
     assert "carol" in menu and f'id="add-friend-{carol.pk}"' in menu
+
+
+def test_the_table_menu_asks_how_the_viewer_stands_with_everyone_seated_at_once(
+    client, alice, bob, carol, make_game
+):
+    """relations() answers as relation() does, person by person, in two queries; the
+    table's menu shows each seated person's box from it, a friend's with their presence."""
+    dave = get_user_model().objects.create_user("dave")
+    erin = get_user_model().objects.create_user("erin")
+    social.request_friend(alice, bob.pk)  # asked
+    social.request_friend(carol, alice.pk)  # asks you
+    social.request_friend(alice, dave.pk)
+    social.accept_friend(dave, alice.pk)  # friends
+    social.block(alice, erin.pk)  # blocked
+    everyone = [alice.pk, bob.pk, carol.pk, dave.pk, erin.pk]
+    with CaptureQueriesContext(connection) as queries:
+        found = social_pages.relations(alice.pk, everyone)
+    assert len(queries.captured_queries) == 2
+    assert found == {pk: social.relation(alice.pk, pk) for pk in everyone}
+    assert found == {
+        alice.pk: "self", bob.pk: "asked", carol.pk: "asks_you", dave.pk: "friends",
+        erin.pk: "blocked",
+    }  # fmt: skip
+
+    client.force_login(alice)
+    game = make_game([alice, dave, carol])
+    menu = page(client, "table", game.pk).split('id="menu-sheet"', 1)[1]
+    menu = menu.split("</details>", 1)[0]
+    assert "dave" in menu and f"#friend-{dave.pk}" in menu  # a friend: challenge them
+    assert "carol" in menu and "Accept their friend request" in menu
 
 
 def test_decline_and_remove(alice, bob):

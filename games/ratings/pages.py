@@ -27,11 +27,13 @@ class SeatRating:
     provisional: bool
 
 
-def table_ratings(game_id: int, seats: Sequence) -> dict[str, Any]:
+def table_ratings(game_id: int, seats: Sequence, rated: bool | None = None) -> dict[str, Any]:
     """The table page's line of ratings: each seated player's, and whether the table's
     result will move ratings (not a guest's, nor at a table of only guests and bots).
-    Three queries."""
-    rated = Game.objects.filter(pk=game_id).values_list("rated", flat=True).first()
+    Two queries, and a third without ``rated`` (the game's own flag, which the table's
+    snapshot holds)."""
+    if rated is None:
+        rated = Game.objects.filter(pk=game_id).values_list("rated", flat=True).first()
     guests = core.guest_ids(s.user_id for s in seats)
     skills = core.skills_of([s.user_id for s in seats], [s.bot_kind for s in seats])
     lines = []

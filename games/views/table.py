@@ -41,9 +41,16 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         raise
     context = rendering.board_context(tbl)
-    context.update(rating_pages.table_ratings(game_id, tbl.seats))
-    context.update(series_pages.context_for_game(game_id, request.user))
+    context.update(rating_pages.table_ratings(game_id, tbl.seats, tbl.game.rated))
     context["tournament"] = tournament_pages.for_game(game_id)
+    if context["tournament"] is None:  # a tournament's game is never a series' hand
+        context.update(series_pages.context_for_game(game_id, request.user))
+    # For the people menu (games/social/templatetags): who sits here, as the snapshot has it.
+    context["table_people"] = [
+        (s.user_id, s.name) for s in tbl.seats if s.user_id and not s.bot_kind
+    ]
+    # For the chat drawer (games/social/chat/templatetags): flags, never the snapshot.
+    context["chat_table"] = {"public": tbl.game.public, "seated": tbl.mine is not None}
     if context.get("invite_path"):
         context["invite_url"] = request.build_absolute_uri(context["invite_path"])
     return render(request, "games/table.html", context)

@@ -56,6 +56,39 @@ def test_no_page_shows_a_seat_anything_hidden_at_any_point_of_a_game(
         game.refresh_from_db()
 
 
+def test_the_table_pages_context_holds_no_game_object_only_what_the_seat_may_see(
+    client, alice, three_people
+):
+    """The page's template context (the board's, and what the view adds for the people
+    menu, the chat drawer and the ratings line from the snapshot) holds flags, names and
+    faces: never the snapshot, its position, a state, a seat view or the Game, which
+    hold every hand."""
+    from games.engine import SeatView
+    from games.engine.state import GameState
+    from games.play.live.snapshots import Position, Snapshot
+
+    response = page(client, alice, three_people)
+    forbidden = (Snapshot, Position, GameState, SeatView, Game)
+
+    def found(value, depth=0):
+        if isinstance(value, forbidden):
+            return True
+        if depth < 3 and isinstance(value, dict):
+            return any(found(v, depth + 1) for v in value.values())
+        if depth < 3 and isinstance(value, list | tuple):
+            return any(found(v, depth + 1) for v in value)
+        return False
+
+    names = {"table_people", "chat_table", "table_rated", "seat_ratings", "tournament"}
+    for context in response.context:
+        for name, value in context.flatten().items():
+            assert not found(value), name
+            names.discard(name)
+    assert not names, names  # each was looked at
+    assert response.context["chat_table"] == {"public": True, "seated": True}
+    assert sorted(n for _, n in response.context["table_people"]) == ["alice", "bob", "carol"]
+
+
 def test_a_spectator_on_a_public_table_sees_the_table_but_no_hand(client, dave, three_people):
     response = page(client, dave, three_people)
 

@@ -18,17 +18,26 @@ register = template.Library()
 @register.inclusion_tag("chat/drawer.html", takes_context=True)
 def chat_drawer(context: template.Context) -> dict[str, Any]:
     user = context["request"].user
-    game = Game.objects.prefetch_related("seats").filter(pk=context["game_id"]).first()
     signed_in = user.is_authenticated
-    seated = bool(game and signed_in and any(s.user_id == user.pk for s in game.seats.all()))
+    # What the table page knows already (two flags, never the game): a public table
+    # never allows free text (rules.free_text_allowed), so it needs nothing more.
+    known = context.get("chat_table")
+    if known is not None and known["public"]:
+        exists, free_text = True, False
+        seated = signed_in and known["seated"]
+    else:
+        game = Game.objects.prefetch_related("seats").filter(pk=context["game_id"]).first()
+        exists = game is not None
+        seated = bool(game and signed_in and any(s.user_id == user.pk for s in game.seats.all()))
+        free_text = bool(game and signed_in and rules.free_text_allowed(game, user.pk))
     choices = presets.choices()
     muted = []
     if signed_in:
         muted = list(ChatMute.objects.filter(user=user).select_related("muted")[:20])
     return {
-        "can_chat": signed_in and game is not None,
+        "can_chat": signed_in and exists,
         "seated": seated,
-        "free_text": bool(game and signed_in and rules.free_text_allowed(game, user.pk)),
+        "free_text": free_text,
         "max_length": rules.max_length(),
         "phrases": [c for c in choices if c["key"].startswith("p:")],
         "emotes": [c for c in choices if c["key"].startswith("e:")],
