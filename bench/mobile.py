@@ -25,6 +25,7 @@ up and 400 ms round trip). It prints:
   send nothing; then the time from the network's return until the table shows the
   database's version with its moves enabled (current and playable), and the move pressed
   then, timed to its board;
+- from the worker's log: how many lines report an error (``worker_errors``, each printed);
 - from the database: the moves stored, and that no move was stored twice (a client move id
   twice, or two moves of one seq).
 
@@ -436,6 +437,7 @@ def run(options: argparse.Namespace) -> dict:
     database = BenchDatabase("" if options.sqlite else options.postgres, scratch)
     workers = Workers(scratch)
     relay = None
+    report: dict = {}
     try:
         env = site_env(database.create(), options.redis, scratch, bots=True)
         setup_django(env)
@@ -445,14 +447,16 @@ def run(options: argparse.Namespace) -> dict:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                return measure(browser, base, relay, options)
+                report = measure(browser, base, relay, options)
             finally:
                 browser.close()
+        return report
     finally:
         if relay:
             relay.close()
         workers.stop()
         problems = workers.log_problems()
+        report["worker_errors"] = len(problems)  # tracebacks and ERROR lines in its log
         close_django()
         database.drop()
         shutil.rmtree(scratch, ignore_errors=True)
@@ -669,6 +673,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{report['sent_before_pressed_again']})")  # fmt: skip
     print(f"database: {report['moves']} moves in {report['games']} games, "
           f"{report['stored_twice']} stored twice")  # fmt: skip
+    print(f"worker's log: {report['worker_errors']} lines reporting an error")
     print(json.dumps(report))
 
 

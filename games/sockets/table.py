@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -63,6 +64,17 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 await send({"type": "websocket.close", "code": RECONNECT})
             except Exception:  # the client may be gone already
                 pass
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Every frame of this socket (boards, messages, the table's talk). A frame on its
+        way when the person leaves (a page closed just after it opened, a phone gone) finds
+        the connection closed: nothing to tell then and nothing to log as an error. The
+        disconnect that follows cleans up as always; a raised error would have ended this
+        consumer before it, leaving its groups and its person's presence behind."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            pass
 
     async def dispatch(self, message):
         # Channels closes old database connections before every handler, a trip to the
