@@ -59,4 +59,6 @@ def test_the_repository_model_is_small_versioned_and_throws_a_legal_card():
 
 def test_only_bots_that_use_the_model_name_its_version():
     assert model_version("normal") is None and model_version(None) is None
-    assert model_version("hard-learned") == learned.default_model().version
+    version = learned.default_model().version
+    assert model_version("hard") == model_version("search") == version
+    assert model_version("hard-learned") == version and model_version("hard-plain") is None

@@ -304,12 +304,11 @@ def test_the_refused_copy_and_the_coachs_queue_read_in_filipino(client, make_gam
 
 
 def test_a_record_names_the_learned_model_of_a_bot_that_plays_with_it(
-    monkeypatch, make_game, alice, bob, finished
+    make_game, alice, bob, finished
 ):
-    # No bot at this table uses a model: the record has no bot_models.
+    # No bot at this table uses a model (greedy): the record has no bot_models.
     assert "bot_models" not in record_dict(finished)
-    # Hard with the learned discard model (as the hard-learned trial kind plays).
-    monkeypatch.setitem(bots._BUDGETS, "hard", bots._BUDGETS["hard-learned"])
+    # Hard plays with the learned discard model.
     game = finish(make_game([alice, "hard", bob], seed=SEED))
     data = record_dict(game)
     assert data["bot_models"] == [None, bots.learned.default_model().version, None]

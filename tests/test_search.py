@@ -314,7 +314,7 @@ def test_a_draw_call_is_made_when_the_rollouts_value_it_higher_not_by_greedys_ru
     )
     view = seat_view(state, state.turn)
 
-    def fake_rollout(after: GameState, rng, noisy=0, noise=0.0):
+    def fake_rollout(after: GameState, rng, noisy=0, noise=0.0, **learned_args):
         called = after.phase is Phase.ANSWER or after.outcome is not None
         chips = [0.0, 0.0, 0.0]
         chips[view.seat] = 0.1 if called else 0.0

@@ -38,18 +38,26 @@ _POLICIES: dict[str, Callable[[SeatView, random.Random], Move]] = {
 }
 
 # Hard's budget by kind, and variants of it for benches and the arena only (never offered on
-# the site): Hard with the learned discard model (games.bots.learned) in its rollouts, in
-# its choice of candidate discards, or both.
+# the site): Hard with the learned discard model (games.bots.learned) in its rollouts and in
+# its choice of candidate discards, as it plays (hard-learned), in one of the two only, or
+# in neither (hard-plain: Hard before the model).
 _BUDGETS: dict[str, search.Budget] = {
     "search": search.DEFAULT_BUDGET,
     "hard": search.DEFAULT_BUDGET,
     "hard-learned": dataclasses.replace(
         search.DEFAULT_BUDGET, learned_rollouts=True, learned_order=True
     ),
-    "hard-rollouts": dataclasses.replace(search.DEFAULT_BUDGET, learned_rollouts=True),
-    "hard-order": dataclasses.replace(search.DEFAULT_BUDGET, learned_order=True),
+    "hard-rollouts": dataclasses.replace(
+        search.DEFAULT_BUDGET, learned_rollouts=True, learned_order=False
+    ),
+    "hard-order": dataclasses.replace(
+        search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=True
+    ),
+    "hard-plain": dataclasses.replace(
+        search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=False
+    ),
 }
-TRIAL_KINDS = ("hard-learned", "hard-rollouts", "hard-order")
+TRIAL_KINDS = ("hard-learned", "hard-rollouts", "hard-order", "hard-plain")
 
 
 def _with_budget(budget: search.Budget) -> Callable[[SeatView, random.Random], Move]:

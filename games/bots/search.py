@@ -93,9 +93,9 @@ class Budget:
     # ``learned_rollouts`` has our own seat in the rollouts throw the model's card where
     # greedy would throw its own (the other seats stay greedy or noisy, as they are taken to
     # be); ``learned_order`` keeps the model's best discards as candidates
-    # rather than greedy's. Both off: Hard plays as measured in docs/bots.md.
-    learned_rollouts: bool = False
-    learned_order: bool = False
+    # rather than greedy's. Both on since 3 December 2026 (docs/bots.md, the learned model).
+    learned_rollouts: bool = True
+    learned_order: bool = True
 
 
 DEFAULT_BUDGET = Budget()
