@@ -20,7 +20,9 @@ Improvements on the plain method:
   estimate;
 - not every opponent is taken for greedy: in each deal an opponent may be a noisy player
   (a plain hand, any legal move half the time in rollouts), the more likely the more low
-  cards it has thrown (``noisy_chance``).
+  cards it has thrown (``noisy_chance``);
+- its own seat's throws in the rollouts, and the discards it tries, come from a small
+  learned model of its own throws (``games.bots.learned``, ``manage.py train_bot``).
 
 The deals are not uniform: the other seats are taken to play like a bot that melds what
 it can (greedy), so a seat that has finished a turn holds no meld, no pair for a discard it
@@ -38,7 +40,7 @@ It builds full states only from its own guesses (``state_from_view``); the real 
 reaches it, which tests/test_search.py checks by playing it in different deals that share
 one view.
 
-Size: ~480 lines, kept whole: the race, the rollouts, the opponents' model and the sampler
+Size: ~520 lines, kept whole: the race, the rollouts, the opponents' model and the sampler
 of deals are one method, tuned together (docs/bots.md); the sampler is also the coach's.
 """
 
