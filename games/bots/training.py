@@ -1,7 +1,8 @@
 """Training the learned discard model (``manage.py train_bot``): expert iteration's first step.
 
 Self-play: greedy's moves, except at each play step where greedy would throw a card, where
-the search (Hard) decides from that seat's view and its move is played. Each such decision
+the search (Hard, without the learned model: ``TEACHER``) decides from that seat's view and
+its move is played. Each such decision
 that ends in a discard is a position: every card of the hand with its features
 (``learned.discard_features``), the one Hard threw labelled 1. A logistic regression
 (scikit-learn, imported here only) over the standardised features is the model; it is
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from games.engine import apply, new_game, seat_view
@@ -25,6 +27,10 @@ from . import greedy, learned, search
 from .knowledge import read
 
 Position = tuple[list[list[float]], int]  # each card's features, the index Hard threw
+
+# The teacher: Hard without the learned model, so that a training reads no earlier model
+# and the same seed and count give the same file whatever model the repository holds.
+TEACHER = replace(search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=False)
 
 
 def self_play_positions(
@@ -40,7 +46,7 @@ def self_play_positions(
             r = read(view)
             if view.phase is Phase.PLAY and greedy.before_discard(r) is None:
                 rng = random.Random(f"train/{seed}/{game}/{state.ply}")
-                move = search.choose(view, rng)
+                move = search.choose_with(view, rng, TEACHER)
                 if move.type == DISCARD and r.hand.bit_count() > 1:
                     rows = learned.discard_features(r)
                     chosen = next(i for i, (c, _) in enumerate(rows) if 1 << c == move.cards)
