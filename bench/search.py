@@ -20,7 +20,9 @@ from games.bots import choose
 from games.engine import apply, new_game, seat_view
 
 
-def search_move_times(games: int, seed: int) -> tuple[list[float], list[float], int]:
+def search_move_times(
+    games: int, seed: int, kind: str = "search"
+) -> tuple[list[float], list[float], int]:
     """(wall seconds, CPU seconds) of each search move, and the search bot's wins."""
     master = random.Random(seed)
     wall: list[float] = []
@@ -34,7 +36,7 @@ def search_move_times(games: int, seed: int) -> tuple[list[float], list[float], 
                 state = apply(state, choose("greedy", view, rng))
                 continue
             started, started_cpu = time.perf_counter(), time.process_time()
-            move = choose("search", view, rng)
+            move = choose(kind, view, rng)
             wall.append(time.perf_counter() - started)
             cpu.append(time.process_time() - started_cpu)
             state = apply(state, move)
@@ -51,8 +53,11 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(prog="python -m bench.search", description=__doc__)
     parser.add_argument("--games", type=int, default=60, help="games to play (60)")
     parser.add_argument("--seed", type=int, default=0, help="for the deals (0)")
+    parser.add_argument(
+        "--kind", default="search", help="the bot timed: search (Hard) or a trial kind of it"
+    )
     args = parser.parse_args(argv)
-    wall, cpu, wins = search_move_times(args.games, args.seed)
+    wall, cpu, wins = search_move_times(args.games, args.seed, args.kind)
     figures: dict[str, float] = {"moves": len(wall)}
     for name, values in (("wall", wall), ("cpu", cpu)):
         p50, p95, p99 = (percentile_ms(values, share) for share in (0.5, 0.95, 0.99))

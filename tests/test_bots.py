@@ -18,10 +18,12 @@ from games.engine.cards import cards_of, code, mask_of_codes, parse_card
 from games.engine.moves import CALL, LAYOFF, SECRET, TAKE
 
 BOTS_DIR = Path(greedy.__file__).parent
-# The arena runs games, so it holds states; the search bot plays moves forward in deals it
-# samples from its view (tests/test_search.py checks it never reads the real one); every
-# other module in games/bots is a policy that never touches a state.
-POLICY_MODULES = sorted(p for p in BOTS_DIR.glob("*.py") if p.name not in ("arena.py", "search.py"))
+# The arena and the learned model's training run games, so they hold states; the search bot
+# plays moves forward in deals it samples from its view (tests/test_search.py checks it never
+# reads the real one); every other module in games/bots is a policy that never touches a state.
+POLICY_MODULES = sorted(
+    p for p in BOTS_DIR.glob("*.py") if p.name not in ("arena.py", "search.py", "training.py")
+)
 FULL_STATE_NAMES = {
     "GameState", "legal_moves", "apply", "new_game", "deal_from_seed", "seat_view",
     "Record", "replay", "load_record",

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import translation
 
+from games import bots
 from games.analysis import analysis
 from games.engine import load_record, replay
 from games.history.records import record_dict
@@ -300,3 +301,16 @@ def test_the_refused_copy_and_the_coachs_queue_read_in_filipino(client, make_gam
         assert f"para sa iyo: 0 sa {analysis.current(first).total} galaw na ang nasuri." in coach
         assert "Tingnan kung gaano na ito kalayo" in coach
         assert "Puwede mong hilingin ang larong ito kapag tapos na iyon." in coach
+
+
+def test_a_record_names_the_learned_model_of_a_bot_that_plays_with_it(
+    make_game, alice, bob, finished
+):
+    # No bot at this table uses a model (greedy): the record has no bot_models.
+    assert "bot_models" not in record_dict(finished)
+    # Hard plays with the learned discard model.
+    game = finish(make_game([alice, "hard", bob], seed=SEED))
+    data = record_dict(game)
+    assert data["bot_models"] == [None, bots.learned.default_model().version, None]
+    # Replaying ignores it, and the record still replays to the stored result.
+    assert replay(load_record(data)).state.outcome.chips == tuple(game.chips)

@@ -170,6 +170,17 @@ def assert_reads_only_the_view(move_of) -> None:
     assert differ == 0, f"{differ} moves changed with the hidden cards alone"
 
 
+def test_the_search_with_the_learned_model_reads_only_the_view():
+    # The learned discard model in its rollouts and in its choice of candidates: the same
+    # view with other hidden cards still gives the same move.
+    budget = replace(SMALL, learned_rollouts=True, learned_order=True)
+
+    def learned_move(state: GameState, seed: int) -> Move:
+        return search.choose_with(seat_view(state, state.turn), random.Random(seed), budget)
+
+    assert_reads_only_the_view(learned_move)
+
+
 def _as_rebuilt(state: GameState) -> GameState:
     """``state`` with its stock cut to what is left, as ``state_from_view`` builds it."""
     out = state.copy()
@@ -303,7 +314,7 @@ def test_a_draw_call_is_made_when_the_rollouts_value_it_higher_not_by_greedys_ru
     )
     view = seat_view(state, state.turn)
 
-    def fake_rollout(after: GameState, rng, noisy=0, noise=0.0):
+    def fake_rollout(after: GameState, rng, noisy=0, noise=0.0, **learned_args):
         called = after.phase is Phase.ANSWER or after.outcome is not None
         chips = [0.0, 0.0, 0.0]
         chips[view.seat] = 0.1 if called else 0.0

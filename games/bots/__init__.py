@@ -13,6 +13,7 @@ May import: the engine only (pyproject.toml's contracts hold it apart from the s
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from games.engine.moves import Move
 from games.engine.view import SeatView
 
-from . import easy, greedy, search, uniform
+from . import easy, greedy, learned, search, uniform
 
 LEVELS = ("easy", "normal", "hard")
 BOT_KINDS = ("random", "greedy", "search", *LEVELS)
@@ -35,6 +36,44 @@ _POLICIES: dict[str, Callable[[SeatView, random.Random], Move]] = {
     "normal": greedy.choose,
     "hard": search.choose,
 }
+
+# Hard's budget by kind, and variants of it for benches and the arena only (never offered on
+# the site): Hard with the learned discard model (games.bots.learned) in its rollouts and in
+# its choice of candidate discards, as it plays (hard-learned), in one of the two only, or
+# in neither (hard-plain: Hard before the model).
+_BUDGETS: dict[str, search.Budget] = {
+    "search": search.DEFAULT_BUDGET,
+    "hard": search.DEFAULT_BUDGET,
+    "hard-learned": dataclasses.replace(
+        search.DEFAULT_BUDGET, learned_rollouts=True, learned_order=True
+    ),
+    "hard-rollouts": dataclasses.replace(
+        search.DEFAULT_BUDGET, learned_rollouts=True, learned_order=False
+    ),
+    "hard-order": dataclasses.replace(
+        search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=True
+    ),
+    "hard-plain": dataclasses.replace(
+        search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=False
+    ),
+}
+TRIAL_KINDS = ("hard-learned", "hard-rollouts", "hard-order", "hard-plain")
+
+
+def _with_budget(budget: search.Budget) -> Callable[[SeatView, random.Random], Move]:
+    return lambda view, rng: search.choose_with(view, rng, budget)
+
+
+_POLICIES.update({kind: _with_budget(_BUDGETS[kind]) for kind in TRIAL_KINDS})
+
+
+def model_version(kind: str | None) -> str | None:
+    """The version of the learned model a ``kind`` bot plays with, or None if it uses none
+    (a game record names it, docs/record.md)."""
+    budget = _BUDGETS.get(kind or "")
+    if budget is None or not (budget.learned_rollouts or budget.learned_order):
+        return None
+    return learned.default_model().version
 
 
 def choose(kind: str, view: SeatView, rng: random.Random) -> Move:

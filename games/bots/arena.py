@@ -22,7 +22,7 @@ from games.engine import GameState, Outcome, apply, new_game, seat_view
 from games.engine.moves import CALL
 from games.engine.scoring import DRAW_END, FOUGHT_DRAW
 
-from . import BOT_KINDS, choose
+from . import BOT_KINDS, TRIAL_KINDS, choose
 
 Progress = Callable[[int, int], None]  # (games played, games in all)
 
@@ -205,8 +205,9 @@ def _check_kinds(kinds: Sequence[str]) -> None:
     if len(kinds) != 3:
         raise ValueError(f"an arena needs three bots, one a seat; got {len(kinds)}")
     for kind in kinds:
-        if kind not in BOT_KINDS:
-            raise ValueError(f"unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}")
+        if kind not in BOT_KINDS and kind not in TRIAL_KINDS:
+            known = ", ".join((*BOT_KINDS, *TRIAL_KINDS))
+            raise ValueError(f"unknown bot kind {kind!r}: choose from {known}")
 
 
 def _play_one(

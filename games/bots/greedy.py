@@ -118,11 +118,19 @@ def _best_take(r: Reading, takes: list[Move]) -> Move | None:
 
 
 def _play(r: Reading) -> Move:
+    move = before_discard(r)
+    return move if move is not None else _discard(r)
+
+
+def before_discard(r: Reading) -> Move | None:
+    """Greedy's play-step move when it is not a discard (a Tongits, a secret set, a block,
+    a meld, a lay-off), else None: then greedy throws its best card by ``discard_score``
+    and the learned model (``games.bots.learned``) may throw another."""
     for choice in (tongits_step, _secret_set, _block, _meld, _layoff):
         move = choice(r)
         if move is not None:
             return move
-    return _discard(r)
+    return None
 
 
 def tongits_step(r: Reading) -> Move | None:

@@ -20,7 +20,9 @@ Improvements on the plain method:
   estimate;
 - not every opponent is taken for greedy: in each deal an opponent may be a noisy player
   (a plain hand, any legal move half the time in rollouts), the more likely the more low
-  cards it has thrown (``noisy_chance``).
+  cards it has thrown (``noisy_chance``);
+- its own seat's throws in the rollouts, and the discards it tries, come from a small
+  learned model of its own throws (``games.bots.learned``, ``manage.py train_bot``).
 
 The deals are not uniform: the other seats are taken to play like a bot that melds what
 it can (greedy), so a seat that has finished a turn holds no meld, no pair for a discard it
@@ -38,7 +40,7 @@ It builds full states only from its own guesses (``state_from_view``); the real 
 reaches it, which tests/test_search.py checks by playing it in different deals that share
 one view.
 
-Size: ~480 lines, kept whole: the race, the rollouts, the opponents' model and the sampler
+Size: ~520 lines, kept whole: the race, the rollouts, the opponents' model and the sampler
 of deals are one method, tuned together (docs/bots.md); the sampler is also the coach's.
 """
 
@@ -57,7 +59,7 @@ from games.engine.rules import apply, legal_moves
 from games.engine.state import GameState, Outcome, Phase
 from games.engine.view import SeatView, seat_view
 
-from . import greedy
+from . import greedy, learned
 from .knowledge import Reading, read
 
 
@@ -89,6 +91,13 @@ class Budget:
     noisy_share: float = 0.25
     noise: float = 0.5
     read_discards: bool = True
+    # The learned discard model (``games.bots.learned``, trained by ``manage.py train_bot``):
+    # ``learned_rollouts`` has our own seat in the rollouts throw the model's card where
+    # greedy would throw its own (the other seats stay greedy or noisy, as they are taken to
+    # be); ``learned_order`` keeps the model's best discards as candidates
+    # rather than greedy's. Both on since 3 December 2026 (docs/bots.md, the learned model).
+    learned_rollouts: bool = True
+    learned_order: bool = True
 
 
 DEFAULT_BUDGET = Budget()
@@ -146,7 +155,11 @@ def _candidates(r: Reading, default: Move, budget: Budget) -> list[Move]:
         for kind in (MELD, LAYOFF):
             picked += _by_deadwood(r, [m for m in legal if m.type == kind], budget.others)
         discards = [m for m in legal if m.type == DISCARD]
-        discards.sort(key=lambda m: greedy.discard_score(r, m.card))
+        if budget.learned_order:
+            rank = {c: i for i, c in enumerate(learned.default_model().ranked(r))}
+            discards.sort(key=lambda m: rank[m.card])
+        else:
+            discards.sort(key=lambda m: greedy.discard_score(r, m.card))
         picked += discards[: budget.discards]
     return [default, *(m for m in dict.fromkeys(picked) if m != default)]
 
@@ -170,6 +183,9 @@ def _race(
     plies = worlds = 0
     others = ((me + 1) % 3, (me + 2) % 3)
     chances = [noisy_chance(view, s, budget) for s in others]
+    learned_args = {}
+    if budget.learned_rollouts:
+        learned_args = {"model": learned.default_model(), "learned_seats": 1 << me}
     while len(alive) > 1 and worlds < budget.max_worlds and plies < budget.max_plies:
         for _ in range(budget.batch):
             noisy = 0
@@ -185,7 +201,11 @@ def _race(
                 )
             for i in alive:
                 outcome, used = _rollout(
-                    apply(world, candidates[i]), rng, noisy if budget.noise > 0 else 0, budget.noise
+                    apply(world, candidates[i]),
+                    rng,
+                    noisy if budget.noise > 0 else 0,
+                    budget.noise,
+                    **learned_args,
                 )
                 scores[i].append(outcome.chips[me] + budget.win_bonus * (outcome.winner == me))
                 plies += used
@@ -264,10 +284,16 @@ def rollout(state: GameState, rng: random.Random) -> tuple[Outcome, int]:
 
 
 def _rollout(
-    state: GameState, rng: random.Random, noisy: int = 0, noise: float = 0.0
+    state: GameState,
+    rng: random.Random,
+    noisy: int = 0,
+    noise: float = 0.0,
+    model: learned.DiscardModel | None = None,
+    learned_seats: int = 0,
 ) -> tuple[Outcome, int]:
     """(the outcome, moves played) with greedy in every seat to the end; the seats of the
-    mask ``noisy`` make any legal move instead in ``noise`` of their moves.
+    mask ``noisy`` make any legal move instead in ``noise`` of their moves; the seats of the
+    mask ``learned_seats`` throw ``model``'s card where greedy would throw its own.
 
     Greedy reads each seat's moment straight from the sampled state (``state_reading``),
     which makes the same moves as from the seat's view at a fraction of the cost.
@@ -277,6 +303,8 @@ def _rollout(
         if noisy >> state.turn & 1 and rng.random() < noise:
             moves = legal_moves(state)
             move = moves[rng.randrange(len(moves))]
+        elif learned_seats >> state.turn & 1:
+            move = learned.choose_read(state_reading(state), model)
         else:
             move = greedy.choose_read(state_reading(state))
         state = apply(state, move)

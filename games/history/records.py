@@ -15,6 +15,7 @@ from django.db.models import Count
 from django.utils.translation import gettext
 
 from games.access import seat_names
+from games.bots import model_version
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.moves import InvalidMoveError, Move
@@ -48,6 +49,9 @@ def record_dict(game: Game, moves: list | None = None) -> dict[str, Any]:
     record = game.record(moves).to_dict()
     record["id"] = game.pk
     record["players"] = seat_names(game)
+    models = bot_models(game)
+    if any(models):
+        record["bot_models"] = models
     if game.started_at:
         record["started"] = game.started_at.isoformat()
     if game.seed:
@@ -56,6 +60,13 @@ def record_dict(game: Game, moves: list | None = None) -> dict[str, Any]:
         # Its moves do not end it: this says it will not go on (a series' replay checks it).
         record["aborted"] = True
     return record
+
+
+def bot_models(game: Game) -> list[str | None]:
+    """For each seat, the version of the learned model its bot plays with, or None (a
+    person, or a bot that uses no model): the record's ``bot_models`` (docs/record.md)."""
+    seats = sorted(game.seats.all(), key=lambda s: s.index)
+    return [model_version(seat.bot_kind) if seat.bot_kind else None for seat in seats]
 
 
 def stored_difference(game: Game) -> str | None:
