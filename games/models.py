@@ -94,6 +94,9 @@ class Game(models.Model):
     # Pairs of seats whose accounts share a network address or a device, found when they
     # sat at this rated table and said to everyone at it: [[seat, seat, [why, …]], …].
     shared = models.JSONField(_("seats sharing an address or a device"), default=list, blank=True)
+    # For each seat, the version of the learned model its bot played with, or None; stored
+    # at the deal (the model may change with a later release), empty when no bot uses one.
+    bot_models = models.JSONField(_("learned models of the bots"), default=list, blank=True)
     # The table the first "Play again" here made: later pressers are seated at it rather
     # than each making their own, so the people of this game can play on together.
     next_game = models.ForeignKey(

@@ -314,3 +314,8 @@ def test_a_record_names_the_learned_model_of_a_bot_that_plays_with_it(
     assert data["bot_models"] == [None, bots.learned.default_model().version, None]
     # Replaying ignores it, and the record still replays to the stored result.
     assert replay(load_record(data)).state.outcome.chips == tuple(game.chips)
+    # It is the model the bot was dealt in with, kept with the game: a later release's
+    # model does not rename it.
+    Game.objects.filter(pk=game.pk).update(bot_models=[None, "discard-lr-000000000000", None])
+    game.refresh_from_db()
+    assert record_dict(game)["bot_models"] == [None, "discard-lr-000000000000", None]

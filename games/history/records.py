@@ -15,7 +15,6 @@ from django.db.models import Count
 from django.utils.translation import gettext
 
 from games.access import seat_names
-from games.bots import model_version
 from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.moves import InvalidMoveError, Move
@@ -63,10 +62,10 @@ def record_dict(game: Game, moves: list | None = None) -> dict[str, Any]:
 
 
 def bot_models(game: Game) -> list[str | None]:
-    """For each seat, the version of the learned model its bot plays with, or None (a
-    person, or a bot that uses no model): the record's ``bot_models`` (docs/record.md)."""
-    seats = sorted(game.seats.all(), key=lambda s: s.index)
-    return [model_version(seat.bot_kind) if seat.bot_kind else None for seat in seats]
+    """For each seat, the version of the learned model its bot played with, or None (a
+    person, or a bot that uses no model), as stored at the deal: the record's
+    ``bot_models`` (docs/record.md). Empty for a game no such bot played."""
+    return list(game.bot_models or [])
 
 
 def stored_difference(game: Game) -> str | None:

@@ -396,7 +396,8 @@ def start_game(game: Game, seed: int | None = None, dealer: int | None = None) -
     by default the seed draws it."""
     if seed is None:
         seed = int(game.seed) if game.seed else secrets.randbits(128)
-    _deal(game, seed, dealer, timezone.now(), lambda index: game.seats.get(index=index))
+    seats = {seat.index: seat for seat in game.seats.all()}
+    _deal(game, seed, dealer, timezone.now(), seats.__getitem__)
     game.save()
     rev = game.rev
     # Never log the seed or a card: people read logs, and the deal is secret until the end.
@@ -408,7 +409,8 @@ def _deal(
     game: Game, seed: int, dealer: int | None, now: datetime, seat_at: Callable[[int], Seat]
 ) -> None:
     """The deal's fields of ``game`` (in memory: the caller saves them): the cards from
-    the seed, the dealer's turn, its clock (``seat_at(index)``: the dealer's seat)."""
+    the seed, the dealer's turn, its clock (``seat_at(index)``: the seat at ``index``), and
+    the learned models its bots play with (a record names them)."""
     dealer, hands, stock = deal_from_seed(seed, dealer)
     game.seed = str(seed)
     game.commitment = Game.commit_to(game.seed)
@@ -424,6 +426,10 @@ def _deal(
     game.seq = 0
     game.due_at = _due_at(game, seat_at(dealer), now)
     game.rev += 1
+    models = [
+        bots.model_version(seat_at(i).bot_kind) if seat_at(i).bot_kind else None for i in range(3)
+    ]
+    game.bot_models = models if any(models) else []
 
 
 def _changed(game: Game) -> None:
