@@ -36,12 +36,12 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from games.bots import greedy, search
+from games.bots import search
 from games.engine.cards import code, codes_of, mask_of, mask_of_codes, parse_card, short
 from games.engine.melds import deadwood, is_set
 from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, TAKE, Move
 from games.engine.rules import apply
-from games.engine.state import GameState, Phase
+from games.engine.state import GameState, Outcome, Phase
 from games.engine.view import SeatView, seat_view
 
 # (name, share of the stake, chips at least), worst first: a move is marked when the lower
@@ -124,13 +124,21 @@ class _Deals:
     def __init__(self, view: SeatView, seed: int) -> None:
         self.view, self.seed, self.made = view, seed, []
 
-    def __getitem__(self, i: int) -> tuple[GameState, int]:
+    def __getitem__(self, i: int) -> tuple[GameState, int, int]:
         while len(self.made) <= i:
             n = len(self.made)
             rng = random.Random(f"{self.seed}/deal/{n}")
-            deal = search.sample_deal(self.view, rng, search.DEFAULT_BUDGET)
-            self.made.append((deal, hash_seed(self.seed, n)))
+            deal, noisy = search.model_deal(self.view, rng, search.DEFAULT_BUDGET)
+            self.made.append((deal, noisy, hash_seed(self.seed, n)))
         return self.made[i]
+
+
+def play_out(state: GameState, rng: random.Random, noisy: int) -> tuple[Outcome, int]:
+    """The coach's rollout policy, the one place it plays a deal to the end: the Hard
+    bot's own (``search.rollout``: greedy, and the seats of the mask ``noisy``, which the
+    deal took for noisy players, making any legal move in some of theirs). A learned policy
+    replaces it here. Returns the outcome and the moves played."""
+    return search.rollout(state, rng, noisy)
 
 
 def hash_seed(seed: int, n: int) -> int:
@@ -146,8 +154,8 @@ class _Scores:
         self.plies = 0
 
     def play(self, deals: _Deals, i: int, move: Move, me: int) -> None:
-        deal, roll = deals[i]
-        outcome, used = search.rollout(apply(deal, move), random.Random(roll))
+        deal, noisy, roll = deals[i]
+        outcome, used = play_out(apply(deal, move), random.Random(roll), noisy)
         self.chips[move].append(outcome.chips[me])
         self.won[move].append(outcome.winner == me)
         self.plies += used
@@ -184,12 +192,11 @@ def evaluate(
     # The best of the finalists in the same deals as the move played; a tie goes to the
     # move played (no mark for a move as good as any).
     best = max(finalists, key=lambda m: (s.mean(m), m == played))
-    # Close calls: while a threshold lies inside the loss's interval, more deals for the
-    # two moves compared (the others are done with).
+    # Close calls: while a threshold lies inside the loss's interval and could still be
+    # cleared, more deals for the two moves compared (the others are done with).
     while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
         low, high = _interval(s, best, played, budget.z)
-        stake = _stake(s, best)
-        if not any(low < t <= high for _, t in thresholds(stake)):
+        if not _undecided(low, high, _stake(s, best), n, budget.max_worlds):
             break
         for i in range(n, min(n + budget.batch, budget.max_worlds)):
             s.play(deals, i, best, me)
@@ -226,6 +233,18 @@ def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, fl
     return mean - half, mean + half
 
 
+def _undecided(low: float, high: float, stake: float, n: int, most: int) -> bool:
+    """Whether more deals could change the mark: a threshold lies inside the interval and
+    its lower end could still reach it. The interval narrows as one over the square root
+    of the deals; if the loss were as high as the interval's upper end now, the lower end
+    at ``most`` deals would stand the narrowed half-width below it. A threshold above that
+    cannot be cleared (the lower end stays under it, no mark for it), so deals spent on it
+    are wasted: a close call with a small loss stops early instead of running to ``most``."""
+    half = (high - low) / 2
+    reach = high - half * math.sqrt(n / most) if n < most else low
+    return any(low < t <= reach for _, t in thresholds(stake))
+
+
 def _stake(s: _Scores, best: Move) -> float:
     """What the seat has riding on the game here: the mean size of its result, won or
     paid, after the best move (at least ``MIN_STAKE``)."""
@@ -234,9 +253,6 @@ def _stake(s: _Scores, best: Move) -> float:
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
-
-
-_NO_RNG = random.Random(0)  # greedy takes one for the signature and never uses it
 
 
 # --- Why: the reason for a suggestion, from the seat's own view -----------------------------
@@ -334,16 +350,17 @@ _WHY = {
 
 def better_steps(view: SeatView, best: Move, seq: int) -> list[dict]:
     """The best move, and for a meld, secret set or lay-off the rest of the turn as the
-    coach's rollouts played it (greedy), which the seat's own hand decides, so it is known
-    from the view alone: each a ``step`` (stored with the verdict; ``say_better`` words it
-    in the reader's language)."""
+    Hard bot would play it (``search.choose``: its own search, from the seat's view after
+    each step, with a seed from the move's place), so it is known from the view alone:
+    each a ``step`` (stored with the verdict; ``say_better`` words it in the reader's
+    language)."""
     steps = [step(view, best)]
     if view.phase is Phase.PLAY and best.type != DISCARD:
         rng = random.Random(move_seed(seq, view.seat, "coach/turn"))
         state = apply(search.sample_deal(view, rng, search.DEFAULT_BUDGET), best)
         while state.outcome is None and state.turn == view.seat and state.phase is Phase.PLAY:
             mine = seat_view(state, view.seat)
-            move = greedy.choose(mine, _NO_RNG)
+            move = search.choose(mine, rng)
             steps.append(step(mine, move))
             state = apply(state, move)
             if move.type == DISCARD:
