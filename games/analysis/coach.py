@@ -61,9 +61,12 @@ class Budget:
     """How hard the coach looks at one move. The defaults analyse a typical game in well
     under 30 s on one core (``python -m bench.analysis``)."""
 
-    first_worlds: int = 10  # deals every legal move is played in
-    worlds: int = 48  # deals the finalists and the move played are played in, in all
+    first_worlds: int = 12  # deals every legal move is played in
+    worlds: int = 64  # deals the finalists and the move played are played in, in all
     finalists: int = 3  # the best moves of the first round that get the extra deals
+    # Deals a mark is given on at least: the best of a few moves looks better than it is in
+    # the deals it was picked in, so a loss measured there alone is too large.
+    mark_worlds: int = 128
     max_worlds: int = 480  # deals a close call is judged in at most
     batch: int = 32  # deals added at a time to a close call
     z: float = 1.96  # the loss's interval: its mean, give or take z standard errors
@@ -196,7 +199,9 @@ def evaluate(
     # cleared, more deals for the two moves compared (the others are done with).
     while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
         low, high = _interval(s, best, played, budget.z)
-        if not _undecided(low, high, _stake(s, best), n, budget.max_worlds):
+        stake = _stake(s, best)
+        unsure = n < budget.mark_worlds and mark_for(low, stake)
+        if not unsure and not _undecided(low, high, stake, n, budget.max_worlds):
             break
         for i in range(n, min(n + budget.batch, budget.max_worlds)):
             s.play(deals, i, best, me)
