@@ -2,18 +2,19 @@
 
 Pure: no Django, no clock. ``evaluate`` is given a ``SeatView`` (never a state) and the
 move that was played, and judges it with the Hard bot's own model of the game: deals of the
-unseen cards drawn by the bot's sampler (``search.sample_deal`` with the bot's budget, the
-same shape), and every seat played to the end by the bot's rollout policy
-(``search.rollout``), so a change to the bot flows into the coach and "better" means better
-than what Hard would do.
+unseen cards drawn as the bot's search draws them (``search.model_deal`` with the bot's
+budget: the same shape, and in some deals another seat taken for a noisy player), played to
+the end by the bot's rollout policy (``search.rollout`` through ``play_out``, the one place
+a learned policy would replace it), so a change to the bot flows into the coach and
+"better" means better than what Hard would do.
 
 Paired: every move is played in the same deals with the same rollout seeds, so the loss of
 the move played against the best move is measured per deal, and its mean comes with an
 interval. Two rounds: all legal moves in a few deals, then the best few and the move played
 in more; then a close call (a threshold inside the loss's interval) is judged again in more
-deals, up to ``Budget.max_worlds``. A move is marked only when the lower end of the interval
-clears the mark's threshold, so a mark holds when the game is judged again with other seeds
-(``python -m bench.analysis --reproduce``).
+deals, up to ``Budget.max_worlds``, while the mark could still change. A move is marked
+only when the lower end of the interval clears the mark's threshold, so a mark holds when
+the game is judged again with other seeds (``python -m bench.analysis --reproduce``).
 
 The scale (``MARKS``, docs/coach.md): a mark weighs the chips lost against the stake, what
 the seat had riding on the game at that decision (the mean size of its result, won or paid,
