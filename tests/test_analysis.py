@@ -20,6 +20,7 @@ from games.analysis import analysis, report
 from games.analysis.coach import (
     MARKS,
     Budget,
+    better_steps,
     better_text,
     evaluate,
     mark_for,
@@ -29,6 +30,7 @@ from games.analysis.coach import (
 from games.analysis.models import Analysis, MoveEvaluation
 from games.bots import choose
 from games.engine import Move, apply, new_game, seat_view
+from games.engine.cards import codes_of
 from games.engine.record import load_record
 from games.history.records import record_dict
 from games.history.uploads import import_record
@@ -141,6 +143,33 @@ def test_the_better_move_is_said_in_words_with_the_rest_of_the_turn():
 
     assert text.startswith("Better: meld 5♠ 6♠ 7♠")
     assert " and discard " in text
+
+
+def test_the_rest_of_a_better_turn_is_what_the_hard_bot_would_play(monkeypatch):
+    """Issue 29: after the better move, the rest of the turn is the search's choice (Hard's),
+    not greedy's, each step from the seat's own view."""
+    from games.bots import search
+
+    asked = []
+    real_choose = search.choose
+
+    def choose(view, rng):
+        move = real_choose(view, rng)
+        asked.append((view.seat, move))
+        return move
+
+    monkeypatch.setattr(search, "choose", choose)
+    record = load_record(scripted_record())
+    view = seat_view(record.initial_state(), 0)
+    meld = Move.from_dict(record.moves[0])
+
+    steps = better_steps(view, meld, 1)
+
+    assert asked and all(seat == 0 for seat, _ in asked)
+    assert [(s["type"], s["cards"]) for s in steps[1:]] == [
+        (m.type, codes_of(m.cards)) for _, m in asked
+    ]
+    assert steps[-1]["type"] == "discard"
 
 
 # --- In the background, through the database backend ------------------------------------
@@ -443,7 +472,8 @@ def test_the_coachs_verdict_and_its_why_never_change_with_cards_the_seat_cannot_
     """The honesty check of issue 29, for the coach: the hidden cards dealt again in ways
     that fit the seat's view (other hands, the stock) leave the mark and the why line the
     same, for fixed seeds."""
-    positions = [_after(seed, plies) for seed, plies in ((3, 9), (5, 14), (8, 20), (11, 26))]
+    spots = ((3, 9), (5, 14), (8, 20), (11, 26), (12, 8))
+    positions = [_after(seed, plies) for seed, plies in spots]
     positions = [p for p in positions if p.outcome is None and len(seat_view(p, p.turn).legal) > 1]
     assert len(positions) >= 3
     marked = 0
@@ -463,28 +493,35 @@ def test_the_coachs_verdict_and_its_why_never_change_with_cards_the_seat_cannot_
 
 def test_the_coach_uses_the_bots_own_sampler_and_rollouts(monkeypatch):
     """Issue 29: the coach's deals and rollouts are the Hard bot's, called through
-    games.bots.search, so a change to the bot flows into the coach."""
+    games.bots.search, so a change to the bot flows into the coach: the same sampler (with
+    the bot's shape and tries) and the bot's model of its opponents, some of them noisy
+    players in some deals, whose rollouts make any legal move now and then."""
     from games.bots import search
 
-    seen = {"deals": 0, "rollouts": 0}
-    real_sample, real_rollout = search.sample_deal, search.rollout
+    seen = {"deals": 0, "noisy_deals": 0, "rollouts": 0, "noisy_rollouts": 0}
+    real_deal, real_rollout = search.model_deal, search.rollout
 
-    def sample(view, rng, budget):
-        assert budget == search.DEFAULT_BUDGET  # the bot's shape and tries
+    def model_deal(view, rng, budget=search.DEFAULT_BUDGET):
+        assert budget == search.DEFAULT_BUDGET  # the bot's shape, tries and opponents
+        deal, noisy = real_deal(view, rng, budget)
         seen["deals"] += 1
-        return real_sample(view, rng, budget)
+        seen["noisy_deals"] += bool(noisy)
+        return deal, noisy
 
-    def rollout(state, rng):
+    def rollout(state, rng, noisy=0, budget=search.DEFAULT_BUDGET):
         seen["rollouts"] += 1
-        return real_rollout(state, rng)
+        seen["noisy_rollouts"] += bool(noisy)
+        return real_rollout(state, rng, noisy, budget)
 
-    monkeypatch.setattr(search, "sample_deal", sample)
+    monkeypatch.setattr(search, "model_deal", model_deal)
     monkeypatch.setattr(search, "rollout", rollout)
     state = _after(3, 9)
     view = seat_view(state, state.turn)
-    e = evaluate(view, view.legal[0], state.ply + 1, QUICK)
+    e = evaluate(view, view.legal[0], state.ply + 1, HONEST)
 
     assert seen["deals"] >= e.worlds and seen["rollouts"] >= e.worlds * 2
+    assert seen["noisy_deals"] and seen["noisy_rollouts"]  # not greedy in every seat
+    assert seen["noisy_deals"] < seen["deals"]  # nor noisy in every deal
 
 
 def test_a_draw_called_with_a_high_hand_can_be_a_blunder_and_says_why():

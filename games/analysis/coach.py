@@ -2,18 +2,19 @@
 
 Pure: no Django, no clock. ``evaluate`` is given a ``SeatView`` (never a state) and the
 move that was played, and judges it with the Hard bot's own model of the game: deals of the
-unseen cards drawn by the bot's sampler (``search.sample_deal`` with the bot's budget, the
-same shape), and every seat played to the end by the bot's rollout policy
-(``search.rollout``), so a change to the bot flows into the coach and "better" means better
-than what Hard would do.
+unseen cards drawn as the bot's search draws them (``search.model_deal`` with the bot's
+budget: the same shape, and in some deals another seat taken for a noisy player), played to
+the end by the bot's rollout policy (``search.rollout`` through ``play_out``, the one place
+a learned policy would replace it), so a change to the bot flows into the coach and
+"better" means better than what Hard would do.
 
 Paired: every move is played in the same deals with the same rollout seeds, so the loss of
 the move played against the best move is measured per deal, and its mean comes with an
 interval. Two rounds: all legal moves in a few deals, then the best few and the move played
 in more; then a close call (a threshold inside the loss's interval) is judged again in more
-deals, up to ``Budget.max_worlds``. A move is marked only when the lower end of the interval
-clears the mark's threshold, so a mark holds when the game is judged again with other seeds
-(``python -m bench.analysis --reproduce``).
+deals, up to ``Budget.max_worlds``, while the mark could still change. A move is marked
+only when the lower end of the interval clears the mark's threshold, so a mark holds when
+the game is judged again with other seeds (``python -m bench.analysis --reproduce``).
 
 The scale (``MARKS``, docs/coach.md): a mark weighs the chips lost against the stake, what
 the seat had riding on the game at that decision (the mean size of its result, won or paid,
@@ -36,12 +37,12 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from games.bots import greedy, search
+from games.bots import search
 from games.engine.cards import code, codes_of, mask_of, mask_of_codes, parse_card, short
 from games.engine.melds import deadwood, is_set
 from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, TAKE, Move
 from games.engine.rules import apply
-from games.engine.state import GameState, Phase
+from games.engine.state import GameState, Outcome, Phase
 from games.engine.view import SeatView, seat_view
 
 # (name, share of the stake, chips at least), worst first: a move is marked when the lower
@@ -61,9 +62,12 @@ class Budget:
     """How hard the coach looks at one move. The defaults analyse a typical game in well
     under 30 s on one core (``python -m bench.analysis``)."""
 
-    first_worlds: int = 10  # deals every legal move is played in
-    worlds: int = 48  # deals the finalists and the move played are played in, in all
+    first_worlds: int = 12  # deals every legal move is played in
+    worlds: int = 64  # deals the finalists and the move played are played in, in all
     finalists: int = 3  # the best moves of the first round that get the extra deals
+    # Deals a mark is given on at least: the best of a few moves looks better than it is in
+    # the deals it was picked in, so a loss measured there alone is too large.
+    mark_worlds: int = 128
     max_worlds: int = 480  # deals a close call is judged in at most
     batch: int = 32  # deals added at a time to a close call
     z: float = 1.96  # the loss's interval: its mean, give or take z standard errors
@@ -124,13 +128,21 @@ class _Deals:
     def __init__(self, view: SeatView, seed: int) -> None:
         self.view, self.seed, self.made = view, seed, []
 
-    def __getitem__(self, i: int) -> tuple[GameState, int]:
+    def __getitem__(self, i: int) -> tuple[GameState, int, int]:
         while len(self.made) <= i:
             n = len(self.made)
             rng = random.Random(f"{self.seed}/deal/{n}")
-            deal = search.sample_deal(self.view, rng, search.DEFAULT_BUDGET)
-            self.made.append((deal, hash_seed(self.seed, n)))
+            deal, noisy = search.model_deal(self.view, rng, search.DEFAULT_BUDGET)
+            self.made.append((deal, noisy, hash_seed(self.seed, n)))
         return self.made[i]
+
+
+def play_out(state: GameState, rng: random.Random, noisy: int) -> tuple[Outcome, int]:
+    """The coach's rollout policy, the one place it plays a deal to the end: the Hard
+    bot's own (``search.rollout``: greedy, and the seats of the mask ``noisy``, which the
+    deal took for noisy players, making any legal move in some of theirs). A learned policy
+    replaces it here. Returns the outcome and the moves played."""
+    return search.rollout(state, rng, noisy)
 
 
 def hash_seed(seed: int, n: int) -> int:
@@ -146,8 +158,8 @@ class _Scores:
         self.plies = 0
 
     def play(self, deals: _Deals, i: int, move: Move, me: int) -> None:
-        deal, roll = deals[i]
-        outcome, used = search.rollout(apply(deal, move), random.Random(roll))
+        deal, noisy, roll = deals[i]
+        outcome, used = play_out(apply(deal, move), random.Random(roll), noisy)
         self.chips[move].append(outcome.chips[me])
         self.won[move].append(outcome.winner == me)
         self.plies += used
@@ -184,12 +196,13 @@ def evaluate(
     # The best of the finalists in the same deals as the move played; a tie goes to the
     # move played (no mark for a move as good as any).
     best = max(finalists, key=lambda m: (s.mean(m), m == played))
-    # Close calls: while a threshold lies inside the loss's interval, more deals for the
-    # two moves compared (the others are done with).
+    # Close calls: while a threshold lies inside the loss's interval and could still be
+    # cleared, more deals for the two moves compared (the others are done with).
     while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
         low, high = _interval(s, best, played, budget.z)
         stake = _stake(s, best)
-        if not any(low < t <= high for _, t in thresholds(stake)):
+        unsure = n < budget.mark_worlds and mark_for(low, stake)
+        if not unsure and not _undecided(low, high, stake, n, budget.max_worlds):
             break
         for i in range(n, min(n + budget.batch, budget.max_worlds)):
             s.play(deals, i, best, me)
@@ -226,6 +239,18 @@ def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, fl
     return mean - half, mean + half
 
 
+def _undecided(low: float, high: float, stake: float, n: int, most: int) -> bool:
+    """Whether more deals could change the mark: a threshold lies inside the interval and
+    its lower end could still reach it. The interval narrows as one over the square root
+    of the deals; if the loss were as high as the interval's upper end now, the lower end
+    at ``most`` deals would stand the narrowed half-width below it. A threshold above that
+    cannot be cleared (the lower end stays under it, no mark for it), so deals spent on it
+    are wasted: a close call with a small loss stops early instead of running to ``most``."""
+    half = (high - low) / 2
+    reach = high - half * math.sqrt(n / most) if n < most else low
+    return any(low < t <= reach for _, t in thresholds(stake))
+
+
 def _stake(s: _Scores, best: Move) -> float:
     """What the seat has riding on the game here: the mean size of its result, won or
     paid, after the best move (at least ``MIN_STAKE``)."""
@@ -234,9 +259,6 @@ def _stake(s: _Scores, best: Move) -> float:
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
-
-
-_NO_RNG = random.Random(0)  # greedy takes one for the signature and never uses it
 
 
 # --- Why: the reason for a suggestion, from the seat's own view -----------------------------
@@ -334,16 +356,17 @@ _WHY = {
 
 def better_steps(view: SeatView, best: Move, seq: int) -> list[dict]:
     """The best move, and for a meld, secret set or lay-off the rest of the turn as the
-    coach's rollouts played it (greedy), which the seat's own hand decides, so it is known
-    from the view alone: each a ``step`` (stored with the verdict; ``say_better`` words it
-    in the reader's language)."""
+    Hard bot would play it (``search.choose``: its own search, from the seat's view after
+    each step, with a seed from the move's place), so it is known from the view alone:
+    each a ``step`` (stored with the verdict; ``say_better`` words it in the reader's
+    language)."""
     steps = [step(view, best)]
     if view.phase is Phase.PLAY and best.type != DISCARD:
         rng = random.Random(move_seed(seq, view.seat, "coach/turn"))
         state = apply(search.sample_deal(view, rng, search.DEFAULT_BUDGET), best)
         while state.outcome is None and state.turn == view.seat and state.phase is Phase.PLAY:
             mine = seat_view(state, view.seat)
-            move = greedy.choose(mine, _NO_RNG)
+            move = search.choose(mine, rng)
             steps.append(step(mine, move))
             state = apply(state, move)
             if move.type == DISCARD:

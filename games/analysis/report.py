@@ -11,10 +11,12 @@ from django.utils.translation import gettext
 from .coach import MARK_NAMES, MARKS, say_better, say_why
 from .models import Analysis, MoveEvaluation
 
-WIDTH, HEIGHT, PAD_X, PAD_Y = 640, 216, 36, 14
-AXIS_H = 16  # below the plot: the moves' numbers
-LABEL_GAP = 12  # the least distance between two of the chips' labels (11 px text)
-TICK_GAP = 36  # the least distance between two moves' numbers
+# The labels are 11 units high on a wide screen and 20 on a narrow one (static/css/coach.css),
+# where the graph is drawn at half its size or less: room is kept for the larger.
+WIDTH, HEIGHT, PAD_X, PAD_Y = 640, 232, 50, 20
+AXIS_H = 24  # below the plot: the moves' numbers
+LABEL_GAP = 22  # the least distance between two of the chips' labels
+TICK_GAP = 44  # the least distance between two moves' numbers (three digits at 20 units)
 TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500)
 
 

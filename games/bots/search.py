@@ -277,10 +277,29 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def rollout(state: GameState, rng: random.Random) -> tuple[Outcome, int]:
-    """The bot's own rollout, for others that judge moves as it does (the coach): greedy in
-    every seat (the noisy opponents of the bot's races are not in it yet)."""
-    return _rollout(state, rng)
+def model_deal(
+    view: SeatView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> tuple[GameState, int]:
+    """One deal as the bot's race draws it, for others that judge moves as it does (the
+    coach): which other seats are taken for noisy players in it (``noisy_chance``), as a
+    mask, and a deal of the unseen cards shaped accordingly (``sample_world``)."""
+    me = view.seat
+    noisy = 0
+    if budget.noisy_share > 0:
+        for seat in ((me + 1) % 3, (me + 2) % 3):
+            if rng.random() < noisy_chance(view, seat, budget):
+                noisy |= 1 << seat
+    world = sample_world(view, rng, budget.shape, budget.tries, budget.discard_tries, plain=noisy)
+    return world, noisy if budget.noise > 0 else 0
+
+
+def rollout(
+    state: GameState, rng: random.Random, noisy: int = 0, budget: Budget = DEFAULT_BUDGET
+) -> tuple[Outcome, int]:
+    """The bot's own rollout policy, for others that judge moves as it does (the coach):
+    greedy in every seat, the seats of the mask ``noisy`` (``model_deal``'s) making any
+    legal move in ``budget.noise`` of their moves, as in the bot's races."""
+    return _rollout(state, rng, noisy, budget.noise)
 
 
 def _rollout(

@@ -88,6 +88,13 @@ def test_a_person_asks_for_an_analysis_and_sees_it_appear(browser, server, worke
     page.locator(".move-list .coach-mark").first.wait_for()
     assert page.evaluate("window.notReloaded === true")
     page.screenshot(path=ARTIFACTS / "coach-replay.png", full_page=True)
+    # The graph's x-axis numbers the moves (issue 29), and no two of its labels overlap.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    numbers = page.locator("#coach-graph .coach-moves text").all_text_contents()
+    assert len(numbers) >= 3 and numbers[0] == "1"
+    assert [int(n) for n in numbers] == sorted({int(n) for n in numbers})
+    assert overlapping_labels(page) == []
+    page.locator("#coach-graph").screenshot(path=ARTIFACTS / "coach-graph-1280.png")
 
     # A marked move opens the step at that move, with its verdict.
     marks.first.get_by_role("link").click()
@@ -107,6 +114,30 @@ def test_a_person_asks_for_an_analysis_and_sees_it_appear(browser, server, worke
     width = small.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the replay with the coach is {width}px wide on a 360px screen"
     small.screenshot(path=ARTIFACTS / "coach-replay-360.png", full_page=True)
+    assert overlapping_labels(small) == []
+    small.locator("#coach-graph").screenshot(path=ARTIFACTS / "coach-graph-360.png")
     phone.close()
     errors.assert_none()
     context.close()
+
+
+def overlapping_labels(page) -> list[list[str]]:
+    """The pairs of the graph's labels (chips and moves' numbers) whose boxes on the
+    screen overlap."""
+    return page.evaluate(
+        """() => {
+          const boxes = [...document.querySelectorAll('#coach-graph text')].map((t) => {
+            const r = t.getBoundingClientRect();
+            return [t.textContent, r.left, r.top, r.right, r.bottom];
+          });
+          const out = [];
+          for (let i = 0; i < boxes.length; i++) {
+            for (let j = i + 1; j < boxes.length; j++) {
+              const [a, al, at, ar, ab] = boxes[i];
+              const [b, bl, bt, br, bb] = boxes[j];
+              if (al < br && bl < ar && at < bb && bt < ab) out.push([a, b]);
+            }
+          }
+          return out;
+        }"""
+    )
