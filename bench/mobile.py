@@ -17,8 +17,12 @@ up and 400 ms round trip). It prints:
   (encoded, headers included) and requests, from the page's own target;
 - move -> your board updated, p50 and p95 over ``--moves`` of your moves (the bots answer
   at once; a finished game is followed by Play again), timed in the page from the click
-  on the move's button to the new board painted (MOVE_CLOCK), and, for comparison, as
-  Playwright sees it from outside (its own click and polling included);
+  on the move's button to the new board painted (MOVE_CLOCK), with its parts (to the
+  frame in, swapped in, painted), and, for comparison, as Playwright sees it from outside
+  (its own click and polling included). From here on the relay is the slow line (the same
+  rate and round trip, on the bytes actually sent) and Chrome's emulation is off: Chrome
+  puts no latency on a socket's frames and throttles them by their inflated size (see
+  ``Relay``);
 - after the line is cut for ``--offline-seconds`` on this seat's turn (the relay drops
   every connection and refuses new ones, and the browser is told it is offline): that the
   move on offer is disabled with the reason, and that tapping it and submitting its form
@@ -38,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import re
 import shutil
 import socket
@@ -62,7 +67,14 @@ ACT_TIMEOUT_MS = 60_000
 
 class Relay:
     """A TCP relay from a local port to the worker's. ``cut()`` drops every connection and
-    refuses new ones until ``mend()``, as a phone that lost its network would see it."""
+    refuses new ones until ``mend()``, as a phone that lost its network would see it.
+
+    ``slow(kbps, rtt_ms)`` makes it the slow line itself: every byte is held for half the
+    round trip each way, and each direction carries at most ``kbps`` over all connections,
+    counted on the bytes actually sent (compressed frames as compressed). Chrome's own
+    emulation puts no latency on a socket's frames and throttles them by their inflated
+    size (an echo through it with 400 ms and 400 kbps: 100 bytes back in 33-62 ms, 8,000
+    in 330-360 ms), so the moves are timed on this line instead."""
 
     def __init__(self, target_port: int) -> None:
         self.target = ("127.0.0.1", target_port)
@@ -71,7 +83,13 @@ class Relay:
         self.open = True
         self.live: set[socket.socket] = set()
         self.lock = threading.Lock()
+        self.delay = 0.0  # seconds each way
+        self.rate = 0.0  # bytes a second each way; 0: as fast as it goes
+        self.free_at = {"up": 0.0, "down": 0.0}  # when each direction's line is free again
         threading.Thread(target=self._accept, daemon=True).start()
+
+    def slow(self, kbps: int, rtt_ms: int) -> None:
+        self.delay, self.rate = rtt_ms / 2000, kbps * 1000 / 8
 
     def _accept(self) -> None:
         while True:
@@ -89,12 +107,32 @@ class Relay:
                 continue
             with self.lock:
                 self.live |= {client, upstream}
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+            for a, b, way in ((client, upstream, "up"), (upstream, client, "down")):
+                threading.Thread(target=self._pump, args=(a, b, way), daemon=True).start()
 
-    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+    def _pump(self, src: socket.socket, dst: socket.socket, way: str) -> None:
+        held: queue.SimpleQueue = queue.SimpleQueue()  # (when to deliver, bytes); None: end
+        threading.Thread(target=self._deliver, args=(held, src, dst), daemon=True).start()
         try:
             while data := src.recv(65536):
+                now = time.monotonic()
+                if self.rate:
+                    with self.lock:  # the line is shared by every connection one way
+                        done = max(now, self.free_at[way]) + len(data) / self.rate
+                        self.free_at[way] = done
+                    held.put((done + self.delay, data))
+                else:
+                    held.put((now, data))
+        except OSError:
+            pass
+        held.put(None)
+
+    def _deliver(self, held: queue.SimpleQueue, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while (item := held.get()) is not None:
+                when, data = item
+                if (wait := when - time.monotonic()) > 0:
+                    time.sleep(wait)
                 dst.sendall(data)
         except OSError:
             pass
@@ -255,11 +293,16 @@ document.addEventListener('click', function (event) {
   var status = document.querySelector('#table-status');
   window.__move = {tap: performance.now(), seq: status && status.dataset.seq, shown: null};
 }, true);
+document.addEventListener('htmx:wsBeforeMessage', function () {
+  var move = window.__move;
+  if (move && move.shown === null && !move.painting) move.arrived = performance.now();
+});
 document.addEventListener('htmx:wsAfterMessage', function () {
   var move = window.__move, status = document.querySelector('#table-status');
   if (!move || move.shown !== null || move.painting || !status) return;
   if (status.dataset.seq === move.seq) return;
   move.painting = true;
+  move.swapped = performance.now();
   requestAnimationFrame(function () {
     setTimeout(function () { move.shown = performance.now(); }, 0);
   });
@@ -280,14 +323,16 @@ def phone_page(browser, kbps: int, rtt_ms: int, storage_state=None):
     cdp.send("Network.enable")
     wire = Wire(cdp, page)
 
-    def network(offline: bool = False) -> None:
+    def network(offline: bool = False, throttle: bool = True) -> None:
+        """Chrome's emulated line; without ``throttle`` only its online/offline flag (the
+        relay is the slow line then)."""
         cdp.send(
             "Network.emulateNetworkConditions",
             {
                 "offline": offline,
-                "latency": rtt_ms,
-                "downloadThroughput": kbps * 1000 / 8,
-                "uploadThroughput": kbps * 1000 / 8,
+                "latency": rtt_ms if throttle else 0,
+                "downloadThroughput": kbps * 1000 / 8 if throttle else -1,
+                "uploadThroughput": kbps * 1000 / 8 if throttle else -1,
             },
         )
 
@@ -314,6 +359,10 @@ def ready(page, timeout_ms: int = ACT_TIMEOUT_MS) -> None:
     )
 
 
+# Each timed move's parts, in ms: tap to its board's frame in, the frame swapped in, painted.
+PHASES: list[list[float]] = []
+
+
 def timed_move(page) -> tuple[float, float] | None:
     """Make one move (fold, draw or discard the last card) and time it until the board
     of the next version is shown: in the page (MOVE_CLOCK), and from outside, from before
@@ -338,6 +387,12 @@ def timed_move(page) -> tuple[float, float] | None:
         "window.__move.shown - window.__move.tap",
         timeout=ACT_TIMEOUT_MS,
     ).json_value()
+    phases = page.evaluate(
+        "() => [window.__move.arrived - window.__move.tap, "
+        "window.__move.swapped - window.__move.arrived, "
+        "window.__move.shown - window.__move.swapped]"
+    )
+    PHASES.append(phases)
     return float(inside), outside
 
 
@@ -513,7 +568,11 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
     page.wait_for_load_state("networkidle")
     report["table_bytes"], report["table_requests"] = wire.bytes, wire.requests
 
-    # Moves, each timed until this seat's board of the next version is shown.
+    # Moves, each timed until this seat's board of the next version is shown, on the slow
+    # line the relay makes (Chrome's emulation would time the socket's frames wrongly:
+    # see Relay), and so is the cut of the line and the recovery after it.
+    network(throttle=False)
+    relay.slow(kbps, rtt)
     games = [game_id_of(page)]
     times: list[float] = []  # in the page: tap to the new board painted
     outside: list[float] = []  # as Playwright sees it, its own click and polling included
@@ -534,6 +593,13 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
     report["move_mean_ms"] = round(statistics.fmean(times)) if times else 0
     report["move_outside_p50_ms"] = round(percentile(outside, 50))
     report["move_outside_p95_ms"] = round(percentile(outside, 95))
+    # Where a move's time goes: p50 and p95 of each part (the slowest moves' parts too).
+    for i, part in enumerate(("frame_in", "swap", "paint")):
+        values = [p[i] for p in PHASES if p[i] is not None]
+        report[f"move_{part}_p50_ms"] = round(percentile(values, 50))
+        report[f"move_{part}_p95_ms"] = round(percentile(values, 95))
+    slowest = sorted(zip(times, PHASES, strict=False), key=lambda t: -t[0])[:3]
+    report["move_slowest_parts_ms"] = [[round(x) for x in p] for _, p in slowest]
 
     # The line is cut on this seat's turn, as on a train. The table says so and disables
     # its moves; she taps one all the same: nothing is sent, then or later. When the
@@ -553,7 +619,7 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
     before = int(seq(page))
     sent_before = wire.sent
     relay.cut()
-    network(offline=True)
+    network(offline=True, throttle=False)
     name = offered(page, enabled=False)
     button = page.get_by_role("button", name=name, exact=True)
     button.wait_for(state="visible", timeout=ACT_TIMEOUT_MS)
@@ -574,7 +640,7 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
     time.sleep(options.offline_seconds)
     sent_offline = wire.sent - sent_before
     relay.mend()
-    network(offline=False)
+    network(offline=False, throttle=False)
     start = time.monotonic()
     limit = start + options.recover_timeout
     recovered = False
@@ -666,6 +732,11 @@ def main(argv: list[str] | None = None) -> None:
           f"p95 {report['move_p95_ms']} ms over {report['moves_timed']} moves "
           f"(seen from Playwright: p50 {report['move_outside_p50_ms']} ms, "
           f"p95 {report['move_outside_p95_ms']} ms)")  # fmt: skip
+    print(f"  its parts, p50 / p95: frame in {report['move_frame_in_p50_ms']} / "
+          f"{report['move_frame_in_p95_ms']} ms, swapped in {report['move_swap_p50_ms']} / "
+          f"{report['move_swap_p95_ms']} ms, painted {report['move_paint_p50_ms']} / "
+          f"{report['move_paint_p95_ms']} ms; the slowest three moves "
+          f"{report['move_slowest_parts_ms']}")  # fmt: skip
     print(f"after {options.offline_seconds:g} s offline: current and playable again in "
           f"{report['recover_ms']} ms, the next move's board in "
           f"{report['move_after_recovery_ms']} ms ({report['offline_action']} disabled "
