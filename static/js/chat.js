@@ -39,6 +39,12 @@
     });
   }
 
+  // The table's layout moves under a bubble still shown (a board swapped in, a sheet
+  // closed, the screen turned): each is placed over its seat again.
+  function placeShown() {
+    document.querySelectorAll(".chat-bubble.is-shown").forEach(place);
+  }
+
   function scrollLog() {
     var log = document.getElementById("chat-log");
     if (log) log.scrollTop = log.scrollHeight;
@@ -61,10 +67,14 @@
 
   document.addEventListener("htmx:wsAfterMessage", function () {
     hideMuted();
+    placeShown();
     showBubbles();
     scrollLog();
     seen();
   });
+  // A sheet's toggle does not bubble: heard on the way down.
+  document.addEventListener("toggle", placeShown, true);
+  window.addEventListener("resize", placeShown);
   if (sheet) {
     sheet.addEventListener("toggle", function () {
       seen();

@@ -95,6 +95,14 @@ def test_a_phrase_is_sent_with_one_tap_and_free_text_does_not_exist_at_a_rated_t
     page.keyboard.press("Escape")
     bubble = page.locator(".chat-bubble.is-shown", has_text="Good game")
     bubble.wait_for(timeout=5_000)
+    # Above the hand, and still there when a board swapped in meanwhile moves the hand (the
+    # bots' moves may come now): the bubble follows its seat.
+    page.wait_for_function(
+        "() => { const b = document.querySelector('.chat-bubble.is-shown'); "
+        "const h = document.getElementById('my-hand'); if (!b || !h) return false; "
+        "return b.getBoundingClientRect().bottom <= h.getBoundingClientRect().top + 4; }",
+        timeout=3_000,
+    )
     box, hand = bubble.bounding_box(), page.locator("#my-hand").bounding_box()
     assert box["y"] + box["height"] <= hand["y"] + 4, (box, hand)
     assert 0 <= box["x"] and box["x"] + box["width"] <= SIZES[size]["width"]
