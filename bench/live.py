@@ -395,14 +395,7 @@ class LiveRun(Bench):
         while True:
             await asyncio.sleep(1)
             now = time.perf_counter()
-            for client in clients:
-                p = client.pending
-                if p is not None and not p.warned and now - p.sent_at > timeout:
-                    p.warned = True
-                    self.stats.no_answer += 1
-                if p is not None and not p.reloaded and now - p.sent_at > 3 * timeout:
-                    p.reloaded = True
-                    await client.reload()
+            await self.chase_answers(clients, now)
             for table in self.tables:
                 # Connected, nobody thinking or waiting for an answer, and no news.
                 idle = all(c.ws is not None and c.pending is None and c.acting is None
@@ -416,6 +409,19 @@ class LiveRun(Bench):
                     self.stats.note(f"stalled: game {table.game_id} at {at}, seats show {shown}")
                     for client in table.clients:
                         await client.reload()
+
+    async def chase_answers(self, people: list, now: float) -> None:
+        """Each of ``people`` (clients or arena persons) whose move has had no answer for
+        --answer-timeout is counted once, and reloads its page after three times that."""
+        timeout = self.opts.answer_timeout
+        for person in people:
+            p = person.pending
+            if p is not None and not p.warned and now - p.sent_at > timeout:
+                p.warned = True
+                self.stats.no_answer += 1
+            if p is not None and not p.reloaded and now - p.sent_at > 3 * timeout:
+                p.reloaded = True
+                await person.reload()
 
     async def clients_lag(self) -> None:
         """How late the clients' own event loop wakes a task that sleeps 10 ms, through the
@@ -625,18 +631,9 @@ class ArenaRun(ArenaBench, LiveRun):
     async def watch_arena(self, persons: list[Person]) -> None:
         """A move with no answer after --answer-timeout is counted; after three times
         that, its person reloads (a fresh socket and snapshot), as bench.live does."""
-        timeout = self.opts.answer_timeout
         while True:
             await asyncio.sleep(1)
-            now = time.perf_counter()
-            for person in persons:
-                p = person.pending
-                if p is not None and not p.warned and now - p.sent_at > timeout:
-                    p.warned = True
-                    self.stats.no_answer += 1
-                if p is not None and not p.reloaded and now - p.sent_at > 3 * timeout:
-                    p.reloaded = True
-                    await person.reload()
+            await self.chase_answers(persons, time.perf_counter())
 
 
 def latency(name: str, seconds: list[float]) -> dict[str, Any]:
