@@ -34,14 +34,21 @@ print(done)
 """
 
 
-def test_a_person_reports_a_player_from_the_result_screen_on_a_phone(browser, server, manage):
+def at_table_on_a_phone(browser, server, manage, script: str, username: str):
+    """The game ``script`` makes (its id printed last), opened at 360x740 by ``username``:
+    (context, page, errors, game id)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    game_id = int(manage("shell", "-c", MAKE_GAME).split()[-1])
+    game_id = int(manage("shell", "-c", script).split()[-1])
     context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
     page = context.new_page()
     errors = PageErrors(page)
-    log_in(page, server, "ann", PASSWORD)
+    log_in(page, server, username, PASSWORD)
     page.goto(f"{server}/games/{game_id}/")
+    return context, page, errors, game_id
+
+
+def test_a_person_reports_a_player_from_the_result_screen_on_a_phone(browser, server, manage):
+    context, page, errors, game_id = at_table_on_a_phone(browser, server, manage, MAKE_GAME, "ann")
     result = page.locator("#table-result")
     result.wait_for()
     report = result.get_by_role("link", name="Report a player")
@@ -95,13 +102,7 @@ print(game.pk)
 
 
 def test_a_rated_table_of_two_accounts_on_one_device_says_so_on_one_screen(browser, server, manage):
-    ARTIFACTS.mkdir(exist_ok=True)
-    game_id = int(manage("shell", "-c", SHARED_TABLE).split()[-1])
-    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
-    page = context.new_page()
-    errors = PageErrors(page)
-    log_in(page, server, "cy", PASSWORD)
-    page.goto(f"{server}/games/{game_id}/")
+    context, page, errors, _ = at_table_on_a_phone(browser, server, manage, SHARED_TABLE, "cy")
     page.locator("#my-hand .hand-card").first.wait_for()
     note = page.locator("#table-status .shared-note")
     assert note.inner_text() == "Fair play: cy and dee play from the same device."
