@@ -5,6 +5,7 @@ worker id whose key is deleted, as its expiry would; nothing waits for a clock."
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
@@ -121,6 +122,11 @@ def test_a_dead_worker_of_a_person_never_seen_makes_no_row(alice, as_worker, red
 async def test_a_friend_on_a_dead_worker_is_pushed_as_offline(alice, bob, as_worker, redis):
     await database_sync_to_async(befriend)(alice, bob)
     bobs = await lobby_socket(bob)
+    # Bob's socket counts him here after its handshake: on this worker, not the dead one.
+    for _ in range(100):
+        if await database_sync_to_async(Presence.objects.filter(user=bob, sockets=1).exists)():
+            break
+        await asyncio.sleep(0.02)
     dead = as_worker("dead")
     await database_sync_to_async(presence.connected)(alice.pk)  # her socket, on the worker
     assert "presence-online" in await frame_with(bobs, f'id="presence-{alice.pk}"')
