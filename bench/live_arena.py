@@ -37,12 +37,16 @@ import re
 import time
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
+
 from bench.live_clients import Bench, Client, Table
 
 POLL_SECONDS = 2.0  # the tournament page's live part (games/tournaments/views.py)
 LEAD_SECONDS = 3.0  # from the moment every page is open to the start
 LIVE_URL = re.compile(r'id="tournament-live" hx-get="([^"]+)"')
 TABLE_URL = re.compile(r"/games/(\d+)/")
+NEXT_GAME = re.compile(r'<div id="next-game" hidden data-game="(\d+)"')
+NEXT_WAIT = 40.0  # seconds at a finished table before going back (bots fill in after 20)
 PAIRING_LINE = re.compile(r"Tournament \d+: (\d+) games made \(([\d.]+) ms CPU a game\)")
 
 
@@ -91,19 +95,47 @@ class Person(Client):
         self.first_game_board_at: float | None = None
         self.games = 0
 
+    keeps_open = True  # at a game's end the table's socket waits for the next game
+
     async def play(self) -> None:
         bench: ArenaBench = self.bench  # type: ignore[assignment]
-        while not bench.closing:
-            game_id = await self.wait_for_game()
-            if game_id is None:
-                return
+        game_id = await self.wait_for_game()
+        ws, frame = None, ""
+        while game_id is not None and not bench.closing:
             self.table = await bench.table_for(game_id)
             self.table.join(self)
             self.first_board_at = None
-            await self.play_game(game_id, first=True)
+            await self.play_game(game_id, first=ws is None, ws=ws, frame=frame)
             self.games += 1
             if not self.done:
                 return
+            ws, self.kept = self.kept, None
+            game_id, frame = await self.next_on(ws) if ws is not None else (None, "")
+            if game_id is None:  # none came: back to the tournament's page, as a person would
+                ws = None
+                game_id = await self.wait_for_game()
+
+    async def next_on(self, ws) -> tuple[int | None, str]:
+        """Stay at the table, as the page says: the next game comes over its socket
+        (games/sockets/table.py), its first frame naming it. None if none comes within
+        ``NEXT_WAIT`` (a lost event, the tournament's end), the socket then closed."""
+        bench: ArenaBench = self.bench  # type: ignore[assignment]
+        waited = 0.0
+        try:
+            while waited < NEXT_WAIT and not bench.closing:
+                try:
+                    text = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    waited += 1.0
+                    continue
+                text = text if isinstance(text, str) else text.decode()
+                if found := NEXT_GAME.search(text):
+                    bench.polls["over the socket"] = bench.polls.get("over the socket", 0) + 1
+                    return int(found.group(1)), text
+        except ConnectionClosed:
+            return None, ""
+        await ws.close()
+        return None, ""
 
     def on_frame(self, text: str) -> None:
         if self.first_game_board_at is None and self.first_board_at is None:

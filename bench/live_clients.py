@@ -142,6 +142,9 @@ class Table:
 
 
 class Client:
+    keeps_open = False  # the socket at a game's end (an arena's person, who waits on it)
+    kept: ClientConnection | None = None
+
     def __init__(self, bench: Bench, table: Table, index: int, cookie: str) -> None:
         self.bench = bench
         self.table = table
@@ -170,19 +173,28 @@ class Client:
                 return
             await self.table.next_game()
 
-    async def play_game(self, game_id: int, first: bool) -> None:
+    async def play_game(
+        self, game_id: int, first: bool, ws: ClientConnection | None = None, frame: str = ""
+    ) -> None:
+        """Play a game to its end. ``ws``: a socket that went on to this game (an arena's
+        next game), whose first frame of it is ``frame``; otherwise the page (``first``)
+        and a socket of its own."""
         self.game_id, self.board, self.acted, self.pending = game_id, Board(), -1, None
         self.done = False
         if first:
             await self.load_page(game_id)
             await self.bench.gate.wait()
+        if ws is not None:
+            self.url = self.url.rsplit("/games/", 1)[0] + f"/games/{game_id}/"
         retries = 0
         while not self.done and not self.bench.closing:
-            ws = await self.open(game_id, first)
+            if ws is None:
+                ws = await self.open(game_id, first)
             code = 1006  # a handshake that failed closes with 1006 in a browser
             if ws is not None:
                 retries = 0  # as htmx's ws extension does when a socket opens
-                code = await self.listen(ws)
+                code = await self.listen(ws, frame)
+                ws, frame = None, ""
             if self.done or self.bench.closing:
                 break
             self.bench.stats.reconnects += 1
@@ -230,13 +242,17 @@ class Client:
         stats.handshakes["accepted"] += 1
         return ws
 
-    async def listen(self, ws: ClientConnection) -> int | None:
-        """Play on this socket until it closes; its close code (None: a reload of ours)."""
+    async def listen(self, ws: ClientConnection, frame: str = "") -> int | None:
+        """Play on this socket until it closes; its close code (None: a reload of ours).
+        ``frame``: one received already. A client that ``keeps_open`` leaves the socket
+        open at the game's end, in ``kept``."""
         self.ws = ws
         try:
             if self.pending is not None:  # unanswered when the last socket dropped
                 self.bench.stats.resent += 1
                 await ws.send(self.pending.text)
+            if frame:
+                self.on_frame(frame)
             async for text in ws:
                 self.on_frame(text if isinstance(text, str) else text.decode())
                 if self.done:
@@ -248,6 +264,9 @@ class Client:
             if self.acting is not None:
                 self.acting.cancel()
                 self.acting = None
+        if self.done and self.keeps_open and not self.bench.closing:
+            self.kept = ws
+            return 1000
         if self.done or self.bench.closing:
             await ws.close()
             return 1000

@@ -15,6 +15,7 @@ urlpatterns = [
     path("invite/<str:token>/", lobby.invite, name="invite"),
     path("games/<int:game_id>/", table.table, name="table"),
     path("games/<int:game_id>/act/", table.act, name="act"),
+    path("games/<int:game_id>/about/", table.about, name="table_about"),
     path("games/<int:game_id>/again/", table.play_again, name="play_again"),
     path("", include("games.history.urls")),
     path("", include("games.series.urls")),

@@ -775,7 +775,7 @@ def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> N
     (from its process's snapshot of that rev, loaded once for all of them). ``news`` is
     what a move changed, so that other processes need not load it (see
     ``snapshots.move_news``)."""
-    message = {"type": "game.update", "rev": rev}
+    message = {"type": "game.update", "game": game_id, "rev": rev}
     if news is not None:
         message["news"] = news
     _tell(game_group(game_id), message, game_id)

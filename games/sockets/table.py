@@ -188,6 +188,8 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         await self.send(text_data=shown)
 
     async def game_update(self, event: dict) -> None:
+        if event.get("game", self.game_id) != self.game_id:
+            return  # the last game's, come after this socket went on to the next one
         if event["rev"] > self.rev:
             # The first of this process's sockets of the game to hear of a move makes the
             # new snapshot from the move itself; the others find it made.
@@ -199,6 +201,35 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             if snap is not None and snap.is_over:
                 self.ended = True
                 await in_db_thread(presence.recheck)(self.user.pk)
+
+    async def arena_next(self, event: dict) -> None:
+        """The arena dealt this person's next game (games/tournaments/services.py). A
+        socket still at their last game of it goes on to the new one: it leaves the old
+        game's group, joins the new one's and sends its whole board, and the page follows
+        (static/js/table.js). Between an arena's games a person loads no page and opens no
+        socket, which is most of what a table cost the workers between games. A socket at
+        any other game (a second tab watching a friend, say) stays where it is."""
+        game_id = event["game"]
+        if event.get("after") != self.game_id or game_id == self.game_id or not self.group:
+            return
+        async with self.lock:
+            group = game_group(game_id)
+            await self.channel_layer.group_add(group, self.channel_name)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            watch.forget(self)
+            self.game_id, self.group = game_id, group
+            self.rev = self.seq = -1
+            self.sent = {}
+            self.ended = False
+            watch.add(self)
+        snap = await snapshots.current(game_id)
+        if snap is None or spectators.refusal_code(snap, self.user) is not None:
+            await self.close(code=4403)  # never: the pairing seated this person there
+            return
+        if self.counted:
+            await in_db_thread(presence.recheck)(self.user.pk)  # playing again
+        await self.send_board(snap, whole=True, next_game=True)
+        await self.chat.start_empty()  # a new game's talk: none yet
 
     async def chat_message(self, event: dict) -> None:
         await self.chat.event(event)
@@ -213,6 +244,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         min_rev: int = 0,
         whole: bool = False,
         message: str = "",
+        next_game: bool = False,
     ) -> None:
         """Send this watcher's board at ``min_rev`` or later: only the parts that changed
         since the last frame (``whole``: all of them)."""
@@ -230,14 +262,16 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 await self.close(code=4403)
                 return
             if translation.get_language() == self.language:
-                frame = self.frame(table, whole, message)
+                frame = self.frame(table, whole, message, next_game)
             else:  # called from another task (the socket check, games.play.live.watch)
                 with translation.override(self.language):
-                    frame = self.frame(table, whole, message)
+                    frame = self.frame(table, whole, message, next_game)
             if frame:
                 await self.send(text_data=frame)
 
-    def frame(self, table: rendering.Table, whole: bool, message: str) -> str:
+    def frame(
+        self, table: rendering.Table, whole: bool, message: str, next_game: bool = False
+    ) -> str:
         """The parts that differ from what this socket last sent (none: ""), and the
         status part with them, which carries the version."""
         parts = rendering.socket_parts(table)
@@ -261,4 +295,6 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         out = [parts[name][0] for name in changed]
         if message:
             out[changed.index("messages")] = shown
+        if next_game:  # first, so the page knows its new game before the board lands
+            out.insert(0, rendering.next_game_part(snap.pk))
         return rendering.stamp("".join(out))

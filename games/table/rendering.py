@@ -535,6 +535,15 @@ def message_frame(message: str, seq: int) -> str:
     return render_to_string("games/table.html#messages", context)
 
 
+def next_game_part(game_id: int) -> str:
+    """What a socket that went on to the arena's next game sends before its board
+    (games/sockets/table.py): the new game's number, address and title, read by
+    static/js/table.js, and the menu's part about who sits here (names, friends, ratings),
+    fetched only if the person opens the menu. In the active language."""
+    context = {"oob": True, "game_id": game_id}
+    return render_to_string("games/table.html#next-game", context)
+
+
 # Boards made for sockets, by (game, seat, at next game, language), the newest rev only:
 # all sockets of one seat in one language, and all spectators in it, share one. The time
 # of sending is filled in as it goes out. Bounded: a board is a few kilobytes and only

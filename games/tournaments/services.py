@@ -29,6 +29,7 @@ from games.play import hooks
 from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
+from games.social.services import person_tables_group
 from games.tournaments import pairing, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.words.text import encodable
@@ -169,9 +170,12 @@ def withdraw(tournament_id: int, user: AbstractBaseUser) -> Entry:
 
 
 def pool(t: Tournament) -> list[Entry]:
-    """The entries waiting to be paired: in the pool, and not at a game of it."""
-    entries = t.entries.filter(state=Entry.State.ACTIVE).select_related("game")
-    return [e for e in entries if e.game is None or e.game.is_over]
+    """The entries waiting to be paired: in the pool, and not at a game of it. Asked of
+    the database, not sifted here: every game's end pairs, and in a crowd's arena most of
+    the pool is at a game (999 rows read at each end, when three are wanted)."""
+    entries = t.entries.filter(state=Entry.State.ACTIVE)
+    waiting = entries.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED))
+    return list(waiting.select_related("game"))
 
 
 def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
@@ -199,6 +203,7 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         made = _seat(t, [[users[u] for u in table.people] for table in tables], skills)
         if made:
             _changed(t.pk)
+            _send_on(t.pk, waiting, tables, made)
         cpu = time.thread_time() - cpu
     if made:
         # The CPU figure is this thread's own (bench.live --arena reads it from the log).
@@ -207,6 +212,17 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
             tournament_id, len(made), 1000 * cpu / len(made),
         )  # fmt: skip
     return made
+
+
+def _send_on(tournament_id: int, waiting: list[Entry], tables, made: list[Game]) -> None:
+    """After the commit, tell each seated person's table sockets of their new game: a
+    socket still at the person's last game of this tournament goes on to the new one
+    (games/sockets/table.py), with no page to load and no socket to open between games."""
+    last = {e.user_id: e.game_id for e in waiting}
+    for table, game in zip(tables, made, strict=True):
+        for user_id in table.people:
+            event = {"type": "arena.next", "after": last.get(user_id), "game": game.pk}
+            play.notify_group(person_tables_group(user_id), event)
 
 
 def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:

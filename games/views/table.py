@@ -41,19 +41,34 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         raise
     context = rendering.board_context(tbl)
-    context.update(rating_pages.table_ratings(game_id, tbl.seats, tbl.game.rated))
+    context.update(_about(tbl))
     context["tournament"] = tournament_pages.for_game(game_id)
     if context["tournament"] is None:  # a tournament's game is never a series' hand
         context.update(series_pages.context_for_game(game_id, request.user))
-    # For the people menu (games/social/templatetags): who sits here, as the snapshot has it.
-    context["table_people"] = [
-        (s.user_id, s.name) for s in tbl.seats if s.user_id and not s.bot_kind
-    ]
     # For the chat drawer (games/social/chat/templatetags): flags, never the snapshot.
     context["chat_table"] = {"public": tbl.game.public, "seated": tbl.mine is not None}
     if context.get("invite_path"):
         context["invite_url"] = request.build_absolute_uri(context["invite_path"])
     return render(request, "games/table.html", context)
+
+
+def _about(tbl: rendering.Table) -> dict:
+    """The menu's part about who sits here: the ratings line, and for the people menu
+    (games/social/templatetags) who sits here, as the snapshot has it."""
+    about = rating_pages.table_ratings(tbl.game.pk, tbl.seats, tbl.game.rated)
+    about["table_people"] = [(s.user_id, s.name) for s in tbl.seats if s.user_id and not s.bot_kind]
+    return about
+
+
+@never_cache
+def about(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The menu's part about who sits at this table, alone: asked for when the menu opens
+    on a page that went on to an arena's next game over its socket (static/js/table.js),
+    so that the move from game to game costs no query for it."""
+    tbl = spectators.load_table(game_id, request.user)
+    me = tbl.mine.index if tbl.mine is not None else None
+    context = {"game_id": game_id, "me": me, **_about(tbl)}
+    return render(request, "games/table.html#about", context)
 
 
 @never_cache

@@ -5,10 +5,14 @@
   "use strict";
 
   // --- The socket opened early by static/js/socket.js: the ws extension takes it. ---
-  if (window.htmx && window.tongitsEarlySocket) {
+  // A reconnect goes to the game the page shows now: an arena's next game comes over the
+  // socket (below), while the ws extension keeps the address the page was loaded with.
+  if (window.htmx) {
     var makeSocket = htmx.createWebSocket;
     htmx.createWebSocket = function (url) {
-      var early = window.tongitsEarlySocket.take(url);
+      var shown = document.querySelector("[ws-connect][data-game]");
+      if (shown) url = url.replace(/\/ws\/game\/\d+\//, "/ws/game/" + shown.getAttribute("data-game") + "/");
+      var early = window.tongitsEarlySocket && window.tongitsEarlySocket.take(url);
       if (early) return early;
       if (makeSocket) return makeSocket(url);
       var socket = new WebSocket(url, []);
@@ -141,12 +145,43 @@
     tick();
   });
 
+  // --- An arena's next game, come over the socket (games/sockets/table.py) ---------------
+  // Its frame opens with #next-game: the new game's number, address and title. Its board
+  // replaces the last game's whole (the seqs start again), nothing chosen carries over,
+  // and the page takes the new game's address and title without loading.
+  var nextGame = null;
+  function nextGameCame(incoming) {
+    var game = incoming.getAttribute("data-game");
+    var section = document.querySelector("[ws-connect][data-game]");
+    if (!section || !game || game === section.getAttribute("data-game")) return;
+    nextGame = incoming;
+    kept = null;
+  }
+  function goOnToNextGame() {
+    if (!nextGame) return;
+    var came = nextGame;
+    nextGame = null;
+    var section = document.querySelector("[ws-connect][data-game]");
+    var game = came.getAttribute("data-game");
+    section.setAttribute("data-game", game);
+    section.setAttribute("ws-connect", "/ws/game/" + game + "/");
+    var heading = document.getElementById("table-title");
+    if (heading && heading.firstChild) heading.firstChild.textContent = came.getAttribute("data-heading");
+    document.title = came.getAttribute("data-title");
+    if (window.history && window.history.replaceState) window.history.replaceState(null, "", came.getAttribute("data-url"));
+    document.dispatchEvent(new CustomEvent("tongits:nextgame", { detail: { game: game } }));
+  }
+  document.addEventListener("htmx:wsAfterMessage", goOnToNextGame);
+
   // A board part never goes back in time: a late answer (say, to a POST) for an older
-  // seq than the one shown is dropped. Equal seqs swap (a reconnect's snapshot).
+  // seq than the one shown is dropped. Equal seqs swap (a reconnect's snapshot), and
+  // so does every part of an arena's next game.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     var incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
     if (!target || !incoming) return;
+    if (incoming.id === "next-game") nextGameCame(incoming);
+    if (nextGame) return;
     var shown = parseInt(target.getAttribute("data-seq"), 10);
     var next = parseInt(incoming.getAttribute("data-seq"), 10);
     if (!isNaN(shown) && !isNaN(next) && next < shown) event.preventDefault();

@@ -74,13 +74,13 @@ async def check(*, now: bool = False) -> int:
     revs = await in_db_thread(_revs)(list(_sockets))
     due, _seen = (revs if now else _seen), revs
     behind = [
-        (socket, revs[game_id])
+        (socket, game_id, revs[game_id])
         for game_id, sockets in list(_sockets.items())
         for socket in list(sockets)
         if due.get(game_id, -1) > socket.rev
     ]
-    for socket, rev in behind:
-        await _update(socket, {"type": "game.update", "rev": rev})
+    for socket, game_id, rev in behind:
+        await _update(socket, {"type": "game.update", "game": game_id, "rev": rev})
     return len(behind)
 
 

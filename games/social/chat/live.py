@@ -89,6 +89,11 @@ class TableChat:
         self.muted = muted | self.blocked
         await self.socket.send(text_data=frames.log(events, self.user_id))
 
+    async def start_empty(self) -> None:
+        """A new game's talk, which has none yet: the log emptied, without a query (the
+        socket went on to the arena's next game, games/sockets/table.py)."""
+        await self.socket.send(text_data=frames.log([], self.user_id))
+
     async def join(self) -> None:
         """Hear the blocks this person makes while the socket is open (on another page,
         say): the blocked person's talk stops at once, not at the next connect."""

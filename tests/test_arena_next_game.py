@@ -1,0 +1,128 @@
+"""An arena's next game comes to the table's open socket (issue 26): when the pairing deals
+a person's next game, a socket still at their last game of the tournament leaves it for
+the new one and sends its whole board, with the new game's address for the page, so that
+between games nobody loads a page or opens a socket. Real sockets, the real channel layer
+(Redis with REDIS_URL) and database."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from games.models import Game
+from games.play import services as play
+from games.social.services import person_tables_group
+from games.tournaments import services
+from tests.table.leaks import hidden_cards, leaks
+from tests.table.support import fields, first_legal, frame, session_headers, socket
+from tests.test_tournaments import _arena, _end_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NEXT = re.compile(
+    r'<div id="next-game" hidden data-game="(\d+)" hx-swap-oob="true" data-url="([^"]+)"'
+)
+
+
+async def _frames_until(ws, pattern: str, timeout: float = 5.0) -> list[str]:
+    """Frames received until one holds ``pattern`` (that one last)."""
+    got = []
+    while True:
+        got.append(await ws.receive_from(timeout=timeout))
+        if pattern in got[-1]:
+            return got
+
+
+def _seated(game_id: int) -> dict[int, int]:
+    return dict(Game.objects.get(pk=game_id).seats.values_list("user_id", "index"))
+
+
+async def test_the_next_game_comes_to_each_persons_open_socket_and_plays_there(alice, bob, carol):
+    people = [alice, bob, carol]
+    t = await sync_to_async(_arena)()
+    for person in people:
+        await sync_to_async(services.join)(t.pk, person)
+    [first] = await sync_to_async(services.pair)(t.pk)
+    headers = {p.pk: await sync_to_async(session_headers)(p) for p in people}
+    sockets = {}
+    for p in people:
+        ws = socket(first.pk, headers[p.pk])
+        assert (await ws.connect())[0]
+        await ws.receive_from(timeout=5)  # the first game's board
+        sockets[p.pk] = ws
+
+    # The first game ends; its end pairs the three again at once (after the commit).
+    await sync_to_async(_end_game)(first.pk)
+    frames = {}
+    for p in people:
+        frames[p.pk] = await _frames_until(sockets[p.pk], 'id="next-game"')
+    nexts = {p.pk: NEXT.search(frames[p.pk][-1]) for p in people}
+    for p in people:  # then the new game's talk: none yet
+        assert 'id="chat-log"' in await sockets[p.pk].receive_from(timeout=5)
+    assert all(nexts.values()), "every socket was sent its next game"
+    second = int(nexts[alice.pk].group(1))
+    assert second != first.pk and {int(m.group(1)) for m in nexts.values()} == {second}
+    assert nexts[alice.pk].group(2) == f"/games/{second}/"
+    game = await sync_to_async(Game.objects.get)(pk=second)
+    assert game.status == Game.Status.PLAYING
+    seats = await sync_to_async(_seated)(second)
+    state = await sync_to_async(play.game_state)(game)
+    for p in people:
+        board = frames[p.pk][-1]
+        # The whole board of the new game, as that seat sees it: its own hand, and not a
+        # card of anyone else's, nor the stock, nor the seed.
+        assert 'id="my-hand"' in board
+        assert not leaks(board, hidden_cards(state, seats[p.pk]), game.seed)
+        # The menu's part about who sits here is asked for only when the menu opens.
+        assert f'hx-get="/games/{second}/about/"' in board
+
+    # The seat to move plays over the very socket it had: the move is the new game's.
+    index, move = await sync_to_async(first_legal)(game)
+    rev = game.rev
+    mover = next(p for p in people if seats[p.pk] == index)
+    await sockets[mover.pk].send_to(text_data=frame(fields(move, seq=str(game.seq))))
+    await _frames_until(sockets[mover.pk], f'data-seq="{game.seq + 1}"')
+    await sync_to_async(game.refresh_from_db)()
+    assert game.rev > rev
+    for ws in sockets.values():
+        await ws.disconnect()
+
+
+async def test_a_socket_at_another_game_stays_where_it_is(alice, bob, carol):
+    t = await sync_to_async(_arena)()
+    for person in (alice, bob, carol):
+        await sync_to_async(services.join)(t.pk, person)
+    [game] = await sync_to_async(services.pair)(t.pk)
+    ws = socket(game.pk, await sync_to_async(session_headers)(alice))
+    assert (await ws.connect())[0]
+    await ws.receive_from(timeout=5)
+    # A next game that follows some other game of Alice's: this socket is not at it.
+    event = {"type": "arena.next", "after": game.pk + 1000, "game": game.pk + 1}
+    await get_channel_layer().group_send(person_tables_group(alice.pk), event)
+    assert await ws.receive_nothing(timeout=0.5)
+    await ws.disconnect()
+
+
+def test_the_menus_part_about_the_table_is_served_alone_to_a_seat_and_refused_elsewhere(
+    client, alice, bob, carol, django_user_model
+):
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/about/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert text.strip().startswith('<div id="table-about">')
+    assert "bob" in text and "carol" in text  # the others at the table, by name
+    assert "Rated table" in text
+    # No hidden card in it, nor the seed.
+    assert not leaks(
+        text,
+        hidden_cards(play.game_state(game), 0) | hidden_cards(play.game_state(game), 1),
+        game.seed,
+    )
