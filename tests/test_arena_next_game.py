@@ -14,6 +14,7 @@ from channels.layers import get_channel_layer
 
 from games.models import Game
 from games.play import services as play
+from games.play.live import watch
 from games.social.services import person_tables_group
 from games.tournaments import services
 from tests.table.leaks import hidden_cards, leaks
@@ -126,3 +127,27 @@ def test_the_menus_part_about_the_table_is_served_alone_to_a_seat_and_refused_el
         hidden_cards(play.game_state(game), 0) | hidden_cards(play.game_state(game), 1),
         game.seed,
     )
+
+
+async def test_a_socket_left_at_the_last_game_goes_on_at_the_next_check(alice, bob, carol):
+    """Its event was lost, or the page was opened after the pairing: the sockets' check
+    (every few seconds) finds the person's next game and the socket goes on to it."""
+    people = [alice, bob, carol]
+    t = await sync_to_async(_arena)()
+    for person in people:
+        await sync_to_async(services.join)(t.pk, person)
+    [first] = await sync_to_async(services.pair)(t.pk)
+    await sync_to_async(_end_game)(first.pk)  # paired again, with no socket to hear it
+    second = await sync_to_async(lambda: Game.objects.latest("pk").pk)()
+    assert second != first.pk
+    ws = socket(first.pk, await sync_to_async(session_headers)(alice))
+    assert (await ws.connect())[0]
+    assert "table-result" in await ws.receive_from(timeout=5)  # the finished game
+    await watch.check(now=True)
+    got = await _frames_until(ws, 'id="next-game"')
+    assert NEXT.search(got[-1]).group(1) == str(second)
+    # A second check finds it at a game being played: nothing more.
+    await ws.receive_from(timeout=5)  # the new game's (empty) talk
+    await watch.check(now=True)
+    assert await ws.receive_nothing(timeout=0.5)
+    await ws.disconnect()

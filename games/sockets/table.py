@@ -40,6 +40,7 @@ from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
 from games.social import presence
 from games.social.chat import live as chat
 from games.table import rendering, spectators
+from games.tournaments import services as tournaments
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,7 @@ WATCHING = gettext_lazy("You are watching this table: log in and take a seat to 
 class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     counted = False  # in the person's presence (games/social/presence.py)
     ended = False  # and told that their game ended
+    over = False  # the last board sent was of a finished game
 
     async def __call__(self, scope, receive, send):
         try:
@@ -210,9 +212,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         socket, which is most of what a table cost the workers between games. A socket at
         any other game (a second tab watching a friend, say) stays where it is."""
         game_id = event["game"]
-        if event.get("after") != self.game_id or game_id == self.game_id or not self.group:
-            return
-        async with self.lock:
+        async with self.lock:  # the event and the check (below) may both bring it
+            if event.get("after") != self.game_id or game_id == self.game_id or not self.group:
+                return
             group = game_group(game_id)
             await self.channel_layer.group_add(group, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -230,6 +232,11 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             await in_db_thread(presence.recheck)(self.user.pk)  # playing again
         await self.send_board(snap, whole=True, next_game=True)
         await self.chat.start_empty()  # a new game's talk: none yet
+
+    @property
+    def awaits_next(self) -> bool:
+        """At a finished game, logged in: perhaps an arena's, its next game dealt."""
+        return self.over and self.user.is_authenticated and bool(self.group)
 
     async def chat_message(self, event: dict) -> None:
         await self.chat.event(event)
@@ -277,6 +284,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         parts = rendering.socket_parts(table)
         snap = table.game
         self.rev, self.seq = snap.rev, snap.seq
+        self.over = snap.is_over
         self.chat.see(snap)
         if whole:
             self.sent = {}
@@ -298,3 +306,22 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         if next_game:  # first, so the page knows its new game before the board lands
             out.insert(0, rendering.next_game_part(snap.pk))
         return rendering.stamp("".join(out))
+
+
+async def _next_games_lost(sockets: list) -> None:
+    """At each socket check (games/play/live/watch.py): a socket left at a person's last
+    game of an arena whose next game is being played goes on to it. Its ``arena.next``
+    event was lost (Redis restarted), or the page was opened after the pairing: without
+    this the person would watch a finished table while the clock plays their new one."""
+    waiting = [s for s in sockets if getattr(s, "awaits_next", False)]
+    if not waiting:
+        return
+    found = await in_db_thread(tournaments.next_games)([(s.user.pk, s.game_id) for s in waiting])
+    for socket in waiting:
+        game_id = found.get((socket.user.pk, socket.game_id))
+        if game_id is not None:
+            event = {"type": "arena.next", "after": socket.game_id, "game": game_id}
+            await socket.arena_next(event)
+
+
+watch.also(_next_games_lost)

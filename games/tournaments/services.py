@@ -225,6 +225,29 @@ def _send_on(tournament_id: int, waiting: list[Entry], tables, made: list[Game])
             play.notify_group(person_tables_group(user_id), event)
 
 
+def next_games(at: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """For each (person, game) of ``at``, the person's next game of the same tournament if
+    it is being played (a table socket left at the game before it, whose event was lost,
+    goes on to it: games/sockets/table.py). One query."""
+    users = {user_id for user_id, _ in at}
+    if not users:
+        return {}
+    rows = Seat.objects.filter(
+        user_id__in=users, game_id__gte=min(g for _, g in at), game__tournament_game__isnull=False
+    ).values_list("user_id", "game_id", "game__status", "game__tournament_game__tournament_id")
+    games: dict[int, list[tuple[int, str, int]]] = {}
+    for user_id, game_id, status, tournament_id in rows.order_by("game_id"):
+        games.setdefault(user_id, []).append((game_id, status, tournament_id))
+    found = {}
+    for user_id, game_id in at:
+        theirs = games.get(user_id, [])
+        tournament = next((t for g, _, t in theirs if g == game_id), None)
+        after = [(g, status) for g, status, t in theirs if t == tournament and g > game_id]
+        if tournament is not None and after and after[0][1] == Game.Status.PLAYING:
+            found[(user_id, game_id)] = after[0][0]
+    return found
+
+
 def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:
     # One statement, in the order of their ids: two pairers never wait on each other in a
     # circle.

@@ -29,6 +29,15 @@ class Watcher(Protocol):
 
 _sockets: dict[int, set[Watcher]] = {}
 _task: asyncio.Task | None = None
+_also: list = []  # more checks of the same sockets, each ``async fn(sockets)``
+
+
+def also(check: object) -> None:
+    """Run ``check`` (an async callable given every watched socket) at each check too: a
+    layer above this one (an arena's sockets waiting for their next game) heals its own
+    lost events with the same beat."""
+    if check not in _also:
+        _also.append(check)
 
 
 def add(socket: Watcher) -> None:
@@ -81,6 +90,10 @@ async def check(*, now: bool = False) -> int:
     ]
     for socket, game_id, rev in behind:
         await _update(socket, {"type": "game.update", "game": game_id, "rev": rev})
+    if _also:
+        every = [socket for sockets in list(_sockets.values()) for socket in list(sockets)]
+        for more in _also:
+            await more(every)
     return len(behind)
 
 
