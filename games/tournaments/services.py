@@ -221,7 +221,9 @@ def _send_on(tournament_id: int, waiting: list[Entry], tables, made: list[Game])
     last = {e.user_id: e.game_id for e in waiting}
     for table, game in zip(tables, made, strict=True):
         for user_id in table.people:
-            event = {"type": "arena.next", "after": last.get(user_id), "game": game.pk}
+            if last.get(user_id) is None:
+                continue  # a first game: its page sends them there (a crowd's start: all)
+            event = {"type": "arena.next", "after": last[user_id], "game": game.pk}
             play.notify_group(person_tables_group(user_id), event)
 
 
