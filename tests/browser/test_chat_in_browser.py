@@ -82,6 +82,9 @@ def test_a_phrase_is_sent_with_one_tap_and_free_text_does_not_exist_at_a_rated_t
     page.get_by_role("button", name="Nice one!").click()
     line = page.locator("#chat-log .chat-line", has_text="Nice one!")
     line.wait_for(timeout=5_000)
+    # The log the socket filled is still the page's live region, with its name.
+    assert page.get_attribute("#chat-log", "aria-live") == "polite"
+    assert page.get_attribute("#chat-log", "aria-label")
     page.get_by_role("button", name="Happy").click()
     page.locator("#chat-log .chat-line", has_text="\N{GRINNING FACE}").wait_for(timeout=5_000)
     page.screenshot(path=ARTIFACTS / f"chat-{size}-drawer.png")

@@ -86,7 +86,8 @@ def unread() -> str:
 def log(events: list[dict[str, Any]], viewer_id: int | None) -> str:
     """The whole log (a socket's first frame of chat, at every connect)."""
     lines = "".join(line(ev, viewer_id) for ev in events)
-    return f'<ol id="chat-log" class="chat-log" hx-swap-oob="true">{lines}</ol>'
+    # Its lines into the page's log, which keeps its own attributes (a live region, named).
+    return f'<ol id="chat-log" hx-swap-oob="innerHTML">{lines}</ol>'
 
 
 def note(text: str, *, unmute: tuple[int, str] | None = None) -> str:
