@@ -76,6 +76,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     p.add_argument("--people", type=int, default=999, help="people in --arena (999)")
     p.add_argument(
+        "--arena-pages",
+        action="store_true",
+        help="with --arena: after each game people go back to the tournament's page and load "
+        "their next table's page, as before the next game came over the table's socket",
+    )
+    p.add_argument(
         "--profile-pairing", action="store_true",
         help="with --arena: profile one pairing of --people in this process, and stop",
     )  # fmt: skip
@@ -527,6 +533,8 @@ class ArenaRun(ArenaBench, LiveRun):
         self.tournament_id = await self.orm(live_arena.make_arena, [u for u, _ in people], minutes)
         say(f"arena {self.tournament_id}: {len(people)} people entered, think {self.think} s")
         persons = [Person(self, i, cookie) for i, (_, cookie) in enumerate(people)]
+        for person in persons:
+            person.keeps_open = not opts.arena_pages
         self.herd = True  # nobody paces a crowd's sockets: each opens when its page is loaded
         self.gate.set()
         tasks = [asyncio.create_task(p.play()) for p in persons]
@@ -572,15 +580,18 @@ class ArenaRun(ArenaBench, LiveRun):
         say("checking the move logs")
         checks["replay"] = await self.orm(replay_stored)
         figures = self.figures(start, end, persons, {})
-        figures.update(self.arena_figures(games, starts, firsts, start, boarded, end, len(persons)))
+        figures.update(
+            self.arena_figures(games, starts, t0, firsts, start, boarded, end, len(persons))
+        )
         figures["dealt_seen_s"] = dealt.result() if dealt.done() else None
         memory = {"rss_mb_ready": rss_ready, "rss_mb_start": rss_start, "rss_mb_end": rss_end}
         report = {**figures, **self.faults(), **memory, **checks, "settled": settled}
         report["ok"] = not (checks["lost"] or checks["doubled"] or checks["replay"]["exit"])
         return report
 
-    def arena_figures(self, games, starts: float, firsts: list[float], start: Reading,
-                      boarded: Reading, end: Reading, people: int) -> dict[str, Any]:  # fmt: skip
+    def arena_figures(self, games, starts: float, t0: float, firsts: list[float],
+                      start: Reading, boarded: Reading, end: Reading,
+                      people: int) -> dict[str, Any]:  # fmt: skip
         first = games[: people // 3]
         dealt = [at - starts for _, at in first if at is not None]
         pairings = [
@@ -615,6 +626,21 @@ class ArenaRun(ArenaBench, LiveRun):
                 (end.worker_cpu_s - boarded.worker_cpu_s) * 1000 / moves, 2
             )
             if moves
+            else None,
+            # The games dealt in that stretch (each a game's end, a pairing, a new table and
+            # its people's way to it), and the workers' CPU of the stretch a game (its moves'
+            # included): what --arena-pages changes.
+            "play_games": (
+                later := sum(
+                    1
+                    for _, at in games[len(first) :]
+                    if at is not None and boarded.at < t0 + (at - starts) <= end.at
+                )
+            ),
+            "play_cpu_ms_per_game": round(
+                (end.worker_cpu_s - boarded.worker_cpu_s) * 1000 / later, 1
+            )
+            if later
             else None,
             "polls": {str(k): v for k, v in sorted(self.polls.items(), key=str)},
             "handshakes_failed": self.stats.handshakes["failed"],

@@ -6,8 +6,10 @@ a browser does. When it starts, the workers' server clocks pair them all (three 
 time, in one pairing); each person's page learns of their table from its live part
 (polled every 2 s, as htmx does, from a random moment), loads the table's page, opens its
 socket and plays, thinking ``--think`` x 0.5 to 1.5 s a move. After each game the person
-goes back to the tournament's page and waits to be paired again, as the table's "Back to
-the tournament" does. The run measures, from the start:
+stays at the table, whose socket brings the next game (games/sockets/table.py); with
+``--arena-pages`` (or when none comes within ``NEXT_WAIT``) they go back to the
+tournament's page and wait to be paired again, as the table's "Back to the tournament"
+does. The run measures, from the start:
 
 - the time until every table of the first pairing was dealt (its games' deal times, from
   the database) and until every person had their first board (seen by the clients);
@@ -347,6 +349,7 @@ def arena_summary(figures: dict[str, Any]) -> list[str]:
         f"{f['first_pairing_cpu_ms_per_game']}); the start as a whole (pairing, polls, table "
         f"pages, sockets, first boards): {f['start_cpu_ms_per_game']} ms of worker CPU a game",
         f"after every first board: {f['play_moves']} moves, worker CPU "
-        f"{f['play_cpu_ms_per_move']} ms a move",
+        f"{f['play_cpu_ms_per_move']} ms a move; {f['play_games']} games dealt, worker CPU "
+        f"{f['play_cpu_ms_per_game']} ms a game (its moves included)",
         f"polls {f['polls']}",
     ]

@@ -137,11 +137,13 @@ def _board_html(request: HtmxHttpRequest, t: Tournament, b: Board, entry: Entry 
     return mark_safe(head + "".join(shown) + tail)  # noqa: S308 (our own template's output)
 
 
-def _context(request: HtmxHttpRequest, t: Tournament) -> dict[str, Any]:
+def _context(request: HtmxHttpRequest, t: Tournament, found=None) -> dict[str, Any]:
+    """``found``: the watcher's entry and game as the caller read them (a poll: the part it
+    renders shows what it decided on, even if a pairing commits meanwhile)."""
     now = timezone.now()
     state = t.state(now)
     b = board(t)
-    entry, current = _entry(request, t)
+    entry, current = found if found is not None else _entry(request, t)
     until = t.starts_at if state == "upcoming" else t.ends_at
     insider = request.user.is_authenticated and (
         entry is not None or request.user.pk == t.created_by_id
@@ -187,7 +189,9 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     version = _version(t, t.state(timezone.now()), board(t), entry, current)
     if request.GET.get("v") == version:
         return HttpResponse(status=204)  # htmx swaps nothing
-    context = _context(request, t)
+    # The same entry and game as the redirect's check: read again, a pairing committed in
+    # between would put its game in the part's next poll, which then never redirects.
+    context = _context(request, t, found=(entry, current))
     return render(request, "games/tournaments/page.html#live", {**context, "oob": True})
 
 
