@@ -542,6 +542,7 @@ class ArenaRun(ArenaBench, LiveRun):
         say(f"{self.pages_opened} tournament pages open")
         starts = await self.orm(live_arena.start_arena, self.tournament_id, live_arena.LEAD_SECONDS)
         t0 = time.perf_counter() + (starts - time.time())
+        self.start_at = t0
         self.opened.set()
         watchdog = asyncio.create_task(self.watch_arena(persons))
         lag = asyncio.create_task(self.clients_lag())

@@ -4,12 +4,13 @@ the outside (bench/live.py starts the workers and the database; this is the run)
 ``--people N`` (999) accounts enter one rated arena before it starts and open its page, as
 a browser does. When it starts, the workers' server clocks pair them all (three at a
 time, in one pairing); each person's page learns of their table from its live part
-(polled every 2 s, as htmx does, from a random moment), loads the table's page, opens its
-socket and plays, thinking ``--think`` x 0.5 to 1.5 s a move. After each game the person
-stays at the table, whose socket brings the next game (games/sockets/table.py); with
-``--arena-pages`` (or when none comes within ``NEXT_WAIT``) they go back to the
-tournament's page and wait to be paired again, as the table's "Back to the tournament"
-does. The run measures, from the start:
+(polled as the page says, every 10 s before the start and 2 s while waiting to be paired,
+from a random moment, as htmx does, and once more 0.3 to 2.3 s after the start), loads
+the table's page, opens its socket and plays, thinking ``--think`` x 0.5 to 1.5 s a
+move. After each game the person stays at the table, whose socket brings the next game
+(games/sockets/table.py); with ``--arena-pages`` (or when none comes within
+``NEXT_WAIT``) they go back to the tournament's page and wait to be paired again, as the
+table's "Back to the tournament" does. The run measures, from the start:
 
 - the time until every table of the first pairing was dealt (its games' deal times, from
   the database) and until every person had their first board (seen by the clients);
@@ -43,13 +44,20 @@ from websockets.exceptions import ConnectionClosed
 
 from bench.live_clients import Bench, Client, Table
 
-POLL_SECONDS = 2.0  # the tournament page's live part (games/tournaments/views.py)
+POLL_RULE = re.compile(r'id="tournament-live"[^>]*hx-trigger="every (\d+)s(, tongits:start)?"')
 LEAD_SECONDS = 3.0  # from the moment every page is open to the start
 LIVE_URL = re.compile(r'id="tournament-live" hx-get="([^"]+)"')
 TABLE_URL = re.compile(r"/games/(\d+)/")
 NEXT_GAME = re.compile(r'<div id="next-game" hidden data-game="(\d+)"')
 NEXT_WAIT = 40.0  # seconds at a finished table before going back (bots fill in after 20)
 PAIRING_LINE = re.compile(r"Tournament \d+: (\d+) games made \(([\d.]+) ms CPU a game\)")
+
+
+def poll_rule(body: str) -> tuple[float, bool]:
+    """How often the tournament page's live part asks (games/tournaments/views.py), and
+    whether it asks once more at the start (static/js/tournament.js)."""
+    found = POLL_RULE.search(body)
+    return (float(found.group(1)), bool(found.group(2))) if found else (2.0, False)
 
 
 # --- Tables that form as the arena pairs ----------------------------------------------------
@@ -157,9 +165,15 @@ class Person(Client):
             bench.polls[f"page {status}"] = bench.polls.get(f"page {status}", 0) + 1
             return None  # over (no live part), or refused
         poll = html.unescape(found.group(1))
+        every, at_start = poll_rule(body)
         await bench.opened.wait()
-        await asyncio.sleep(self.rng.uniform(0, POLL_SECONDS))  # htmx's timer, from page load
+        # htmx's timer runs from the page's load; the page asks once more at the start.
+        due = time.perf_counter() + self.rng.uniform(0, every)
         while not bench.closing and not bench.stopping:
+            if at_start:
+                due = min(due, bench.start_at + self.rng.uniform(0.3, 2.3))
+                at_start = False
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
             status, headers, body = await self.get(poll, htmx=True)
             redirect = headers.get("hx-redirect")
             if redirect and (table := TABLE_URL.search(redirect)):
@@ -168,7 +182,8 @@ class Person(Client):
             bench.polls[status] = bench.polls.get(status, 0) + 1
             if status == 200 and (found := LIVE_URL.search(body)):
                 poll = html.unescape(found.group(1))
-            await asyncio.sleep(POLL_SECONDS)
+                every, at_start = poll_rule(body)
+            due = time.perf_counter() + every
         return None
 
     async def get(self, path: str, *, htmx: bool = False) -> tuple[int, dict[str, str], str]:
@@ -186,6 +201,7 @@ class ArenaBench(Bench):
         self.tournament_id = 0
         self.pages_opened = 0
         self.opened = asyncio.Event()  # every person has the tournament's page
+        self.start_at = 0.0  # the tournament's start, on this process's perf_counter
         self.arena_tables: dict[int, asyncio.Future] = {}
         self.polls: dict[int | str, int] = {}
         # Pages in flight at once: a crowd's browsers are not paced by one another, but this

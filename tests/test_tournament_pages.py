@@ -243,3 +243,30 @@ def test_a_profile_counts_finished_tournaments_and_podiums(client, staff, alice,
     stat = page.split(">Tournaments</dt>")[1].split("</div>")[0]
     on_podium = int(winner.pk in t.podium)
     assert "<dd>1 " in stat and f"({on_podium} podium" in stat
+
+
+def _trigger(response) -> str:
+    text = response.content.decode()
+    start = text.index('id="tournament-live"')
+    found = text[start:].split('hx-trigger="', 1)[1]
+    return found[: found.index('"')]
+
+
+def test_only_a_person_waiting_to_be_paired_polls_every_two_seconds(
+    client, staff, alice, bob, carol
+):
+    """A crowd before the start sends a fifth of the polls it did: every 10 s, and once
+    more when the tournament starts; a person in the pool while it runs, every 2 s."""
+    soon = services.create(
+        staff, name="Later arena", starts_at=timezone.now() + timedelta(minutes=5), public=True
+    )
+    services.join(soon.pk, alice)
+    client.force_login(alice)
+    assert _trigger(client.get(f"/tournaments/{soon.pk}/")) == "every 10s, tongits:start"
+    now = _public(staff)
+    services.join(now.pk, alice)
+    assert _trigger(client.get(f"/tournaments/{now.pk}/")) == "every 2s"  # waiting to be paired
+    services.pause(now.pk, alice)
+    assert _trigger(client.get(f"/tournaments/{now.pk}/")) == "every 10s"
+    client.force_login(bob)  # not entered: a watcher
+    assert _trigger(client.get(f"/tournaments/{now.pk}/")) == "every 10s"

@@ -30,7 +30,12 @@ from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Entry, Tournament
 from games.tournaments.standings import Board, board, forget
 
-POLL_SECONDS = 2  # the live part's refresh: at most one request a second per watcher
+# The live part's refresh: every 2 s for a person waiting to be paired (their table comes
+# within seconds), every 10 s for everyone else (the standings, the clock). Before the start
+# the page asks once more at the start itself, a moment after it (static/js/tournament.js):
+# a crowd waiting for the start sends a fifth of the requests it did, and is paired at once.
+POLL_SECONDS = 2
+SLOW_POLL_SECONDS = 10
 ROWS_SHOWN = 50  # standings rows a watcher is sent, besides their own
 ROW_MARK = "<!--standing-->"  # between two rows of the rendered standings
 SHOWN = 20
@@ -158,7 +163,10 @@ def _context(request: HtmxHttpRequest, t: Tournament, found=None) -> dict[str, A
         "podium": b.podium() if state == "finished" else [],
         "entry": entry,
         "current": current,
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": POLL_SECONDS
+        if state == "running" and entry is not None and entry.state == Entry.State.ACTIVE
+        and current is None
+        else SLOW_POLL_SECONDS,
         "invite_url": request.build_absolute_uri(_url(t, invite=True))
         if insider and not t.public
         else "",

@@ -1,12 +1,14 @@
-"""An arena's next game comes to the table (issue 26): three people play a game of a
-tournament; when it ends the pairing seats them again at once, and each page goes on to
-the new game over the socket it has, with no page load: its address, title and board are
-the new game's, the menu tells who sits there when it opens, and a reconnect goes to the
-new game. Screenshots at 360x740 in artifacts/."""
+"""An arena's start and next game (issue 26): three people who joined before the start
+are sent to their table as it starts (their pages ask at once, not at their next poll);
+when the game ends the pairing seats them again at once, and each page goes on to the new
+game over the socket it has, with no page load: its address, title and board are the new
+game's, the menu tells who sits there when it opens, and a reconnect goes to the new game.
+Screenshots at 360x740 in artifacts/."""
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -20,10 +22,12 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from games.tournaments import services
 staff = get_user_model().objects.create_user("arena-staff", is_staff=True)
-t = services.create(staff, name="Next game arena", starts_at=timezone.now(), minutes=30,
-                    public=True, rated=False, turn_seconds=60)
-print(t.pk)
+from datetime import timedelta
+t = services.create(staff, name="Next game arena", minutes=30, public=True, rated=False,
+                    starts_at=timezone.now() + timedelta(seconds={lead}), turn_seconds=60)
+print(t.pk, t.starts_at.timestamp())
 """
+LEAD = 25  # seconds from the arena's making to its start: the three join before it
 
 
 def test_the_next_game_of_an_arena_comes_to_the_table_without_a_page_load(browser, server, manage):
@@ -31,13 +35,19 @@ def test_the_next_game_of_an_arena_comes_to_the_table_without_a_page_load(browse
     pages = [c.new_page() for c in contexts]
     errors = [PageErrors(p) for p in pages]
     names = [sign_up(p, server) for p in pages]
-    t = int(manage("shell", "-c", MAKE_ARENA).strip().splitlines()[-1])
+    made = manage("shell", "-c", MAKE_ARENA.format(lead=LEAD)).strip().splitlines()[-1].split()
+    t, starts_at = int(made[0]), float(made[1])
     for page in pages:
         page.goto(f"{server}/tournaments/{t}/")
         page.get_by_role("button", name="Join").click()
         page.get_by_role("button", name="Pause").wait_for()
+    assert time.time() < starts_at, "the test was too slow to join before the start"
+    # Before the start the page asks every 10 s; at the start it asks at once (within
+    # about two seconds, each page at its own moment), and its person goes to the table.
     for page in pages:
-        page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=20_000)
+        page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=(LEAD + 10) * 1000)
+    late = time.time() - starts_at
+    assert late < 6, f"the last person reached the table {late:.1f} s after the start"
     first = int(re.search(r"/games/(\d+)/$", pages[0].url).group(1))
     for page in pages:
         page.locator("#connection[data-state='connected']").wait_for(timeout=10_000)
@@ -46,9 +56,7 @@ def test_the_next_game_of_an_arena_comes_to_the_table_without_a_page_load(browse
     # The game ends; its end pairs the three again, and their tables go on to the new game.
     manage("shell", "-c", END_THE_GAME.format(game=first))
     for page in pages:  # the address changes in place (history.replaceState)
-        page.wait_for_function(
-            f"!location.pathname.endsWith('/games/{first}/')", timeout=20_000
-        )
+        page.wait_for_function(f"!location.pathname.endsWith('/games/{first}/')", timeout=20_000)
     second = int(re.search(r"/games/(\d+)/$", pages[0].url).group(1))
     assert second != first
     for page, name in zip(pages, names, strict=True):
