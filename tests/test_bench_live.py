@@ -90,3 +90,22 @@ def test_a_short_live_run_loses_and_doubles_no_move_and_stops_by_itself():
     assert report["errors"] == 0, output
     # Its tables start at random points of their games, played through the service.
     assert report["started_mid_game"] and report["moves_before_start"] > 0, output
+
+
+@pytest.mark.slow
+def test_a_short_arena_run_seats_everyone_and_brings_next_games_over_the_open_sockets():
+    """bench.live --arena: nine people are paired at the start through the tournament's
+    page, and after a game the next one comes to the table's socket (no page between)."""
+    services = bench_options()[8:]  # the database and channel layer of this test run
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.live", "--arena", "--people", "9", "--think", "0.1",
+         "--seconds", "30", *services],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    output = run.stdout[-4000:] + run.stderr[-4000:]
+    assert run.returncode == 0, output
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["people_boarded"] == 9 and report["first_tables"] == 3, output
+    assert report["polls"].get("over the socket", 0) > 0, output
+    assert report["lost"] == report["doubled"] == report["unknown_logged"] == 0, output
+    assert report["replay"]["exit"] == 0 and report["handshakes_failed"] == 0, output
