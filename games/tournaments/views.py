@@ -150,6 +150,8 @@ def _context(request: HtmxHttpRequest, t: Tournament, found=None) -> dict[str, A
     b = board(t)
     entry, current = found if found is not None else _entry(request, t)
     until = t.starts_at if state == "upcoming" else t.ends_at
+    # In the pool of a running tournament, to be paired any moment.
+    waits = state == "running" and entry and entry.state == Entry.State.ACTIVE and not current
     insider = request.user.is_authenticated and (
         entry is not None or request.user.pk == t.created_by_id
     )
@@ -163,10 +165,7 @@ def _context(request: HtmxHttpRequest, t: Tournament, found=None) -> dict[str, A
         "podium": b.podium() if state == "finished" else [],
         "entry": entry,
         "current": current,
-        "poll_seconds": POLL_SECONDS
-        if state == "running" and entry is not None and entry.state == Entry.State.ACTIVE
-        and current is None
-        else SLOW_POLL_SECONDS,
+        "poll_seconds": POLL_SECONDS if waits else SLOW_POLL_SECONDS,
         "invite_url": request.build_absolute_uri(_url(t, invite=True))
         if insider and not t.public
         else "",
