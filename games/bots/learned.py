@@ -1,9 +1,8 @@
 """The Hard bot's learned model: which card to throw, scored from what a player weighs.
 
 A linear model over each discard's features (``discard_features``), trained by
-``manage.py train_bot`` (``games.bots.training``) on each card's value in Hard's rollouts
-(the mean chips after throwing it) in self-play, and kept as a small JSON file of weights
-(``models/discard.json``). Play reads that file with
+``manage.py train_bot`` (``games.bots.training``) on Hard's own choices in self-play and
+kept as a small JSON file of weights (``models/discard.json``). Play reads that file with
 plain Python: no scikit-learn, a few microseconds a card. The model's ``version`` is a hash
 of its weights, so a record can say which model played (docs/record.md).
 

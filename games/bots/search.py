@@ -98,8 +98,6 @@ class Budget:
     # rather than greedy's. Both on since 3 December 2026 (docs/bots.md, the learned model).
     learned_rollouts: bool = True
     learned_order: bool = True
-    # The move others must beat at a discard is the model's card rather than greedy's.
-    learned_default: bool = False
 
 
 DEFAULT_BUDGET = Budget()
@@ -128,8 +126,6 @@ def choose_with(
         return default
     if view.phase is Phase.START and not budget.search_start:
         return default
-    if budget.learned_default and default.type == DISCARD:
-        default = learned.default_model().discard(r)
     candidates = _candidates(r, default, budget)
     if len(candidates) == 1:
         return candidates[0]
@@ -180,35 +176,6 @@ def _race(
     sampler: Sampler | None,
 ) -> Move:
     """Play the live candidates in batches of the same sampled deals; drop the clearly worse."""
-    scores, alive = _race_scores(view, candidates, rng, budget, sampler)
-    best = max(alive, key=lambda i: (_mean(scores[i]), -i))
-    if budget.draw_by_value and is_draw_decision(candidates):
-        # Calling Draw, or answering a call, is worth what the rollouts say it is worth:
-        # the move with the best mean chips, whatever greedy's rule of thumb would do.
-        return candidates[best]
-    # Greedy's move (index 0) is a good move already, and the best of several noisy means
-    # looks better than it is: another move must beat it clearly in the same deals.
-    if best != 0 and 0 in alive and _edge(scores[best], scores[0], budget.beat_z) <= 0:
-        return candidates[0]
-    return candidates[best]
-
-
-def discard_values(view: SeatView, rng: random.Random, budget: Budget) -> dict[int, float]:
-    """Each legal discard's mean chips for this seat, every one played in the same deals
-    (``budget.drop_z`` large keeps them all to the end): the learned model's labels."""
-    candidates = [m for m in view.legal if m.type == DISCARD]
-    scores, alive = _race_scores(view, candidates, rng, budget, None)
-    return {candidates[i].cards.bit_length() - 1: _mean(scores[i]) for i in alive}
-
-
-def _race_scores(
-    view: SeatView,
-    candidates: list[Move],
-    rng: random.Random,
-    budget: Budget,
-    sampler: Sampler | None,
-) -> tuple[list[list[float]], list[int]]:
-    """(each candidate's chips in each deal it was played in, the candidates still alive)."""
     custom = sampler is not None
     me = view.seat
     scores: list[list[float]] = [[] for _ in candidates]
@@ -244,7 +211,16 @@ def _race_scores(
                 plies += used
         worlds += budget.batch
         alive = _survivors(alive, scores, budget.drop_z)
-    return scores, alive
+    best = max(alive, key=lambda i: (_mean(scores[i]), -i))
+    if budget.draw_by_value and is_draw_decision(candidates):
+        # Calling Draw, or answering a call, is worth what the rollouts say it is worth:
+        # the move with the best mean chips, whatever greedy's rule of thumb would do.
+        return candidates[best]
+    # Greedy's move (index 0) is a good move already, and the best of several noisy means
+    # looks better than it is: another move must beat it clearly in the same deals.
+    if best != 0 and 0 in alive and _edge(scores[best], scores[0], budget.beat_z) <= 0:
+        return candidates[0]
+    return candidates[best]
 
 
 # How likely a discard of so many points is (6 or less, 7 to 9, 10) from greedy and from

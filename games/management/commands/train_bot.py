@@ -1,6 +1,6 @@
 """``manage.py train_bot --seed N --positions K --out PATH``: train the Hard bot's learned
-discard model from the values of discards in Hard's rollouts in self-play
-(``games.bots.training``); the same seed and count write the same file."""
+discard model from self-play (``games.bots.training``); the same seed and count write the
+same file."""
 
 from __future__ import annotations
 
@@ -10,15 +10,12 @@ from games.bots import learned, training
 
 
 class Command(BaseCommand):
-    help = (
-        "Train the learned discard model on the values of discards in Hard's rollouts "
-        "and write it as JSON."
-    )
+    help = "Train the learned discard model on Hard's self-play choices and write it as JSON."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--seed", type=int, default=1, help="the self-play deals' seed (1)")
         parser.add_argument(
-            "--positions", type=int, default=1500, help="discards to learn from (1500)"
+            "--positions", type=int, default=3000, help="Hard's discards to learn from (3000)"
         )
         parser.add_argument(
             "--out", default=str(learned.MODEL_PATH), help="where to write the model"
