@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from games.models import Game
 from games.play import services as play
 from games.play.live import watch
-from games.social.services import person_tables_group
+from games.play.services import person_tables_group
 from games.tournaments import services
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import fields, first_legal, frame, session_headers, socket

@@ -107,6 +107,12 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def person_tables_group(user_id: int) -> str:
+    """The channel group of one person's table sockets: the blocks they make (the chat)
+    and an arena's next game (games/sockets/table.py) reach each of them."""
+    return f"person-{user_id}-tables"
+
+
 # --- The state of a game, rebuilt from its log -------------------------------------------
 
 

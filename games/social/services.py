@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from games import bots
 from games.models import Game
 from games.play import services
-from games.play.services import NotAllowed, ServiceError
+from games.play.services import NotAllowed, ServiceError, person_tables_group
 from games.series import services as series_services
 from games.series.models import Series
 from games.social.models import Block, Challenge, Friendship
@@ -39,11 +39,6 @@ MAX_FRIENDS = 200
 def person_group(user_id: int) -> str:
     """The channel group of one person's lobby sockets (on any page that has one)."""
     return f"person-{user_id}"
-
-
-def person_tables_group(user_id: int) -> str:
-    """The channel group of one person's table sockets (for their blocks: the chat)."""
-    return f"person-{user_id}-tables"
 
 
 def _tell(user_id: int, **event) -> None:

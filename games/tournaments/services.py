@@ -29,7 +29,6 @@ from games.play import hooks
 from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
-from games.social.services import person_tables_group
 from games.tournaments import pairing, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.words.text import encodable
@@ -224,7 +223,7 @@ def _send_on(tournament_id: int, waiting: list[Entry], tables, made: list[Game])
             if last.get(user_id) is None:
                 continue  # a first game: its page sends them there (a crowd's start: all)
             event = {"type": "arena.next", "after": last[user_id], "game": game.pk}
-            play.notify_group(person_tables_group(user_id), event)
+            play.notify_group(play.person_tables_group(user_id), event)
 
 
 def next_games(at: list[tuple[int, int]]) -> dict[tuple[int, int], int]:

@@ -20,9 +20,9 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from games.play.live.db import in_db_thread
+from games.play.services import person_tables_group
 from games.social.chat import frames, rules, services, wordfilter
 from games.social.chat.services import ChatRefused
-from games.social.services import person_tables_group
 
 LOG_IN = gettext_lazy("Log in to chat.")
 TOO_FAST = gettext_lazy("You are sending messages too fast: wait a few seconds.")
