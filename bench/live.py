@@ -814,7 +814,21 @@ def verify(stats, game_ids: list[int]) -> dict[str, Any]:
     ends = Counter(
         Game.objects.filter(pk__in=game_ids).exclude(end="").values_list("end", flat=True)
     )
+    lost = [key for key in stats.answered_ids if logged[key] == 0]
+    lost_examples = []
+    for game_id, client_move_id in sorted(lost)[:5]:
+        seq, action, seen = stats.answered_how.get((game_id, client_move_id), (-1, "?", -1))
+        at = Move.objects.filter(game_id=game_id, seq__in=[seq + 1, seq + 2]).order_by("seq")
+        logged_there = [
+            f"{m.seq}: seat {m.seat} {m.payload.get('type')}" + (" (server)" if m.by_server else "")
+            for m in at
+        ]
+        lost_examples.append(
+            f"game {game_id}: {action} sent at seq {seq}, answered by a board at {seen}; "
+            f"logged {logged_there}"
+        )
     return {
+        "lost_examples": lost_examples,
         "move_kinds": dict(kinds.most_common()),
         "game_ends": dict(ends.most_common()),
         "lost": sum(1 for key in stats.answered_ids if logged[key] == 0),

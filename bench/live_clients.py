@@ -62,6 +62,8 @@ class Stats:
     answered_ids: set[tuple[int, str]] = field(default_factory=set)
     sent_ids: set[tuple[int, str]] = field(default_factory=set)
     last_seqs: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, seat)
+    # What each answered move was: its seq and action, and the board seq that answered it.
+    answered_how: dict[tuple[int, str], tuple[int, str, int]] = field(default_factory=dict)
 
     def note(self, text: str) -> None:
         text = text[:160]
@@ -333,6 +335,12 @@ class Client:
         stats.answered += 1
         stats.window_answered += stats.measuring
         stats.answered_ids.add((pending.game_id, pending.client_move_id))
+        action = json.loads(pending.text).get("action", "?")
+        stats.answered_how[(pending.game_id, pending.client_move_id)] = (
+            pending.seq,
+            action,
+            self.board.seq,
+        )
         if pending.measured:
             stats.mover_s.append(now - pending.sent_at)
 
