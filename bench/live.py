@@ -824,8 +824,8 @@ def verify(stats, game_ids: list[int]) -> dict[str, Any]:
             for m in at
         ]
         lost_examples.append(
-            f"game {game_id}: {action} sent at seq {seq}, answered by a board at {seen}; "
-            f"logged {logged_there}"
+            f"game {game_id} (at seq {seqs.get(game_id)}): {action} sent at seq {seq}, "
+            f"answered by a board at {seen}; logged {logged_there}"
         )
     return {
         "lost_examples": lost_examples,
