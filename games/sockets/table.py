@@ -212,6 +212,11 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         socket, which is most of what a table cost the workers between games. A socket at
         any other game (a second tab watching a friend, say) stays where it is."""
         game_id = event["game"]
+        if event.get("after") == self.game_id and not self.over:
+            # The last game's end first: its final board may still be on its way to this
+            # socket (this process's sockets hear a move from a task of their own), and
+            # once the socket has gone on, a board of the last game is no longer sent.
+            await self.send_board(await in_db_thread(snapshots.fresh)(self.game_id))
         async with self.lock:  # the event and the check (below) may both bring it
             if event.get("after") != self.game_id or game_id == self.game_id or not self.group:
                 return
@@ -256,6 +261,8 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         """Send this watcher's board at ``min_rev`` or later: only the parts that changed
         since the last frame (``whole``: all of them)."""
         async with self.lock:
+            if snap is not None and snap.pk != self.game_id:
+                return  # a board of the last game, come after the socket went on
             if snap is None or snap.rev < min_rev:
                 snap = await snapshots.snapshot(self.game_id, min_rev)
             if snap is None:
