@@ -620,6 +620,11 @@ class ArenaRun(ArenaBench, LiveRun):
             else None,
             "first_pairing_cpu_ms_per_game": biggest and biggest[1],
             "start_cpu_ms_per_game": round(start_ms / max(1, len(first)), 1),
+            # Where the slow moves are: the all-seats p99 of the moves sent in each 30 s
+            # from the start (a move is timed once all its table's people have boards).
+            "move_to_all_seats_p99_ms_by_30s": live_arena.by_window(
+                self.stats.all_at, self.stats.all_s, t0, 30.0
+            ),
             "start_moves": boarded.moves - start.moves,
             # From every first board to the window's end: play, games ending, new pairings.
             "play_moves": (moves := end.moves - boarded.moves),

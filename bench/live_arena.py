@@ -93,6 +93,7 @@ class ArenaTable(Table):
                 del self.expected[target]
                 if expect.measured:
                     self.bench.stats.all_s.append(now - expect.sent_at)
+                    self.bench.stats.all_at.append(expect.sent_at)
 
 
 class Person(Client):
@@ -346,6 +347,18 @@ def pairing_cpu(log_text: str) -> list[tuple[int, float]]:
     return [(int(n), float(ms)) for n, ms in PAIRING_LINE.findall(log_text)]
 
 
+def by_window(sent: list[float], took: list[float], t0: float, width: float) -> list[float]:
+    """The p99 in ms of the moves sent in each ``width`` seconds from ``t0``."""
+    windows: dict[int, list[float]] = {}
+    for at, seconds in zip(sent, took, strict=True):
+        windows.setdefault(int(max(0.0, at - t0) // width), []).append(seconds)
+    out = []
+    for i in range(max(windows, default=-1) + 1):
+        ordered = sorted(windows.get(i, []))
+        out.append(round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1) if ordered else 0.0)
+    return out
+
+
 def parse_arena(p: argparse.ArgumentParser, opts: argparse.Namespace) -> None:
     if opts.people < 3:
         p.error("--people needs at least 3")
@@ -368,4 +381,5 @@ def arena_summary(figures: dict[str, Any]) -> list[str]:
         f"{f['play_cpu_ms_per_move']} ms a move; {f['play_games']} games dealt, worker CPU "
         f"{f['play_cpu_ms_per_game']} ms a game (its moves included)",
         f"polls {f['polls']}",
+        f"all seats p99 by 30 s from the start: {f['move_to_all_seats_p99_ms_by_30s']} ms",
     ]

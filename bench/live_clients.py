@@ -41,6 +41,7 @@ class Stats:
     window_answered: int = 0  # the people's moves answered inside the window
     mover_s: list[float] = field(default_factory=list)
     all_s: list[float] = field(default_factory=list)
+    all_at: list[float] = field(default_factory=list)  # when each of all_s's moves was sent
     lag_s: list[float] = field(default_factory=list)  # the clients' event loop's lateness
     frames: int = 0
     frame_bytes: int = 0

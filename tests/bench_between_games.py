@@ -8,7 +8,8 @@ table it loads the table page of each of its three seats (the Django test client
 opens each seat's socket until its first board (channels' WebsocketCommunicator), and
 prints the process's CPU (time.process_time, all threads) a table for each half, the
 page's queries and the sizes. ``PROFILE=pages`` or ``PROFILE=sockets`` prints that
-half's cProfile too (the sockets' database threads are not in it), sorted by ``SORT``.
+half's cProfile too (the sockets' database threads are not in it), sorted by ``SORT``;
+``PROFILE=end`` the last moves' (the game's end with nobody to pair) in the next test.
 
 ``test_a_tables_cpu_to_its_next_game`` measures the arena's way between games since the
 next game comes to the open sockets (games/sockets/table.py): every person's socket is
@@ -129,8 +130,15 @@ def _last_moves_ready(game_ids: list[int]) -> None:
     play.forget_cached_states()
 
 
+_END_PROFILE = cProfile.Profile() if PROFILE == "end" else None
+
+
 def _last_move(game_id: int) -> None:
+    if _END_PROFILE is not None:
+        _END_PROFILE.enable()
     result = play.play_due(game_id, now=timezone.now())
+    if _END_PROFILE is not None:
+        _END_PROFILE.disable()
     assert result is not None and result.finished
 
 
@@ -174,6 +182,8 @@ async def test_a_tables_cpu_to_its_next_game():
             await _until(sockets[u.pk], "table-result")
         if i:  # the first warms the process up
             control += time.process_time() - start
+    if _END_PROFILE is not None:  # the game's end alone: the move, scores, ratings
+        pstats.Stats(_END_PROFILE).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(40)
     # They are all paired again at once (not measured), and each new game ends as above,
     # this time pairing its three again, whose sockets go on to the next game.
     await sync_to_async(_starts)(t_pk, timezone.now() - timedelta(minutes=1))
