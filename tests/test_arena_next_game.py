@@ -6,17 +6,25 @@ between games nobody loads a page or opens a socket. Real sockets, the real chan
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection, transaction
 
-from games.models import Game
+from games import bots
+from games.engine import seat_view
+from games.models import Game, Seat
 from games.play import services as play
 from games.play.live import watch
 from games.play.services import person_tables_group
 from games.tournaments import services
+from games.tournaments.models import Tournament
+from tests.fast_games import prepare_last_move
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import fields, first_legal, frame, session_headers, socket
 from tests.test_tournaments import _arena, _end_game
@@ -151,3 +159,62 @@ async def test_a_socket_left_at_the_last_game_goes_on_at_the_next_check(alice, b
     await watch.check(now=True)
     assert await ws.receive_nothing(timeout=0.5)
     await ws.disconnect()
+
+
+def _last_move_ready(game_id: int):
+    """Every move but the last stored; the move that ends the game, as its seat's greedy
+    choice (tests/fast_games.py), for that seat to send itself."""
+    prepare_last_move(game_id)
+    Seat.objects.filter(game_id=game_id).update(away=False)
+    play.forget_cached_states()
+    game = Game.objects.get(pk=game_id)
+    state = play.game_state(game)
+    rng = random.Random(bots.bot_seed(game.seed, game.seq, state.turn))
+    return game, state.turn, bots.choose("greedy", seat_view(state, state.turn), rng)
+
+
+def _hold_the_tournament(t_pk: int, held: threading.Event, release: threading.Event) -> None:
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=t_pk)  # as a pairing holds it
+        held.set()
+        release.wait(10)
+    connection.close()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a row lock held beside the test")
+async def test_a_games_last_move_is_answered_while_the_next_pairing_waits_for_the_tournament(
+    alice, bob, carol
+):
+    """A game's end pairs its people again under the tournament's lock, which another
+    table's pairing may hold: the last move's board (the result) does not wait for it,
+    nor do the moves of other tables, and the next game follows once the lock is free."""
+    people = [alice, bob, carol]
+    t = await sync_to_async(_arena)()
+    for person in people:
+        await sync_to_async(services.join)(t.pk, person)
+    [first] = await sync_to_async(services.pair)(t.pk)
+    game, turn, move = await sync_to_async(_last_move_ready)(first.pk)
+    seats = await sync_to_async(_seated)(first.pk)
+    sockets = {}
+    for p in people:
+        ws = socket(first.pk, await sync_to_async(session_headers)(p))
+        assert (await ws.connect())[0]
+        await ws.receive_from(timeout=5)
+        sockets[p.pk] = ws
+    mover = next(p for p in people if seats[p.pk] == turn)
+    held, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=_hold_the_tournament, args=(t.pk, held, release))
+    holder.start()
+    try:
+        assert await asyncio.to_thread(held.wait, 5)
+        await sockets[mover.pk].send_to(text_data=frame(fields(move, seq=str(game.seq))))
+        for p in people:  # the result, while the pairing waits
+            await _frames_until(sockets[p.pk], "table-result", timeout=3)
+        assert await sockets[mover.pk].receive_nothing(timeout=0.3)
+    finally:
+        release.set()
+        await asyncio.to_thread(holder.join, 5)
+    for p in people:  # and then the next game
+        await _frames_until(sockets[p.pk], 'id="next-game"')
+    for ws in sockets.values():
+        await ws.disconnect()

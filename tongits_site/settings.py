@@ -172,10 +172,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
-    # Each worker's sockets use TONGITS_DB_THREADS threads and its clock one more, each
-    # holding a connection of the pool for as long as it lives (games/play/live/db.py);
-    # Channels' own thread (logins at connect) and the pages take one while they work.
-    _db_threads = int(os.environ.get("TONGITS_DB_THREADS", "8"))
+    # Each worker's sockets use TONGITS_DB_THREADS threads for moves and
+    # TONGITS_ARRIVAL_THREADS for arrivals, and its clock one more, each holding a
+    # connection of the pool for as long as it lives (games/play/live/db.py); the pages
+    # (at most TONGITS_HTTP_CONCURRENCY at once) take one while they work.
+    _db_threads = int(os.environ.get("TONGITS_DB_THREADS", "8")) + int(
+        os.environ.get("TONGITS_ARRIVAL_THREADS", "2")
+    )
     DATABASES["default"]["OPTIONS"] = {
         "pool": {
             "min_size": 2,
@@ -330,6 +333,12 @@ TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
 # Threads per worker for the sockets' database work (moves, loads): round trips of many
 # tables overlap instead of queueing on one thread.
 TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
+# And for people arriving and leaving (a socket's login, presence, the talk so far), so
+# that a crowd opening its sockets never queues ahead of the moves (games/play/live/db.py).
+TONGITS_ARRIVAL_THREADS = int(os.environ.get("TONGITS_ARRIVAL_THREADS", "2"))
+# Requests a worker lets into Django at once (tongits_site/admission.py); the rest wait
+# their turn on the event loop. 0: no bound.
+TONGITS_HTTP_CONCURRENCY = int(os.environ.get("TONGITS_HTTP_CONCURRENCY", "4"))
 # Processes per worker in which Hard bots think (games.play.live.thinking): never the worker's
 # own threads, which serve the sockets.
 TONGITS_THINKERS = int(os.environ.get("TONGITS_THINKERS", "2"))

@@ -26,7 +26,7 @@ from django.utils import translation
 
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
-from games.play.live.db import in_db_thread
+from games.play.live.db import in_db_thread, on_arrival
 from games.play.services import LAYER_DOWN, LOBBY_GROUP
 from games.social import pages as social_pages
 from games.social import presence
@@ -78,7 +78,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.person, self.channel_name)
         if settings.TONGITS_SOCKET_PRESENCE:
             self.counted = True
-            await in_db_thread(presence.connected)(user.pk)
+            await on_arrival(presence.connected)(user.pk)
             presence.keep_beating()  # so a crash of this worker heals
         if self.on_friends_page():
             # What changed between the page's render and joining the person's group (a
@@ -99,7 +99,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 log.warning("Could not leave %s: channel layer: %s", group, e)
         if self.counted:
             self.counted = False
-            await in_db_thread(presence.disconnected)(self.scope["user"].pk, bool(self.away))
+            await on_arrival(presence.disconnected)(self.scope["user"].pk, bool(self.away))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """{"away": true} when the page is hidden, false when it is back; anything else is

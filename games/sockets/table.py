@@ -33,7 +33,7 @@ from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games.play import actions
 from games.play.live import snapshots, watch
-from games.play.live.db import in_db_thread
+from games.play.live.db import in_db_thread, on_arrival
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
@@ -111,7 +111,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         # Anyone may watch a public table or a game of bots, logged in or not.
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        snap = await snapshots.current(self.game_id)
+        snap = await snapshots.current(self.game_id, on_arrival)
         code = spectators.refusal_code(snap, self.user)
         if code is not None:
             await self.leave()
@@ -123,7 +123,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             # Here, for their friends: online, or playing. Before the first frame, so the
             # page is counted once it shows the table.
             self.counted = True
-            await in_db_thread(presence.connected)(self.user.pk)
+            await on_arrival(presence.connected)(self.user.pk)
             presence.keep_beating()  # so a crash of this worker heals
         watch.add(self)
         await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
@@ -132,7 +132,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         await self.leave()
         if self.counted:
             self.counted = False
-            await in_db_thread(presence.disconnected)(self.user.pk)
+            await on_arrival(presence.disconnected)(self.user.pk)
 
     async def leave(self) -> None:
         watch.forget(self)

@@ -27,6 +27,7 @@ from games import bots
 from games.models import Game, Seat
 from games.play import hooks
 from games.play import services as play
+from games.play.live.db import afterwards
 from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
 from games.tournaments import pairing, standings
@@ -375,10 +376,11 @@ def game_finished(game_id: int, seats, outcome, now: datetime) -> None:
     Entry.objects.filter(game_id=game_id).update(waiting_since=now)
 
     def after() -> None:
-        # After the commit, not in the move's transaction: the move must not wait on the
+        # After the commit, not in the move's transaction, and not on the move's thread
+        # (``afterwards``): neither the move nor the other tables' moves wait on the
         # tournament's row while a pairing holds it.
         _changed(tournament_id)
         if not pair(tournament_id):
             end_if_over(tournament_id)
 
-    transaction.on_commit(after, robust=True)
+    transaction.on_commit(lambda: afterwards(after), robust=True)

@@ -10,8 +10,8 @@ import threading
 import pytest
 from channels.db import database_sync_to_async
 
-from games.play.live import snapshots
-from tests.table.support import first_legal, seq_of, session_headers, socket
+from games.play.live import db, snapshots
+from tests.table.support import fields, first_legal, frame, seq_of, session_headers, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -115,3 +115,34 @@ async def test_a_socket_opens_while_channels_own_database_thread_is_busy(three_p
     finally:
         release.set()
         await blocker
+
+
+async def test_a_move_is_answered_while_arriving_sockets_hold_every_arrival_thread(
+    three_people, headers, settings
+):
+    """A crowd opening its sockets (an arena's start) keeps the arrivals' database threads
+    busy with logins, presence and the talk so far: the moves of the tables already
+    playing do not wait behind them, and a socket arriving meanwhile waits its turn."""
+    game = three_people
+    sockets = [socket(game.pk, h) for h in headers]
+    for s in sockets:
+        assert (await s.connect())[0]
+        await s.receive_from(timeout=3)
+    release = threading.Event()
+    arrivals = db.thread_pool("arrivals", settings.TONGITS_ARRIVAL_THREADS)
+    held = [arrivals.submit(release.wait, 10) for _ in range(settings.TONGITS_ARRIVAL_THREADS)]
+    late = socket(game.pk, headers[0])
+    arriving = asyncio.create_task(late.connect())
+    try:
+        seat, move = await database_sync_to_async(first_legal)(game)
+        await sockets[seat].send_to(text_data=frame(fields(move, seq="0")))
+        boards = [await s.receive_from(timeout=3) for s in sockets]
+        assert [seq_of(text) for text in boards] == [1, 1, 1]
+        assert not arriving.done()  # its login waits for an arrival thread
+    finally:
+        release.set()
+    assert (await asyncio.wait_for(arriving, 5))[0]
+    assert seq_of(await late.receive_from(timeout=3)) == 1
+    for s in [*sockets, late]:
+        await s.disconnect()
+    assert all(h.result() for h in held)

@@ -20,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import logging
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -29,6 +31,7 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import connections
 
+log = logging.getLogger(__name__)
 _pools: dict[str, ThreadPoolExecutor] = {}
 
 
@@ -56,6 +59,60 @@ def in_db_thread(
         return await loop.run_in_executor(pool, contextvars.copy_context().run, call)
 
     return in_thread
+
+
+def on_arrival(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` as ``in_db_thread`` makes it, on the threads of people arriving and leaving
+    (a socket's login, its person's presence, the table's talk so far), not on the threads
+    of the moves.
+
+    A thread pool serves its calls in the order they came. At an arena's start 999 sockets
+    open within seconds, each with four such calls: queued with the moves, they held up
+    every move of the tables already playing (hundreds of milliseconds at the start, in
+    the arena benchmark). Here they queue among themselves; the moves' threads stay free
+    for the moves."""
+    pool: ThreadPoolExecutor | None = None
+
+    @functools.wraps(func)
+    async def in_thread(*args: Any, **kwargs: Any) -> Any:
+        nonlocal pool
+        if pool is None:
+            pool = thread_pool("arrivals", settings.TONGITS_ARRIVAL_THREADS)
+        loop = asyncio.get_running_loop()
+        call = functools.partial(_run, loop, func, args, kwargs)
+        return await loop.run_in_executor(pool, contextvars.copy_context().run, call)
+
+    return in_thread
+
+
+def afterwards(func: Callable[[], Any]) -> None:
+    """``func()`` after the work at hand, on this process's one thread for what follows a
+    move, when called on one of a running server's database threads (the sockets', the
+    clock's); at once anywhere else (a page, a command, a test without a server).
+
+    A game's end pairs the arena's people again (games/tournaments/services.py) under the
+    tournament's lock. Run on the move's own thread it held the move's answer until the
+    pairing was done, and when a round of games ended together (an arena's tables start
+    together and end together) the ends queued on that lock with every thread of the
+    moves: the other tables' moves waited up to seconds (the arena benchmark). Here the
+    pairings of a process follow one another on their own thread. Their events reach the
+    sockets from the event loop, as a move's do."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    name = threading.current_thread().name
+    if loop is None or not loop.is_running() or not name.startswith("tongits-"):
+        func()
+        return
+    if name.startswith("tongits-afterwards"):
+        func()  # already there: in turn, as it comes
+        return
+    thread_pool("afterwards", 1).submit(_run_logged, loop, func)
+
+
+def _run_logged(loop: asyncio.AbstractEventLoop, func: Callable[[], Any]) -> None:
+    try:
+        _run(loop, func, (), {})
+    except Exception:
+        log.exception("Work after a move failed")
 
 
 def _run(loop: asyncio.AbstractEventLoop, func: Callable[..., Any], args, kwargs) -> Any:

@@ -21,6 +21,7 @@ import asyncio
 import dataclasses
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -340,22 +341,23 @@ def fresh(game_id: int) -> Snapshot | None:
 _loading: dict[int, asyncio.Future] = {}
 
 
-async def current(game_id: int) -> Snapshot | None:
+async def current(game_id: int, threads: Callable = in_db_thread) -> Snapshot | None:
     """``fresh``, for a socket that has just joined the game's group (its first frame).
 
     A new game's three sockets connect together, and each found nothing cached and loaded
     the whole game (four queries) at once. Now the first loads it and the others wait for
     that load, then check only that the game's rev has not moved since (one small query,
     made after they joined, so a move that committed meanwhile is never missed: its
-    event reaches them, or the rev differs and they load)."""
+    event reaches them, or the rev differs and they load). ``threads``: the database
+    threads to use (``on_arrival`` for a socket that has just opened)."""
     loading = _loading.get(game_id)
     if loading is None or loading.done() or loading.get_loop() is not asyncio.get_running_loop():
-        return await asyncio.shield(_load(game_id))
+        return await asyncio.shield(_load(game_id, threads))
     try:
         await asyncio.shield(loading)
     except Exception:  # that load's own socket hears of its failure; this one tries its own
         pass
-    return await in_db_thread(fresh)(game_id)
+    return await threads(fresh)(game_id)
 
 
 async def snapshot(game_id: int, min_rev: int = 0) -> Snapshot | None:
@@ -371,11 +373,14 @@ async def snapshot(game_id: int, min_rev: int = 0) -> Snapshot | None:
     return snap  # the database holds nothing newer: take what it holds
 
 
-def _load(game_id: int) -> asyncio.Future:
+def _load(game_id: int, threads: Callable = in_db_thread) -> asyncio.Future:
+    """The game's load, shared by this process's sockets that ask meanwhile: on the moves'
+    database threads, or on the arriving sockets' (``on_arrival``) for a socket's first
+    board."""
     loop = asyncio.get_running_loop()
     task = _loading.get(game_id)
     if task is None or task.done() or task.get_loop() is not loop:
-        task = loop.create_task(in_db_thread(fresh)(game_id))
+        task = loop.create_task(threads(fresh)(game_id))
         _loading[game_id] = task
         task.add_done_callback(lambda t: _done_loading(game_id, t))
     return task

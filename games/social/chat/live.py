@@ -19,7 +19,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
-from games.play.live.db import in_db_thread
+from games.play.live.db import in_db_thread, on_arrival
 from games.play.services import person_tables_group
 from games.social.chat import frames, rules, services, wordfilter
 from games.social.chat.services import ChatRefused
@@ -83,7 +83,7 @@ class TableChat:
         """The talk so far: the page asks for it each time its socket opens
         (static/js/chat.js), so a reconnect heals what it missed; the connect itself
         costs nothing more than before."""
-        events, muted = await in_db_thread(_start)(
+        events, muted = await on_arrival(_start)(
             self.socket.game_id, self.user_id, self.watchers_too
         )
         self.muted = muted | self.blocked
