@@ -12,9 +12,10 @@ from tongits_site import memtrace
 memtrace.start_from_env()
 
 from django.conf import settings  # noqa: E402
-from django.core.asgi import get_asgi_application  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tongits_site.settings")
+from tongits_site.admission import get_asgi_application  # noqa: E402
+
 # Set up Django (apps, models) before anything below imports consumers that touch models.
 django_asgi_app = get_asgi_application()
 
