@@ -43,22 +43,29 @@ def thread_pool(name: str, size: int) -> ThreadPoolExecutor:
 
 
 def in_db_thread(
-    func: Callable[..., Any], executor: ThreadPoolExecutor | None = None
+    func: Callable[..., Any], executor: ThreadPoolExecutor | None = None, *, pool: str = "db"
 ) -> Callable[..., Any]:
     """``func`` as a coroutine function run on one of the sockets' database threads (or
-    on ``executor``), closing or handing back the thread's connection after each call."""
-    pool = executor
+    on ``executor``, or on the named ``pool``), closing or handing back the thread's
+    connection after each call."""
+    threads = executor
 
     @functools.wraps(func)
     async def in_thread(*args: Any, **kwargs: Any) -> Any:
-        nonlocal pool
-        if pool is None:
-            pool = thread_pool("db", settings.TONGITS_DB_THREADS)
+        nonlocal threads
+        if threads is None:
+            threads = thread_pool(pool, _SIZES[pool]())
         loop = asyncio.get_running_loop()
         call = functools.partial(_run, loop, func, args, kwargs)
-        return await loop.run_in_executor(pool, contextvars.copy_context().run, call)
+        return await loop.run_in_executor(threads, contextvars.copy_context().run, call)
 
     return in_thread
+
+
+_SIZES = {
+    "db": lambda: settings.TONGITS_DB_THREADS,
+    "arrivals": lambda: settings.TONGITS_ARRIVAL_THREADS,
+}
 
 
 def on_arrival(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -71,18 +78,7 @@ def on_arrival(func: Callable[..., Any]) -> Callable[..., Any]:
     every move of the tables already playing (hundreds of milliseconds at the start, in
     the arena benchmark). Here they queue among themselves; the moves' threads stay free
     for the moves."""
-    pool: ThreadPoolExecutor | None = None
-
-    @functools.wraps(func)
-    async def in_thread(*args: Any, **kwargs: Any) -> Any:
-        nonlocal pool
-        if pool is None:
-            pool = thread_pool("arrivals", settings.TONGITS_ARRIVAL_THREADS)
-        loop = asyncio.get_running_loop()
-        call = functools.partial(_run, loop, func, args, kwargs)
-        return await loop.run_in_executor(pool, contextvars.copy_context().run, call)
-
-    return in_thread
+    return in_db_thread(func, pool="arrivals")
 
 
 def afterwards(func: Callable[[], Any]) -> None:
