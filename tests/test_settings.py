@@ -66,7 +66,9 @@ def test_it_reads_the_database_and_redis_from_the_environment():
     assert result.stdout.strip() == repr(
         (
             "django.db.backends.postgresql",
-            {"pool": {"min_size": 2, "max_size": 12, "timeout": 20}},
+            # A connection for each of the moves' 8 and the arrivals' 2 database threads,
+            # the clock's, the thread after a move's, and the 4 pages let in at once.
+            {"pool": {"min_size": 2, "max_size": 16, "timeout": 20}},
             0,
             [{"address": "redis://cache.example:6379/1", "socket_timeout": None}],
         )

@@ -173,16 +173,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
     # Each worker's sockets use TONGITS_DB_THREADS threads for moves and
-    # TONGITS_ARRIVAL_THREADS for arrivals, and its clock one more, each holding a
-    # connection of the pool for as long as it lives (games/play/live/db.py); the pages
-    # (at most TONGITS_HTTP_CONCURRENCY at once) take one while they work.
-    _db_threads = int(os.environ.get("TONGITS_DB_THREADS", "8")) + int(
-        os.environ.get("TONGITS_ARRIVAL_THREADS", "2")
+    # TONGITS_ARRIVAL_THREADS for arrivals, its clock one more and the work after a move
+    # one more, each holding a connection of the pool for as long as it lives
+    # (games/play/live/db.py); the pages (at most TONGITS_HTTP_CONCURRENCY at once, see
+    # tongits_site/admission.py) take one each while they work.
+    _held = (
+        int(os.environ.get("TONGITS_DB_THREADS", "8"))
+        + int(os.environ.get("TONGITS_ARRIVAL_THREADS", "2"))
+        + 2
+        + max(1, int(os.environ.get("TONGITS_HTTP_CONCURRENCY", "4")))
     )
     DATABASES["default"]["OPTIONS"] = {
         "pool": {
             "min_size": 2,
-            "max_size": int(os.environ.get("TONGITS_DB_POOL_MAX", str(_db_threads + 4))),
+            "max_size": int(os.environ.get("TONGITS_DB_POOL_MAX", str(_held))),
             "timeout": 20,
         }
     }
