@@ -34,6 +34,9 @@ def test_the_next_game_of_an_arena_comes_to_the_table_without_a_page_load(browse
     contexts = [browser.new_context(viewport={"width": 360, "height": 740}) for _ in range(3)]
     pages = [c.new_page() for c in contexts]
     errors = [PageErrors(p) for p in pages]
+    polls: list[list[float]] = [[] for _ in pages]  # when each page asked the live part
+    for page, asked in zip(pages, polls, strict=True):
+        page.on("request", lambda r, asked=asked: "/live/" in r.url and asked.append(time.time()))
     names = [sign_up(p, server) for p in pages]
     made = manage("shell", "-c", MAKE_ARENA.format(lead=LEAD)).strip().splitlines()[-1].split()
     t, starts_at = int(made[0]), float(made[1])
@@ -42,12 +45,15 @@ def test_the_next_game_of_an_arena_comes_to_the_table_without_a_page_load(browse
         page.get_by_role("button", name="Join").click()
         page.get_by_role("button", name="Pause").wait_for()
     assert time.time() < starts_at, "the test was too slow to join before the start"
-    # Before the start the page asks every 10 s; at the start it asks at once (within
-    # about two seconds, each page at its own moment), and its person goes to the table.
+    # Before the start the page asks every 10 s; at the start it asks once more (0.3 to
+    # 2.3 s after it, each page at its own moment: static/js/tournament.js), and its
+    # person goes to the table. When the browser sent that request is the browser's own
+    # doing; how soon the table's page comes back depends on the machine's load.
     for page in pages:
         page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=(LEAD + 10) * 1000)
-    late = time.time() - starts_at
-    assert late < 6, f"the last person reached the table {late:.1f} s after the start"
+    for asked in polls:
+        at_start = [at - starts_at for at in asked if 0 <= at - starts_at < 4]
+        assert at_start, f"no poll within 4 s of the start: {[a - starts_at for a in asked]}"
     first = int(re.search(r"/games/(\d+)/$", pages[0].url).group(1))
     for page in pages:
         page.locator("#connection[data-state='connected']").wait_for(timeout=10_000)
