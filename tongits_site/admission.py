@@ -26,13 +26,13 @@ class AdmittingASGIHandler(ASGIHandler):
         self.limit = limit
         # Made on the event loop that serves: a server has one, tests start several in turn.
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._places = asyncio.Semaphore(limit)
+        self._places: asyncio.Semaphore | None = None
 
     async def run_get_response(self, request):
         if self.limit <= 0:
             return await super().run_get_response(request)
         loop = asyncio.get_running_loop()
-        if loop is not self._loop:
+        if loop is not self._loop or self._places is None:
             self._loop, self._places = loop, asyncio.Semaphore(self.limit)
         async with self._places:
             return await super().run_get_response(request)

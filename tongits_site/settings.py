@@ -169,6 +169,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The dev server's threads, its clock and racing tests all write: take the write lock
     # when a transaction starts (no deadlock upgrading a read lock) and wait for it.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+# Threads per worker for the sockets' database work (moves, loads): round trips of many
+# tables overlap instead of queueing on one thread.
+TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
+# And for people arriving and leaving (a socket's login, presence, the talk so far), so
+# that a crowd opening its sockets never queues ahead of the moves (games/play/live/db.py).
+TONGITS_ARRIVAL_THREADS = int(os.environ.get("TONGITS_ARRIVAL_THREADS", "2"))
+# Requests a worker lets into Django at once (tongits_site/admission.py); the rest wait
+# their turn on the event loop. 0: no bound.
+TONGITS_HTTP_CONCURRENCY = int(os.environ.get("TONGITS_HTTP_CONCURRENCY", "4"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
@@ -177,12 +186,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # one more, each holding a connection of the pool for as long as it lives
     # (games/play/live/db.py); the pages (at most TONGITS_HTTP_CONCURRENCY at once, see
     # tongits_site/admission.py) take one each while they work.
-    _held = (
-        int(os.environ.get("TONGITS_DB_THREADS", "8"))
-        + int(os.environ.get("TONGITS_ARRIVAL_THREADS", "2"))
-        + 2
-        + max(1, int(os.environ.get("TONGITS_HTTP_CONCURRENCY", "4")))
-    )
+    _held = TONGITS_DB_THREADS + TONGITS_ARRIVAL_THREADS + 2 + max(1, TONGITS_HTTP_CONCURRENCY)
     DATABASES["default"]["OPTIONS"] = {
         "pool": {
             "min_size": 2,
@@ -334,15 +338,6 @@ TONGITS_BOT_PAUSE = (
 # Each ASGI worker runs the clock that plays bots and enforces turn deadlines; tests turn
 # it off and drive the clock themselves.
 TONGITS_CLOCK_IN_WORKERS = env_bool("TONGITS_CLOCK_IN_WORKERS", True)
-# Threads per worker for the sockets' database work (moves, loads): round trips of many
-# tables overlap instead of queueing on one thread.
-TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
-# And for people arriving and leaving (a socket's login, presence, the talk so far), so
-# that a crowd opening its sockets never queues ahead of the moves (games/play/live/db.py).
-TONGITS_ARRIVAL_THREADS = int(os.environ.get("TONGITS_ARRIVAL_THREADS", "2"))
-# Requests a worker lets into Django at once (tongits_site/admission.py); the rest wait
-# their turn on the event loop. 0: no bound.
-TONGITS_HTTP_CONCURRENCY = int(os.environ.get("TONGITS_HTTP_CONCURRENCY", "4"))
 # Processes per worker in which Hard bots think (games.play.live.thinking): never the worker's
 # own threads, which serve the sockets.
 TONGITS_THINKERS = int(os.environ.get("TONGITS_THINKERS", "2"))

@@ -95,11 +95,9 @@ def afterwards(func: Callable[[], Any]) -> None:
     sockets from the event loop, as a move's do."""
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     name = threading.current_thread().name
-    if loop is None or not loop.is_running() or not name.startswith("tongits-"):
+    elsewhere = loop is None or not loop.is_running() or not name.startswith("tongits-")
+    if elsewhere or name.startswith("tongits-afterwards"):  # (or already there: in turn)
         func()
-        return
-    if name.startswith("tongits-afterwards"):
-        func()  # already there: in turn, as it comes
         return
     thread_pool("afterwards", 1).submit(_run_logged, loop, func)
 
