@@ -34,6 +34,7 @@ import asyncio
 import cProfile
 import html
 import io
+import os
 import pstats
 import random
 import re
@@ -357,6 +358,49 @@ def by_window(sent: list[float], took: list[float], t0: float, width: float) -> 
         ordered = sorted(windows.get(i, []))
         out.append(round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1) if ordered else 0.0)
     return out
+
+
+class Timeline:
+    """Each second from the start: the moves sent in it (how many, their all-seats p50 and
+    p99), and the CPU of the workers, of this process and of the whole machine, in % of one
+    core (``--logs``' timeline.csv): what the slow seconds are made of."""
+
+    def __init__(self, workers, t0: float) -> None:
+        self.workers, self.t0 = workers, t0
+        self.rows: list[tuple[float, float, float, int, int]] = []
+
+    @staticmethod
+    def _machine() -> tuple[int, int]:
+        """(busy, all) jiffies of every core together (/proc/stat's first line)."""
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+        return sum(fields) - fields[3] - fields[4], sum(fields)  # less idle and iowait
+
+    async def run(self) -> None:
+        while True:
+            self.workers.sample()
+            at = time.perf_counter() - self.t0
+            self.rows.append((at, self.workers.cpu_s(), time.process_time(), *self._machine()))
+            await asyncio.sleep(1.0)
+
+    def write(self, path, sent: list[float], took: list[float]) -> None:
+        by_second: dict[int, list[float]] = {}
+        for at, seconds in zip(sent, took, strict=True):
+            by_second.setdefault(int(at - self.t0), []).append(seconds)
+        cores = os.cpu_count() or 1
+        lines = ["second,moves,p50_ms,p99_ms,workers_cpu_pct,bench_cpu_pct,machine_cpu_pct"]
+        for before, after in zip(self.rows, self.rows[1:], strict=False):
+            took_s = sorted(by_second.get(int(before[0]), []))
+            p50 = 1000 * took_s[len(took_s) // 2] if took_s else 0.0
+            p99 = 1000 * took_s[int(0.99 * (len(took_s) - 1))] if took_s else 0.0
+            span = after[0] - before[0]
+            machine = (after[3] - before[3]) / max(1, after[4] - before[4]) * cores
+            lines.append(
+                f"{int(before[0])},{len(took_s)},{p50:.0f},{p99:.0f},"
+                f"{100 * (after[1] - before[1]) / span:.0f},"
+                f"{100 * (after[2] - before[2]) / span:.0f},{100 * machine:.0f}"
+            )
+        path.write_text("\n".join(lines) + "\n")
 
 
 def parse_arena(p: argparse.ArgumentParser, opts: argparse.Namespace) -> None:

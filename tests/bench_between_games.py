@@ -133,12 +133,17 @@ def _last_moves_ready(game_ids: list[int]) -> None:
 _END_PROFILE = cProfile.Profile() if PROFILE == "end" else None
 
 
+_END_QUERIES: list[list[str]] = []
+
+
 def _last_move(game_id: int) -> None:
     if _END_PROFILE is not None:
         _END_PROFILE.enable()
-    result = play.play_due(game_id, now=timezone.now())
+    with CaptureQueriesContext(connection) as queries:
+        result = play.play_due(game_id, now=timezone.now())
     if _END_PROFILE is not None:
         _END_PROFILE.disable()
+    _END_QUERIES.append([q["sql"] for q in queries.captured_queries])
     assert result is not None and result.finished
 
 
@@ -184,6 +189,9 @@ async def test_a_tables_cpu_to_its_next_game():
             control += time.process_time() - start
     if _END_PROFILE is not None:  # the game's end alone: the move, scores, ratings
         pstats.Stats(_END_PROFILE).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(40)
+    if PROFILE == "end-queries":  # the statements of one game's end, shortened
+        for sql in _END_QUERIES[1]:
+            print(sql[:160])
     # They are all paired again at once (not measured), and each new game ends as above,
     # this time pairing its three again, whose sockets go on to the next game.
     await sync_to_async(_starts)(t_pk, timezone.now() - timedelta(minutes=1))
