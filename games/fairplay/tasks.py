@@ -12,7 +12,6 @@ import logging
 from django.db import transaction
 from django_tasks import task
 
-from games.models import Game
 from games.play import hooks
 
 from . import scoring
@@ -26,13 +25,11 @@ def score_finished_game(game_id: int) -> int:
     return scoring.score_game(game_id)
 
 
-def _finished(game_id: int, seats, outcome, now) -> None:
+def _finished(game_id: int, seats, outcome, now, rated: bool) -> None:
     # Only a game of two or more accounts has a pair to score (Quick play is one person
     # and two bots), and only a rated one played here (not uploaded).
     accounts = {seat.user_id for seat in seats if seat.user_id is not None}
-    if len(accounts) < 2:
-        return
-    if Game.objects.filter(pk=game_id, rated=True, imported=False).exists():
+    if rated and len(accounts) >= 2:
         transaction.on_commit(lambda: _enqueue(game_id), robust=True)
 
 

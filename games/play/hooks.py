@@ -2,9 +2,10 @@
 the server clock's tick. An app above play (tournaments, fair play) registers its callables here
 from its ``AppConfig.ready``; play calls them.
 
-- ``on_finish(fn)``: ``fn(game_id, seats, outcome, now)`` runs in the transaction of the
-  game's last move, under its row lock (keep it to a query or two; an error rolls the move
-  back, as any bookkeeping of the end does).
+- ``on_finish(fn)``: ``fn(game_id, seats, outcome, now, rated)`` runs in the transaction
+  of the game's last move, under its row lock (keep it to a query or two; an error rolls
+  the move back, as any bookkeeping of the end does). ``rated``: the table was rated and
+  played here (not uploaded), as the game's row says.
 - ``on_tick(fn)``: ``fn(now)`` runs on every server clock tick, after the due moves, in
   the clock's thread; an error is logged and the clock goes on.
 - ``on_sharing(fn)``: ``fn(user_ids)`` says which pairs of these accounts share a network
@@ -63,9 +64,9 @@ def veto(user_ids: Iterable[int]) -> Callable[[Sequence[int]], bool]:
     return vetoed
 
 
-def finished(game_id: int, seats, outcome, now: datetime) -> None:
+def finished(game_id: int, seats, outcome, now: datetime, rated: bool) -> None:
     for fn in _finish:
-        fn(game_id, seats, outcome, now)
+        fn(game_id, seats, outcome, now, rated)
 
 
 def ticked(now: datetime) -> None:

@@ -535,7 +535,7 @@ def _locked_game(game_id: int) -> Game:
 
 # What a move reads of the game's row: its summary, not the deal (the cached position
 # stands for it) nor the result columns (a move only writes them).
-MOVE_FIELDS = (*snapshots.FIELDS, "turn_seat", "turn_started_at")
+MOVE_FIELDS = (*snapshots.FIELDS, "turn_seat", "turn_started_at", "imported")
 
 
 def _locked_game_and_seats(game_id: int) -> tuple[Game, list[SeatRow]]:
@@ -669,9 +669,9 @@ def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datet
     registered (``hooks``: a tournament's pool; fair play's scoring of a rated game's pairs,
     queued after the commit)."""
     o = state.outcome
-    ratings.rate_finished(game.pk, seats, o.winner, o.chips, now)
+    ratings.rate_finished(game.pk, seats, o.winner, o.chips, now, game=game)
     series.hand_finished(game.pk, now)
-    hooks.finished(game.pk, seats, o, now)
+    hooks.finished(game.pk, seats, o, now, game.rated and not game.imported)
 
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:

@@ -153,17 +153,28 @@ def guest_ids(user_ids: Iterable[int]) -> set[int]:
 
 
 def rate_finished(
-    game_id: int, seats: Sequence, winner: int, chips: Sequence[int], at: datetime
+    game_id: int,
+    seats: Sequence,
+    winner: int,
+    chips: Sequence[int],
+    at: datetime,
+    *,
+    game: Game | None = None,
 ) -> bool:
     """Rate the game that just finished, in the caller's transaction (which holds the
-    game's row lock). Idempotent: a game already rated is left alone. True if rated."""
-    flags = Game.objects.filter(pk=game_id).values_list("rated", "imported").first()
+    game's row lock; ``game``, that row with ``rated`` and ``imported`` read, saves reading
+    them again). Idempotent: a game already rated is left alone. True if rated."""
+    if game is not None:
+        flags = (game.rated, game.imported)
+    else:
+        flags = Game.objects.filter(pk=game_id).values_list("rated", "imported").first()
     if flags is None or not flags[0] or flags[1]:
         return False
     keys = seat_keys(seats, _guest_ids(s.user_id for s in seats if s.user_id))
     if not _counts(keys):
         return False
-    with transaction.atomic():
+    # No savepoint: an error here fails the caller's whole transaction anyway.
+    with transaction.atomic(savepoint=False):
         if RatingChange.objects.filter(game_id=game_id).exists():
             return False
         rows = _locked_rows({k for k in keys if k is not None})
@@ -172,7 +183,7 @@ def rate_finished(
         for key, skill in new.items():
             row = rows[key]
             row.mu, row.sigma, row.games = skill.mu, skill.sigma, skill.games
-            row.save(update_fields=["mu", "sigma", "games"])
+        Rating.objects.bulk_update([rows[k] for k in new], ["mu", "sigma", "games"])
         RatingChange.objects.bulk_create(
             _change(game_id, s, rows[keys[s]], priors[keys[s]], new[keys[s]], at)
             for s in range(3)

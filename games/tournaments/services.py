@@ -363,7 +363,7 @@ def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
     return True
 
 
-def game_finished(game_id: int, seats, outcome, now: datetime) -> None:
+def game_finished(game_id: int, seats, outcome, now: datetime, rated: bool) -> None:
     """A game ended (in its last move's transaction): if it is a tournament's, keep which
     seats were away, start its people's wait, and pair them after the commit."""
     tg = TournamentGame.objects.filter(game_id=game_id).values_list("pk", "tournament_id")
@@ -378,9 +378,10 @@ def game_finished(game_id: int, seats, outcome, now: datetime) -> None:
     def after() -> None:
         # After the commit, not in the move's transaction, and not on the move's thread
         # (``afterwards``): neither the move nor the other tables' moves wait on the
-        # tournament's row while a pairing holds it.
-        _changed(tournament_id)
+        # tournament's row while a pairing holds it. The game's result changes the
+        # standings: a pairing that seats anyone moves the revision on with its own.
         if not pair(tournament_id):
+            _changed(tournament_id)
             end_if_over(tournament_id)
 
     transaction.on_commit(lambda: afterwards(after), robust=True)
