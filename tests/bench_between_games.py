@@ -9,7 +9,8 @@ opens each seat's socket until its first board (channels' WebsocketCommunicator)
 prints the process's CPU (time.process_time, all threads) a table for each half, the
 page's queries and the sizes. ``PROFILE=pages`` or ``PROFILE=sockets`` prints that
 half's cProfile too (the sockets' database threads are not in it), sorted by ``SORT``;
-``PROFILE=end`` the last moves' (the game's end with nobody to pair) in the next test.
+``PROFILE=end`` the last moves' (the game's end with nobody to pair) in the next test, and
+``PROFILE=end-queries`` the statements of one such end.
 
 ``test_a_tables_cpu_to_its_next_game`` measures the arena's way between games since the
 next game comes to the open sockets (games/sockets/table.py): every person's socket is

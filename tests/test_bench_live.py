@@ -93,13 +93,16 @@ def test_a_short_live_run_loses_and_doubles_no_move_and_stops_by_itself():
 
 
 @pytest.mark.slow
-def test_a_short_arena_run_seats_everyone_and_brings_next_games_over_the_open_sockets():
+def test_a_short_arena_run_seats_everyone_and_brings_next_games_over_the_open_sockets(
+    tmp_path,
+):
     """bench.live --arena: nine people are paired at the start through the tournament's
-    page, and after a game the next one comes to the table's socket (no page between)."""
+    page, and after a game the next one comes to the table's socket (no page between).
+    Its timeline says, second by second, how many moves were timed and what the CPU did."""
     services = bench_options()[8:]  # the database and channel layer of this test run
     run = subprocess.run(
         [sys.executable, "-m", "bench.live", "--arena", "--people", "9", "--think", "0.1",
-         "--seconds", "30", *services],
+         "--seconds", "30", "--logs", str(tmp_path), *services],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     output = run.stdout[-4000:] + run.stderr[-4000:]
@@ -109,3 +112,9 @@ def test_a_short_arena_run_seats_everyone_and_brings_next_games_over_the_open_so
     assert report["polls"].get("over the socket", 0) > 0, output
     assert report["lost"] == report["doubled"] == report["unknown_logged"] == 0, output
     assert report["replay"]["exit"] == 0 and report["handshakes_failed"] == 0, output
+    rows = (tmp_path / "timeline.csv").read_text().splitlines()
+    assert rows[0].startswith("second,moves,p50_ms,p99_ms,workers_cpu_pct"), rows[:2]
+    seconds = [[float(x) for x in row.split(",")] for row in rows[1:]]
+    assert len(seconds) >= 25, rows  # a row a second from the start, for 30 s
+    assert sum(row[1] for row in seconds) > 0, rows  # moves were timed, second by second
+    assert all(row[4] >= 0 and row[6] > 0 for row in seconds), rows  # workers', machine's CPU
