@@ -472,7 +472,7 @@ def test_the_coachs_verdict_and_its_why_never_change_with_cards_the_seat_cannot_
     """The honesty check of issue 29, for the coach: the hidden cards dealt again in ways
     that fit the seat's view (other hands, the stock) leave the mark and the why line the
     same, for fixed seeds."""
-    spots = ((3, 9), (5, 14), (8, 20), (11, 26), (12, 8))
+    spots = ((3, 9), (5, 14), (8, 20), (11, 26), (12, 8), (14, 28))  # (14, 28): a Mistake
     positions = [_after(seed, plies) for seed, plies in spots]
     positions = [p for p in positions if p.outcome is None and len(seat_view(p, p.turn).legal) > 1]
     assert len(positions) >= 3

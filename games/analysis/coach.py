@@ -48,7 +48,7 @@ from games.engine.view import SeatView, seat_view
 # (name, share of the stake, chips at least), worst first: a move is marked when the lower
 # end of its loss's interval is at least the larger of the two. Calibrated on games
 # (``python -m bench.analysis --calibrate``; the table is in docs/coach.md).
-MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.15, 0.5))
+MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.25, 0.5))
 MIN_STAKE = 1.0  # chips: the least a loser pays
 MARK_NAMES = {
     "blunder": gettext_lazy("Blunder"),
