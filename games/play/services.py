@@ -669,9 +669,10 @@ def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datet
     registered (``hooks``: a tournament's pool; fair play's scoring of a rated game's pairs,
     queued after the commit)."""
     o = state.outcome
-    ratings.rate_finished(game.pk, seats, o.winner, o.chips, now, game=game)
+    rated = game.rated and not game.imported  # from the row the move holds locked
+    ratings.rate_finished(game.pk, seats, o.winner, o.chips, now, rated=rated)
     series.hand_finished(game.pk, now)
-    hooks.finished(game.pk, seats, o, now, game.rated and not game.imported)
+    hooks.finished(game.pk, seats, o, now, rated)
 
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:

@@ -159,16 +159,16 @@ def rate_finished(
     chips: Sequence[int],
     at: datetime,
     *,
-    game: Game | None = None,
+    rated: bool | None = None,
 ) -> bool:
     """Rate the game that just finished, in the caller's transaction (which holds the
-    game's row lock; ``game``, that row with ``rated`` and ``imported`` read, saves reading
-    them again). Idempotent: a game already rated is left alone. True if rated."""
-    if game is not None:
-        flags = (game.rated, game.imported)
-    else:
+    game's row lock). ``rated``: whether its table was rated and played here (not
+    uploaded), if the caller has that row in hand; read from it otherwise. Idempotent: a
+    game already rated is left alone. True if rated."""
+    if rated is None:
         flags = Game.objects.filter(pk=game_id).values_list("rated", "imported").first()
-    if flags is None or not flags[0] or flags[1]:
+        rated = flags is not None and flags[0] and not flags[1]
+    if not rated:
         return False
     keys = seat_keys(seats, _guest_ids(s.user_id for s in seats if s.user_id))
     if not _counts(keys):
