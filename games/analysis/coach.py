@@ -68,9 +68,12 @@ class Budget:
     # Deals a mark is given on at least: the best of a few moves looks better than it is in
     # the deals it was picked in, so a loss measured there alone is too large.
     mark_worlds: int = 128
-    max_worlds: int = 480  # deals a close call is judged in at most
+    max_worlds: int = 960  # deals a close call is judged in at most
     batch: int = 32  # deals added at a time to a close call
-    z: float = 1.96  # the loss's interval: its mean, give or take z standard errors
+    # The loss's interval: its mean, give or take z standard errors (97.5%). Its lower end
+    # decides the mark, so the wider it is, the fewer marks sit on a threshold and change
+    # when judged again (docs/coach.md, "Reproducibility").
+    z: float = 2.24
     max_plies: int = 60000  # moves simulated at most for one move
 
 
