@@ -6,11 +6,12 @@ a browser does. When it starts, the workers' server clocks pair them all (three 
 time, in one pairing); each person's page learns of their table from its live part
 (polled as the page says, every 10 s before the start and 2 s while waiting to be paired,
 from a random moment, as htmx does, and once more 0.3 to 2.3 s after the start), loads
-the table's page, opens its socket and plays, thinking ``--think`` x 0.5 to 1.5 s a
-move. After each game the person stays at the table, whose socket brings the next game
-(games/sockets/table.py); with ``--arena-pages`` (or when none comes within
-``NEXT_WAIT``) they go back to the tournament's page and wait to be paired again, as the
-table's "Back to the tournament" does. The run measures, from the start:
+the table's page, opens its socket and plays, thinking ``--think`` x 1/3 to 5/3 s a
+move (1 to 5 s at the default 3, as the issue's crowd does). After each game the person
+stays at the table, whose socket brings the next game (games/sockets/table.py); with
+``--arena-pages`` (or when none comes within ``NEXT_WAIT``) they go back to the
+tournament's page and wait to be paired again, as the table's "Back to the tournament"
+does. The run measures, from the start:
 
 - the time until every table of the first pairing was dealt (its games' deal times, from
   the database) and until every person had their first board (seen by the clients);
@@ -209,6 +210,9 @@ class ArenaBench(Bench):
         # Pages in flight at once: a crowd's browsers are not paced by one another, but this
         # one process (and its share of the cores) is all of them.
         self.page_slots = asyncio.Semaphore(64)
+        # People think 1 to 5 s a move at the default 3 s (before 4 December 2026: 1.5 to
+        # 4.5 s, the plain bench's 0.5 to 1.5 times --think).
+        self.think_range = (1 / 3, 5 / 3)
 
     async def table_for(self, game_id: int) -> ArenaTable:
         """The game's table, made by the first of its people to arrive."""

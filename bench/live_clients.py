@@ -353,8 +353,8 @@ class Client:
         hand = self.board.hand()
         if hand is None or hand.seq is None or hand.seq <= self.acted or choose(hand) is None:
             return
-        think = self.bench.think
-        delay = self.rng.uniform(0.5 * think, 1.5 * think) if think > 0 else 0.0
+        think, (low, high) = self.bench.think, self.bench.think_range
+        delay = self.rng.uniform(low * think, high * think) if think > 0 else 0.0
         self.acting = asyncio.create_task(self.act(delay))
 
     async def act(self, delay: float) -> None:
@@ -427,6 +427,7 @@ class Bench:
                  herd: bool) -> None:  # fmt: skip
         self.workers = workers
         self.think = think
+        self.think_range = (0.5, 1.5)  # a pause is think times a uniform draw from this
         self.seed = seed
         self.open_timeout = open_timeout
         self.herd = herd

@@ -45,7 +45,7 @@ def careless_record(seed: int) -> dict:
 def worker(server, server_env):
     """The background worker, as ``make run`` starts it beside the server."""
     # A smaller budget than the site's: the page's behaviour is the same, in less time on
-    # a busy machine (close calls judged in 64 deals at most rather than 480).
+    # a busy machine (close calls judged in 64 deals at most rather than 960).
     quick = json.dumps({"worlds": 24, "max_worlds": 64, "batch": 16})
     proc = subprocess.Popen(
         [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.2"],
