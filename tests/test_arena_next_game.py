@@ -7,6 +7,7 @@ between games nobody loads a page or opens a socket. Real sockets, the real chan
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import threading
@@ -21,13 +22,14 @@ from games.engine import seat_view
 from games.models import Game, Seat
 from games.play import services as play
 from games.play.live import watch
+from games.play.live.db import in_db_thread, thread_pool
 from games.play.services import person_tables_group
 from games.tournaments import services
 from games.tournaments.models import Tournament
 from tests.fast_games import prepare_last_move
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import fields, first_legal, frame, session_headers, socket
-from tests.test_tournaments import _arena, _end_game
+from tests.test_tournaments import _arena, _end_game, _people
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -218,3 +220,46 @@ async def test_a_games_last_move_is_answered_while_the_next_pairing_waits_for_th
         await _frames_until(sockets[p.pk], 'id="next-game"')
     for ws in sockets.values():
         await ws.disconnect()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="games ended on the server's threads")
+async def test_games_that_end_before_their_pairing_begins_are_paired_together(caplog):
+    """When a round of an arena's games ends together, the pairings after their ends
+    queue on the worker's one thread for work after a move: the first to run seats the
+    people of every game that ended before it began, and no other is queued for them (one
+    pairing under the tournament's lock, one change of its standings for the watchers)."""
+    caplog.set_level(logging.INFO, logger="games.tournaments.services")
+    t = await sync_to_async(_arena)()
+    people = await sync_to_async(_people)(6)
+    for person in people:
+        await sync_to_async(services.join)(t.pk, person)
+    games = await sync_to_async(services.pair)(t.pk)
+    assert len(games) == 2
+    rev = await sync_to_async(_rev)(t.pk)
+    caplog.clear()
+    release = threading.Event()
+    busy = thread_pool("afterwards", 1).submit(release.wait, 10)  # the thread, busy
+    try:
+        for game in games:  # each on a moves' thread, as a last move is made
+            await in_db_thread(_end_game)(game.pk)
+        assert not await sync_to_async(_playing)(t.pk)
+    finally:
+        release.set()
+    await asyncio.wrap_future(busy)
+    await asyncio.wrap_future(thread_pool("afterwards", 1).submit(lambda: None))  # drained
+    made = [r.getMessage() for r in caplog.records if "games made" in r.getMessage()]
+    assert len(made) == 1 and made[0].startswith(f"Tournament {t.pk}: 2 games made")
+    assert sorted(await sync_to_async(_playing)(t.pk)) == sorted(p.pk for p in people)
+    assert await sync_to_async(_rev)(t.pk) == rev + 1
+
+
+def _rev(t_pk: int) -> int:
+    return Tournament.objects.get(pk=t_pk).rev
+
+
+def _playing(t_pk: int) -> list[int]:
+    return list(
+        Seat.objects.filter(
+            game__tournament_game__tournament_id=t_pk, game__status=Game.Status.PLAYING
+        ).values_list("user_id", flat=True)
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
 import time
 from datetime import datetime, timedelta
 
@@ -374,14 +375,41 @@ def game_finished(game_id: int, seats, outcome, now: datetime, rated: bool) -> N
     away = [s.index for s in seats if s.away and not s.bot_kind]
     TournamentGame.objects.filter(pk=pk).update(away=away)
     Entry.objects.filter(game_id=game_id).update(waiting_since=now)
+    transaction.on_commit(lambda: _pair_after_end(tournament_id), robust=True)
+
+
+# Tournaments of this process with a pairing after a game's end queued and not yet begun.
+_queued: set[int] = set()
+_queued_lock = threading.Lock()
+
+
+def _pair_after_end(tournament_id: int) -> None:
+    """After a game's commit: pair the tournament's people, on this process's thread for
+    work after a move (``afterwards``), not in the move's transaction nor on its thread, so
+    neither the move nor the other tables' moves wait on the tournament's row while a
+    pairing holds it.
+
+    One queued pairing serves every game that ends before it begins: it reads the pool
+    when it runs, after their commits. When a round of an arena's games ends together the
+    pairings queue on that thread, and each would take the tournament's lock to seat a
+    table or two; now the first to run seats them all, and the rest are not queued."""
+    with _queued_lock:
+        if tournament_id in _queued:
+            return
+        _queued.add(tournament_id)
 
     def after() -> None:
-        # After the commit, not in the move's transaction, and not on the move's thread
-        # (``afterwards``): neither the move nor the other tables' moves wait on the
-        # tournament's row while a pairing holds it. The game's result changes the
-        # standings: a pairing that seats anyone moves the revision on with its own.
+        with _queued_lock:
+            _queued.discard(tournament_id)  # a game ending from now on queues another
+        # The game's result changes the standings: a pairing that seats anyone moves the
+        # revision on with its own.
         if not pair(tournament_id):
             _changed(tournament_id)
             end_if_over(tournament_id)
 
-    transaction.on_commit(lambda: afterwards(after), robust=True)
+    try:
+        afterwards(after)
+    except BaseException:
+        with _queued_lock:
+            _queued.discard(tournament_id)
+        raise
