@@ -5,7 +5,11 @@ worker) and then the row locks of the people it would seat, taken in one ordered
 statement, so that two tournaments pairing the same person at once cannot both seat
 them: the second sees the first's game once the first commits. It is started by the
 server clock's tick (``tick``, through ``games.play.hooks``) and after the commit of a
-tournament game's last move (``game_finished``)."""
+tournament game's last move (``game_finished``: one pairing queued for all the games that
+end before it begins).
+
+Size: ~420 lines, kept whole: every write of a tournament and the order of its locks
+(the tournament's row, then its people's) are read together in one place."""
 
 from __future__ import annotations
 
