@@ -29,6 +29,7 @@ from games.tournaments.models import Tournament
 from tests.fast_games import prepare_last_move
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import fields, first_legal, frame, session_headers, socket
+from tests.test_tournament_crowd import _rev
 from tests.test_tournaments import _arena, _end_game, _people
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -235,7 +236,7 @@ async def test_games_that_end_before_their_pairing_begins_are_paired_together(ca
         await sync_to_async(services.join)(t.pk, person)
     games = await sync_to_async(services.pair)(t.pk)
     assert len(games) == 2
-    rev = await sync_to_async(_rev)(t.pk)
+    rev = await sync_to_async(_rev)(t)
     caplog.clear()
     release = threading.Event()
     busy = thread_pool("afterwards", 1).submit(release.wait, 10)  # the thread, busy
@@ -250,11 +251,7 @@ async def test_games_that_end_before_their_pairing_begins_are_paired_together(ca
     made = [r.getMessage() for r in caplog.records if "games made" in r.getMessage()]
     assert len(made) == 1 and made[0].startswith(f"Tournament {t.pk}: 2 games made")
     assert sorted(await sync_to_async(_playing)(t.pk)) == sorted(p.pk for p in people)
-    assert await sync_to_async(_rev)(t.pk) == rev + 1
-
-
-def _rev(t_pk: int) -> int:
-    return Tournament.objects.get(pk=t_pk).rev
+    assert await sync_to_async(_rev)(t) == rev + 1
 
 
 def _playing(t_pk: int) -> list[int]:
