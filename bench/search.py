@@ -1,6 +1,8 @@
-"""How long the search bot takes a move on one core: ``python -m bench.search [--games N]``.
+"""How long the search bot takes a move on one core:
+``python -m bench.search [--games N] [--opponents KIND]``.
 
-It plays N games of the search bot against two greedy bots in one process, the search bot
+It plays N games of the search bot against two greedy bots (or two ``--opponents`` bots:
+``random`` for the players it takes for random ones) in one process, the search bot
 in each seat in turn, and times every move the search bot makes (moves with one legal choice
 or an obvious one count too: a player waits for those as well). Two clocks: wall time, and
 the process's CPU time, which other programs on a busy machine do not inflate. The target is
@@ -21,7 +23,7 @@ from games.engine import apply, new_game, seat_view
 
 
 def search_move_times(
-    games: int, seed: int, kind: str = "search"
+    games: int, seed: int, kind: str = "search", opponents: str = "greedy"
 ) -> tuple[list[float], list[float], int]:
     """(wall seconds, CPU seconds) of each search move, and the search bot's wins."""
     master = random.Random(seed)
@@ -33,7 +35,7 @@ def search_move_times(
         while state.outcome is None:
             view = seat_view(state, state.turn)
             if state.turn != me:
-                state = apply(state, choose("greedy", view, rng))
+                state = apply(state, choose(opponents, view, rng))
                 continue
             started, started_cpu = time.perf_counter(), time.process_time()
             move = choose(kind, view, rng)
@@ -56,8 +58,11 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument(
         "--kind", default="search", help="the bot timed: search (Hard) or a trial kind of it"
     )
+    parser.add_argument(
+        "--opponents", default="greedy", help="the other two seats' bot kind (greedy)"
+    )
     args = parser.parse_args(argv)
-    wall, cpu, wins = search_move_times(args.games, args.seed, args.kind)
+    wall, cpu, wins = search_move_times(args.games, args.seed, args.kind, args.opponents)
     figures: dict[str, float] = {"moves": len(wall)}
     for name, values in (("wall", wall), ("cpu", cpu)):
         p50, p95, p99 = (percentile_ms(values, share) for share in (0.5, 0.95, 0.99))
@@ -68,7 +73,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         )
         figures |= {f"{name}_p50_ms": round(p50, 2), f"{name}_p95_ms": round(p95, 2)}
         figures[f"{name}_mean_ms"] = round(mean, 2)
-    print(f"(it won {wins} of {args.games} games against two greedy bots: too few to judge)")
+    print(
+        f"(it won {wins} of {args.games} games against two {args.opponents} bots: too few to judge)"
+    )
     print(json.dumps(figures))
     return figures
 

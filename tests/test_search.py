@@ -342,3 +342,61 @@ def test_an_opponent_that_throws_low_cards_is_more_likely_taken_for_a_noisy_play
     assert 0.05 <= search.noisy_chance(high, 1, budget) < budget.noisy_share
     assert budget.noisy_share < search.noisy_chance(low, 1, budget) <= 0.95
     assert search.noisy_chance(low, 1, replace(budget, read_discards=False)) == 0.25
+
+
+def random_players_until(seed: int, plies: int) -> GameState:
+    """The game dealt from ``seed`` after ``plies`` moves: greedy in seat 0, any legal move
+    (the random bot) in seats 1 and 2."""
+    state = new_game(seed)
+    for _ in range(plies):
+        if state.outcome is not None:
+            break
+        kind = "greedy" if state.turn == 0 else "random"
+        state = apply(state, choose(kind, seat_view(state, state.turn), random.Random(plies)))
+    return state
+
+
+def test_a_seat_still_unopened_after_its_turns_is_taken_for_a_random_player():
+    # R6: greedy opens as soon as it holds a meld, a player who makes any move seldom
+    # does. A seat that threw low cards and is still unopened after three turns is taken
+    # for a random player; one that threw kings is not, opened or not, and having opened
+    # counts against it.
+    state = greedy_until(3, 0)
+    budget = search.DEFAULT_BUDGET
+    kings = [12, 25, 38, 51, 11, 24, 10, 23, 9]
+    aces = [0, 13, 26, 39, 1, 14, 27, 40, 2]
+    view = replace(seat_view(state, state.turn), dealer=0, discards=tuple(aces))
+    seats = list(view.seats)
+    unopened = replace(view, seats=tuple(replace(s, opened=False) for s in seats))
+    opened = replace(view, seats=tuple(replace(s, opened=True) for s in seats))
+    high = replace(unopened, discards=tuple(kings))
+    assert search._turns_finished(unopened, 1) == 3
+    assert search.random_chance(unopened, 1, budget) > budget.random_above
+    assert search.random_chance(opened, 1, budget) < search.random_chance(unopened, 1, budget)
+    assert search.random_chance(high, 1, budget) < budget.random_above
+    assert search.random_chance(replace(opened, discards=tuple(kings)), 1, budget) < 0.1
+    # Before a seat has finished a turn nothing but its discards counts.
+    fresh = replace(unopened, discards=(), stock_left=15)
+    assert search.random_chance(fresh, 1, budget) == pytest.approx(budget.noisy_share)
+
+
+def test_the_search_reads_only_the_view_against_players_it_takes_for_random():
+    # Against two random players the search takes them for players who make any move
+    # (deals unshaped, every rollout move any move): still the view alone decides.
+    budget = search.DEFAULT_BUDGET
+    states = []
+    for seed in range(60):
+        state = random_players_until(seed, 13)
+        view = seat_view(state, state.turn)
+        if state.outcome is None and state.turn == 0 and len(view.legal) > 2:
+            if search._random_players(view, (1, 2), budget):
+                states.append(state)
+        if len(states) >= 4:
+            break
+    assert states, "no moment found where the search takes a seat for a random player"
+    for state in states:
+        first = search_move(state, 7)
+        for deal in range(3):
+            other = same_view_other_deal(state, deal)
+            assert seat_view(other, other.turn) == seat_view(state, state.turn)
+            assert search_move(other, 7) == first

@@ -143,7 +143,8 @@ class _Deals:
 def play_out(state: GameState, rng: random.Random, noisy: int) -> tuple[Outcome, int]:
     """The coach's rollout policy, the one place it plays a deal to the end: the Hard
     bot's own (``search.rollout``: greedy, and the seats of the mask ``noisy``, which the
-    deal took for noisy players, making any legal move in some of theirs). A learned policy
+    deal took for noisy players, making any legal move in some of theirs, or in all of
+    theirs for a seat taken for a random player). A learned policy
     replaces it here. Returns the outcome and the moves played."""
     return search.rollout(state, rng, noisy)
 

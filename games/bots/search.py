@@ -20,7 +20,8 @@ Improvements on the plain method:
   estimate;
 - not every opponent is taken for greedy: in each deal an opponent may be a noisy player
   (a plain hand, any legal move half the time in rollouts), the more likely the more low
-  cards it has thrown (``noisy_chance``);
+  cards it has thrown (``noisy_chance``); one that also has not opened after its turns
+  (``random_chance``) is taken for a player who makes any legal move, in every deal;
 - its own seat's throws in the rollouts, and the discards it tries, come from a small
   learned model of its own throws (``games.bots.learned``, ``manage.py train_bot``).
 
@@ -91,6 +92,12 @@ class Budget:
     noisy_share: float = 0.25
     noise: float = 0.5
     read_discards: bool = True
+    # A seat whose chance of being a noisy player, reading also whether it has opened by
+    # now (``random_chance``), is above ``random_above`` is taken for a player who makes
+    # any legal move: in every deal, its hand shaped by nothing but the view, and every
+    # one of its rollout moves any legal move. Above 1: never. (docs/bots.md, reading
+    # random players: 0.5 since 4 December 2026.)
+    random_above: float = 0.5
     # The learned discard model (``games.bots.learned``, trained by ``manage.py train_bot``):
     # ``learned_rollouts`` has our own seat in the rollouts throw the model's card where
     # greedy would throw its own (the other seats stay greedy or noisy, as they are taken to
@@ -183,6 +190,7 @@ def _race(
     plies = worlds = 0
     others = ((me + 1) % 3, (me + 2) % 3)
     chances = [noisy_chance(view, s, budget) for s in others]
+    anyone = _random_players(view, others, budget)
     learned_args = {}
     if budget.learned_rollouts:
         learned_args = {"model": learned.default_model(), "learned_seats": 1 << me}
@@ -197,14 +205,16 @@ def _race(
                 world = sampler(view, rng, budget)
             else:
                 world = sample_world(
-                    view, rng, budget.shape, budget.tries, budget.discard_tries, plain=noisy
-                )
+                    view, rng, budget.shape, budget.tries, budget.discard_tries,
+                    plain=noisy | anyone,
+                )  # fmt: skip
             for i in alive:
                 outcome, used = _rollout(
                     apply(world, candidates[i]),
                     rng,
-                    noisy if budget.noise > 0 else 0,
+                    noisy & ~anyone if budget.noise > 0 else 0,
                     budget.noise,
+                    anyone=anyone,
                     **learned_args,
                 )
                 scores[i].append(outcome.chips[me] + budget.win_bonus * (outcome.winner == me))
@@ -253,6 +263,44 @@ def noisy_chance(view: SeatView, seat: int, budget: Budget) -> float:
     return min(0.95, max(0.05, chance))
 
 
+# How often a seat is still unopened (R6) after its first, second and third turns, for
+# greedy and for a player who makes any legal move (3,000 games of each in all seats).
+_UNOPENED_AFTER = {1: (0.24, 0.83), 2: (0.14, 0.71), 3: (0.10, 0.65)}
+
+
+def random_chance(view: SeatView, seat: int, budget: Budget) -> float:
+    """``noisy_chance``, weighed also by whether ``seat`` has opened after the turns it has
+    finished: greedy opens as soon as it holds a meld, a player who makes any move seldom
+    does. Sharper than the discards alone; too sharp to deal by (an unopened greedy seat
+    then looks noisy too often), so the search takes a seat for a random player only when
+    it is above ``Budget.random_above``."""
+    chance = min(max(noisy_chance(view, seat, budget), 1e-3), 1 - 1e-3)
+    log_odds = math.log(chance / (1 - chance))
+    turns = min(_turns_finished(view, seat), max(_UNOPENED_AFTER))
+    if turns:
+        greedy_p, any_p = _UNOPENED_AFTER[turns]
+        if view.seats[seat].opened:
+            log_odds += math.log((1 - any_p) / (1 - greedy_p))
+        else:
+            log_odds += math.log(any_p / greedy_p)
+    return 1 / (1 + math.exp(-log_odds))
+
+
+def _random_players(view: SeatView, others: tuple[int, int], budget: Budget) -> int:
+    """The mask of the other seats taken for players who make any legal move."""
+    if budget.random_above > 1:
+        return 0
+    return sum(1 << s for s in others if random_chance(view, s, budget) > budget.random_above)
+
+
+def _turns_finished(view: SeatView, seat: int) -> int:
+    """Turns ``seat`` has surely finished (a lower bound, as ``_played_a_turn``)."""
+    draws = 15 - view.stock_left
+    begun = draws + (1 if view.phase in (Phase.START, Phase.ANSWER) else 0)
+    finished = max(len(view.discards), begun)
+    return max(0, (finished - (seat - view.dealer) % 3 + 2) // 3)
+
+
 def is_draw_decision(candidates: list[Move]) -> bool:
     """Whether the choice is about a Draw call: to call one (R7), or to fold or fight one."""
     return any(m.type in (CALL, FOLD, FIGHT) for m in candidates)
@@ -284,13 +332,17 @@ def model_deal(
     coach): which other seats are taken for noisy players in it (``noisy_chance``), as a
     mask, and a deal of the unseen cards shaped accordingly (``sample_world``)."""
     me = view.seat
+    others = ((me + 1) % 3, (me + 2) % 3)
+    anyone = _random_players(view, others, budget)
     noisy = 0
     if budget.noisy_share > 0:
-        for seat in ((me + 1) % 3, (me + 2) % 3):
+        for seat in others:
             if rng.random() < noisy_chance(view, seat, budget):
                 noisy |= 1 << seat
-    world = sample_world(view, rng, budget.shape, budget.tries, budget.discard_tries, plain=noisy)
-    return world, noisy if budget.noise > 0 else 0
+    world = sample_world(
+        view, rng, budget.shape, budget.tries, budget.discard_tries, plain=noisy | anyone
+    )
+    return world, (noisy & ~anyone if budget.noise > 0 else 0) | anyone << 3
 
 
 def rollout(
@@ -298,8 +350,9 @@ def rollout(
 ) -> tuple[Outcome, int]:
     """The bot's own rollout policy, for others that judge moves as it does (the coach):
     greedy in every seat, the seats of the mask ``noisy`` (``model_deal``'s) making any
-    legal move in ``budget.noise`` of their moves, as in the bot's races."""
-    return _rollout(state, rng, noisy, budget.noise)
+    legal move in ``budget.noise`` of their moves, and those it took for random players
+    (its bits 3 to 5) in all of them, as in the bot's races."""
+    return _rollout(state, rng, noisy & 7, budget.noise, anyone=noisy >> 3)
 
 
 def _rollout(
@@ -309,17 +362,19 @@ def _rollout(
     noise: float = 0.0,
     model: learned.DiscardModel | None = None,
     learned_seats: int = 0,
+    anyone: int = 0,
 ) -> tuple[Outcome, int]:
     """(the outcome, moves played) with greedy in every seat to the end; the seats of the
     mask ``noisy`` make any legal move instead in ``noise`` of their moves; the seats of the
-    mask ``learned_seats`` throw ``model``'s card where greedy would throw its own.
+    mask ``learned_seats`` throw ``model``'s card where greedy would throw its own; the
+    seats of the mask ``anyone`` make any legal move at every move.
 
     Greedy reads each seat's moment straight from the sampled state (``state_reading``),
     which makes the same moves as from the seat's view at a fraction of the cost.
     """
     plies = 0
     while state.outcome is None:
-        if noisy >> state.turn & 1 and rng.random() < noise:
+        if anyone >> state.turn & 1 or (noisy >> state.turn & 1 and rng.random() < noise):
             moves = legal_moves(state)
             move = moves[rng.randrange(len(moves))]
         elif learned_seats >> state.turn & 1:

@@ -29,8 +29,13 @@ from .knowledge import read
 Position = tuple[list[list[float]], int]  # each card's features, the index Hard threw
 
 # The teacher: Hard without the learned model, so that a training reads no earlier model
-# and the same seed and count give the same file whatever model the repository holds.
-TEACHER = replace(search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=False)
+# and the same seed and count give the same file whatever model the repository holds; and
+# without the reading of random players that came after the repository's model
+# (``random_above``), so that ``train_bot --seed 1`` still writes that model (its
+# self-play is greedy's, where the reading changes about one decision in a hundred).
+TEACHER = replace(
+    search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=False, random_above=1.01
+)
 
 
 def self_play_positions(
