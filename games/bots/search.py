@@ -294,7 +294,11 @@ def _random_players(view: SeatView, others: tuple[int, int], budget: Budget) -> 
 
 
 def _turns_finished(view: SeatView, seat: int) -> int:
-    """Turns ``seat`` has surely finished (a lower bound, as ``_played_a_turn``)."""
+    """Turns ``seat`` has surely finished, counting from the dealer's first.
+
+    Each finished turn left a discard (a take lifts one off again), and each turn after the
+    dealer's first began with a draw or a take, so both counts are lower bounds.
+    """
     draws = 15 - view.stock_left
     begun = draws + (1 if view.phase in (Phase.START, Phase.ANSWER) else 0)
     finished = max(len(view.discards), begun)
@@ -330,7 +334,9 @@ def model_deal(
 ) -> tuple[GameState, int]:
     """One deal as the bot's race draws it, for others that judge moves as it does (the
     coach): which other seats are taken for noisy players in it (``noisy_chance``), as a
-    mask, and a deal of the unseen cards shaped accordingly (``sample_world``)."""
+    mask, and a deal of the unseen cards shaped accordingly (``sample_world``). The seats
+    taken for random players (``random_chance``) are the mask's bits 3 to 5, which
+    ``rollout`` reads."""
     me = view.seat
     others = ((me + 1) % 3, (me + 2) % 3)
     anyone = _random_players(view, others, budget)
@@ -526,15 +532,8 @@ def _deal(view: SeatView, rng: random.Random, shape: int, plain: int = 0) -> Gam
 
 
 def _played_a_turn(view: SeatView) -> set[int]:
-    """Seats sure to have finished a turn: a hand a bot melds from ends its turn meld-free.
-
-    Each finished turn left a discard (a take lifts one off again), and each turn after the
-    dealer's first began with a draw or a take, so both counts are lower bounds.
-    """
-    draws = 15 - view.stock_left
-    begun = draws + (1 if view.phase in (Phase.START, Phase.ANSWER) else 0)
-    finished = max(len(view.discards), begun)
-    return {s for s in range(3) if (s - view.dealer) % 3 < finished}
+    """Seats sure to have finished a turn: a hand a bot melds from ends its turn meld-free."""
+    return {s for s in range(3) if _turns_finished(view, s)}
 
 
 def _passed_up(view: SeatView, me: int) -> dict[int, int]:
