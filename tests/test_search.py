@@ -400,3 +400,26 @@ def test_the_search_reads_only_the_view_against_players_it_takes_for_random():
             other = same_view_other_deal(state, deal)
             assert seat_view(other, other.turn) == seat_view(state, state.turn)
             assert search_move(other, 7) == first
+
+
+def test_every_candidate_meets_the_same_rollout_luck_in_a_deal():
+    # Paired rollouts: at a table the search takes for random players, every rollout move
+    # of theirs is any legal move; a move raced against itself must then score alike in
+    # every deal, or the race would be comparing luck. Drawing each rollout's randomness
+    # in turn (as before) makes the two copies differ.
+    budget = replace(SMALL, drop_z=99.0)
+    for seed in range(60):
+        state = random_players_until(seed, 13)
+        view = seat_view(state, state.turn)
+        if state.outcome is None and state.turn == 0 and len(view.legal) > 2:
+            if search._random_players(view, (1, 2), budget):
+                break
+    else:
+        pytest.fail("no moment found where the search takes a seat for a random player")
+    move = greedy.choose(view, random.Random(0))
+    scores, alive = search.race_scores(view, [move, move], random.Random(5), budget)
+    assert alive == [0, 1] and len(scores[0]) >= budget.batch
+    assert scores[0] == scores[1]
+    unpaired = replace(budget, paired_rollouts=False)
+    scores, _ = search.race_scores(view, [move, move], random.Random(5), unpaired)
+    assert scores[0] != scores[1]

@@ -7,8 +7,9 @@ the end of the game, and picks the move with the best mean chips for its seat.
 
 Improvements on the plain method:
 
-- every candidate is played in the same deals (common random numbers), so the comparison
-  between two moves is not drowned in the luck of the deals;
+- every candidate is played in the same deals, and with the same rollout randomness for
+  the seats taken for noisy or random players (common random numbers), so the comparison
+  between two moves is not drowned in the luck of the deals or of the rollouts;
 - cheap pruning first: only the few best discards by greedy's score, the few best melds,
   takes and lay-offs by deadwood, and greedy's own move always;
 - racing: after each batch of deals, a candidate clearly behind the leader is dropped, so
@@ -41,7 +42,7 @@ It builds full states only from its own guesses (``state_from_view``); the real 
 reaches it, which tests/test_search.py checks by playing it in different deals that share
 one view.
 
-Size: ~520 lines, kept whole: the race, the rollouts, the opponents' model and the sampler
+Size: ~610 lines, kept whole: the race, the rollouts, the opponents' model and the sampler
 of deals are one method, tuned together (docs/bots.md); the sampler is also the coach's.
 """
 
@@ -98,6 +99,12 @@ class Budget:
     # one of its rollout moves any legal move. Above 1: never. (docs/bots.md, reading
     # random players: 0.5 since 4 December 2026.)
     random_above: float = 0.5
+    # Every candidate plays a deal with the same rollout randomness (a seed drawn once a
+    # deal), so the noisy and random seats' moves differ between candidates only where the
+    # candidates led the game apart, and the race compares moves, not luck (docs/bots.md,
+    # paired rollouts: on since 4 December 2026). Off: each rollout draws from the race's
+    # ``rng`` in turn, as before.
+    paired_rollouts: bool = True
     # The learned discard model (``games.bots.learned``, trained by ``manage.py train_bot``):
     # ``learned_rollouts`` has our own seat in the rollouts throw the model's card where
     # greedy would throw its own (the other seats stay greedy or noisy, as they are taken to
@@ -183,6 +190,28 @@ def _race(
     sampler: Sampler | None,
 ) -> Move:
     """Play the live candidates in batches of the same sampled deals; drop the clearly worse."""
+    scores, alive = race_scores(view, candidates, rng, budget, sampler)
+    best = max(alive, key=lambda i: (_mean(scores[i]), -i))
+    if budget.draw_by_value and is_draw_decision(candidates):
+        # Calling Draw, or answering a call, is worth what the rollouts say it is worth:
+        # the move with the best mean chips, whatever greedy's rule of thumb would do.
+        return candidates[best]
+    # Greedy's move (index 0) is a good move already, and the best of several noisy means
+    # looks better than it is: another move must beat it clearly in the same deals.
+    if best != 0 and 0 in alive and _edge(scores[best], scores[0], budget.beat_z) <= 0:
+        return candidates[0]
+    return candidates[best]
+
+
+def race_scores(
+    view: SeatView,
+    candidates: list[Move],
+    rng: random.Random,
+    budget: Budget,
+    sampler: Sampler | None = None,
+) -> tuple[list[list[float]], list[int]]:
+    """The race itself: each candidate's chips deal by deal (the i-th score of every
+    candidate still in the race comes from the same deal), and the candidates left."""
     custom = sampler is not None
     me = view.seat
     scores: list[list[float]] = [[] for _ in candidates]
@@ -208,10 +237,11 @@ def _race(
                     view, rng, budget.shape, budget.tries, budget.discard_tries,
                     plain=noisy | anyone,
                 )  # fmt: skip
+            roll = rng.getrandbits(64) if budget.paired_rollouts else 0
             for i in alive:
                 outcome, used = _rollout(
                     apply(world, candidates[i]),
-                    rng,
+                    random.Random(roll) if budget.paired_rollouts else rng,
                     noisy & ~anyone if budget.noise > 0 else 0,
                     budget.noise,
                     anyone=anyone,
@@ -221,16 +251,7 @@ def _race(
                 plies += used
         worlds += budget.batch
         alive = _survivors(alive, scores, budget.drop_z)
-    best = max(alive, key=lambda i: (_mean(scores[i]), -i))
-    if budget.draw_by_value and is_draw_decision(candidates):
-        # Calling Draw, or answering a call, is worth what the rollouts say it is worth:
-        # the move with the best mean chips, whatever greedy's rule of thumb would do.
-        return candidates[best]
-    # Greedy's move (index 0) is a good move already, and the best of several noisy means
-    # looks better than it is: another move must beat it clearly in the same deals.
-    if best != 0 and 0 in alive and _edge(scores[best], scores[0], budget.beat_z) <= 0:
-        return candidates[0]
-    return candidates[best]
+    return scores, alive
 
 
 # How likely a discard of so many points is (6 or less, 7 to 9, 10) from greedy and from

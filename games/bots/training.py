@@ -32,9 +32,14 @@ Position = tuple[list[list[float]], int]  # each card's features, the index Hard
 # and the same seed and count give the same file whatever model the repository holds; and
 # without the reading of random players that came after the repository's model
 # (``random_above``), so that ``train_bot --seed 1`` still writes that model (its
-# self-play is greedy's, where the reading changes about one decision in a hundred).
+# self-play is greedy's, where the reading changes about one decision in a hundred); and
+# drawing each rollout's randomness in turn, as it did then (``paired_rollouts`` off).
 TEACHER = replace(
-    search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=False, random_above=1.01
+    search.DEFAULT_BUDGET,
+    learned_rollouts=False,
+    learned_order=False,
+    random_above=1.01,
+    paired_rollouts=False,
 )
 
 
