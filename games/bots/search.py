@@ -7,9 +7,9 @@ the end of the game, and picks the move with the best mean chips for its seat.
 
 Improvements on the plain method:
 
-- every candidate is played in the same deals, and with the same rollout randomness for
-  the seats taken for noisy or random players (common random numbers), so the comparison
-  between two moves is not drowned in the luck of the deals or of the rollouts;
+- every candidate is played in the same deals (common random numbers), and, where it
+  takes a seat for a random player, with the same rollout randomness, so the comparison
+  between two moves is not drowned in the luck of the deals or of that seat's moves;
 - cheap pruning first: only the few best discards by greedy's score, the few best melds,
   takes and lay-offs by deadwood, and greedy's own move always;
 - racing: after each batch of deals, a candidate clearly behind the leader is dropped, so
@@ -99,11 +99,12 @@ class Budget:
     # one of its rollout moves any legal move. Above 1: never. (docs/bots.md, reading
     # random players: 0.5 since 4 December 2026.)
     random_above: float = 0.5
-    # Every candidate plays a deal with the same rollout randomness (a seed drawn once a
-    # deal), so the noisy and random seats' moves differ between candidates only where the
-    # candidates led the game apart, and the race compares moves, not luck (docs/bots.md,
-    # paired rollouts: on since 4 December 2026). Off: each rollout draws from the race's
-    # ``rng`` in turn, as before.
+    # Where the race takes a seat for a random player, every candidate plays a deal with
+    # the same rollout randomness (a seed drawn once a deal): that seat's moves then differ
+    # between candidates only where the candidates led the game apart, and the race
+    # compares moves, not luck. Elsewhere each rollout draws from the race's ``rng`` in
+    # turn, as before: paired there too, the race leaves greedy's move more often against
+    # greedy players, and loses by it (docs/bots.md, paired rollouts, 4 December 2026).
     paired_rollouts: bool = True
     # The learned discard model (``games.bots.learned``, trained by ``manage.py train_bot``):
     # ``learned_rollouts`` has our own seat in the rollouts throw the model's card where
@@ -220,6 +221,7 @@ def race_scores(
     others = ((me + 1) % 3, (me + 2) % 3)
     chances = [noisy_chance(view, s, budget) for s in others]
     anyone = _random_players(view, others, budget)
+    paired = budget.paired_rollouts and anyone != 0
     learned_args = {}
     if budget.learned_rollouts:
         learned_args = {"model": learned.default_model(), "learned_seats": 1 << me}
@@ -237,11 +239,11 @@ def race_scores(
                     view, rng, budget.shape, budget.tries, budget.discard_tries,
                     plain=noisy | anyone,
                 )  # fmt: skip
-            roll = rng.getrandbits(64) if budget.paired_rollouts else 0
+            roll = rng.getrandbits(64) if paired else 0
             for i in alive:
                 outcome, used = _rollout(
                     apply(world, candidates[i]),
-                    random.Random(roll) if budget.paired_rollouts else rng,
+                    random.Random(roll) if paired else rng,
                     noisy & ~anyone if budget.noise > 0 else 0,
                     budget.noise,
                     anyone=anyone,
