@@ -380,10 +380,9 @@ def test_a_seat_still_unopened_after_its_turns_is_taken_for_a_random_player():
     assert search.random_chance(fresh, 1, budget) == pytest.approx(budget.noisy_share)
 
 
-def test_the_search_reads_only_the_view_against_players_it_takes_for_random():
-    # Against two random players the search takes them for players who make any move
-    # (deals unshaped, every rollout move any move): still the view alone decides.
-    budget = search.DEFAULT_BUDGET
+def moments_with_random_players(budget: search.Budget, count: int) -> list[GameState]:
+    """Up to ``count`` moments of seat 0 (greedy, after 13 moves against two random
+    players) with a choice to make, where the search takes a seat for a random player."""
     states = []
     for seed in range(60):
         state = random_players_until(seed, 13)
@@ -391,8 +390,15 @@ def test_the_search_reads_only_the_view_against_players_it_takes_for_random():
         if state.outcome is None and state.turn == 0 and len(view.legal) > 2:
             if search._random_players(view, (1, 2), budget):
                 states.append(state)
-        if len(states) >= 4:
+        if len(states) >= count:
             break
+    return states
+
+
+def test_the_search_reads_only_the_view_against_players_it_takes_for_random():
+    # Against two random players the search takes them for players who make any move
+    # (deals unshaped, every rollout move any move): still the view alone decides.
+    states = moments_with_random_players(search.DEFAULT_BUDGET, 4)
     assert states, "no moment found where the search takes a seat for a random player"
     for state in states:
         first = search_move(state, 7)
@@ -408,14 +414,9 @@ def test_every_candidate_meets_the_same_rollout_luck_in_a_deal():
     # every deal, or the race would be comparing luck. Drawing each rollout's randomness
     # in turn (as before) makes the two copies differ.
     budget = replace(SMALL, drop_z=99.0)
-    for seed in range(60):
-        state = random_players_until(seed, 13)
-        view = seat_view(state, state.turn)
-        if state.outcome is None and state.turn == 0 and len(view.legal) > 2:
-            if search._random_players(view, (1, 2), budget):
-                break
-    else:
-        pytest.fail("no moment found where the search takes a seat for a random player")
+    states = moments_with_random_players(budget, 1)
+    assert states, "no moment found where the search takes a seat for a random player"
+    view = seat_view(states[0], 0)
     move = greedy.choose(view, random.Random(0))
     scores, alive = search.race_scores(view, [move, move], random.Random(5), budget)
     assert alive == [0, 1] and len(scores[0]) >= budget.batch

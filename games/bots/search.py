@@ -190,7 +190,7 @@ def _race(
     budget: Budget,
     sampler: Sampler | None,
 ) -> Move:
-    """Play the live candidates in batches of the same sampled deals; drop the clearly worse."""
+    """The race's choice among the candidates that ``race_scores`` left."""
     scores, alive = race_scores(view, candidates, rng, budget, sampler)
     best = max(alive, key=lambda i: (_mean(scores[i]), -i))
     if budget.draw_by_value and is_draw_decision(candidates):
@@ -211,8 +211,9 @@ def race_scores(
     budget: Budget,
     sampler: Sampler | None = None,
 ) -> tuple[list[list[float]], list[int]]:
-    """The race itself: each candidate's chips deal by deal (the i-th score of every
-    candidate still in the race comes from the same deal), and the candidates left."""
+    """The race itself: play the live candidates in batches of the same sampled deals and
+    drop the clearly worse. Returns each candidate's chips deal by deal (the i-th score of
+    every candidate still in the race comes from the same deal), and the candidates left."""
     custom = sampler is not None
     me = view.seat
     scores: list[list[float]] = [[] for _ in candidates]
