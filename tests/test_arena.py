@@ -160,9 +160,9 @@ def test_paired_games_rotate_the_seat_under_test_and_the_same_seed_plays_them_ag
     seats = []
     real = arena._seat_game
 
-    def spy(kinds, seat, state, rng_seed):
+    def spy(kinds, seat, state, rng_seed, policy=None):
         seats.append((tuple(kinds), seat))
-        return real(kinds, seat, state, rng_seed)
+        return real(kinds, seat, state, rng_seed, policy)
 
     monkeypatch.setattr(arena, "_seat_game", spy)
     first = arena.play_paired("easy", "greedy", ("random", "random"), 6, seed=5)
@@ -220,3 +220,32 @@ def test_the_paired_bench_prints_its_figures_last_and_never_imports_django():
     )
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert [f["opponents"] for f in figures] == ["easy+easy"] and figures[0]["deals"] == 3
+
+
+def test_the_variants_bench_plays_hard_greedy_and_each_variant_in_the_same_deals():
+    # A variant that changes nothing (the default noisy share) plays every deal as Hard;
+    # the last line is the figures, and the bench never imports Django.
+    script = (
+        "import sys, bench.variants as b; b.main(['--deals', '3', '--mix', 'random+random',"
+        " '--set', 'noisy_share=0.25', '--set', 'max_worlds=8,max_plies=200,read_discards=off',"
+        " '--seed', '4']); assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["deals"] == 3 and figures["opponents"] == "random+random"
+    same, smaller = figures["variants"]
+    assert same["over_hard"]["chip_diff"] == [0.0, 0.0, 0.0]
+    assert same["over_greedy"] == figures["hard_over_greedy"]
+    assert smaller["set"] == {"max_worlds": 8, "max_plies": 200, "read_discards": False}
+
+
+@pytest.mark.parametrize(
+    "text", ["no_such_field=1", "max_worlds", "max_worlds=many", "paired_rollouts=maybe", ""]
+)
+def test_the_variants_bench_refuses_what_is_not_a_budget_change(text):
+    from bench.variants import parse_variant
+
+    with pytest.raises(ValueError):
+        parse_variant(text)

@@ -19,8 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from games.engine import GameState, Outcome, apply, new_game, seat_view
-from games.engine.moves import CALL
+from games.engine.moves import CALL, Move
 from games.engine.scoring import DRAW_END, FOUGHT_DRAW
+from games.engine.view import SeatView
 
 from . import BOT_KINDS, TRIAL_KINDS, choose
 
@@ -362,6 +363,22 @@ def seat_stats(games: Sequence[SeatRecord]) -> dict[str, object]:
 
 # One deal of a paired run: (deal number, its deal's seed, its bots' seed).
 _Deal = tuple[int, int, int]
+# A bot's move from a seat's view and its randomness (what ``choose`` does for a kind).
+Policy = Callable[[SeatView, random.Random], Move]
+
+
+def paired_plan(deals: int, seed: int) -> list[_Deal]:
+    """The deals of a paired run of ``seed``: the same for every bench that plays them."""
+    master = random.Random(seed)
+    return [(d, master.getrandbits(64), master.getrandbits(64)) for d in range(deals)]
+
+
+def seat_record(kinds: Sequence[str], deal: _Deal, policy: Policy | None = None) -> SeatRecord:
+    """The game of ``deal`` from the seat under test's side (the seat turns with the deal's
+    number); ``policy``, if given, plays that seat instead of its kind."""
+    number, deal_seed, rng_seed = deal
+    seat = number % 3
+    return _seat_game(kinds, seat, new_game(deal_seed), rng_seed, policy)
 
 
 def play_paired(
@@ -383,8 +400,7 @@ def play_paired(
     _check_kinds([base, *opponents])
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    master = random.Random(seed)
-    plan = [(d, master.getrandbits(64), master.getrandbits(64)) for d in range(deals)]
+    plan = paired_plan(deals, seed)
     hero_games: list[SeatRecord] = []
     base_games: list[SeatRecord] = []
     work = [(hero, base, tuple(opponents), d) for d in plan]
@@ -409,23 +425,34 @@ def play_paired(
 
 
 def _paired_deal(job: tuple[str, str, tuple[str, ...], _Deal]) -> tuple[SeatRecord, SeatRecord]:
-    hero, base, opponents, (number, deal_seed, rng_seed) = job
-    seat = number % 3
-    records = []
-    for kind in (hero, base):
-        kinds = [""] * 3
-        kinds[seat] = kind
-        kinds[(seat + 1) % 3], kinds[(seat + 2) % 3] = opponents
-        records.append(_seat_game(kinds, seat, new_game(deal_seed), rng_seed))
-    return records[0], records[1]
+    hero, base, opponents, deal = job
+    return (
+        seat_record(seat_kinds(hero, opponents, deal), deal),
+        seat_record(seat_kinds(base, opponents, deal), deal),
+    )
 
 
-def _seat_game(kinds: Sequence[str], seat: int, state: GameState, rng_seed: int) -> SeatRecord:
+def seat_kinds(kind: str, opponents: Sequence[str], deal: _Deal) -> list[str]:
+    """The three seats' kinds for ``deal``: ``kind`` in the seat under test (the deal's
+    number modulo 3), the two ``opponents`` after it."""
+    seat = deal[0] % 3
+    kinds = [""] * 3
+    kinds[seat] = kind
+    kinds[(seat + 1) % 3], kinds[(seat + 2) % 3] = opponents
+    return kinds
+
+
+def _seat_game(
+    kinds: Sequence[str], seat: int, state: GameState, rng_seed: int, policy: Policy | None = None
+) -> SeatRecord:
     calls: list[int] = []
     while state.outcome is None:
         view = seat_view(state, state.turn)
         rng = random.Random((rng_seed * 1_000_003 + state.ply) * 3 + state.turn)
-        move = choose(kinds[state.turn], view, rng)
+        if policy is not None and state.turn == seat:
+            move = policy(view, rng)
+        else:
+            move = choose(kinds[state.turn], view, rng)
         if state.turn == seat and move.type == CALL:
             calls.append(view.hand_points)
         state = apply(state, move)
