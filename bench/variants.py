@@ -24,8 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from games.bots import search
 from games.bots.arena import (
     MIXES,
+    PairedResult,
     SeatRecord,
-    paired_mean,
     paired_plan,
     parse_mixes,
     seat_kinds,
@@ -73,10 +73,14 @@ def _deal(job) -> list[SeatRecord]:
     return records
 
 
-def _diff(games: list[list[SeatRecord]], a: int, b: int) -> dict[str, list[float]]:
-    chips = paired_mean([g[a].chips - g[b].chips for g in games])
-    wins = paired_mean([int(g[a].won) - int(g[b].won) for g in games])
-    return {"chip_diff": [round(x, 3) for x in chips], "win_diff": [round(x, 4) for x in wins]}
+def _diff(
+    games: list[list[SeatRecord]], a: int, b: int, opponents: tuple[str, str]
+) -> dict[str, list[float]]:
+    """Column ``a`` over column ``b``: the paired run's chip and win differences."""
+    result = PairedResult(
+        str(a), str(b), opponents, tuple(g[a] for g in games), tuple(g[b] for g in games)
+    ).to_dict()
+    return {"chip_diff": result["chip_diff"], "win_diff": result["win_diff"]}
 
 
 def _line(name: str, figures: dict[str, list[float]]) -> str:
@@ -128,12 +132,13 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         "opponents": mix,
         "deals": args.deals,
         "seed": args.seed,
-        "hard_over_greedy": _diff(games, 0, 1),
+        "hard_over_greedy": _diff(games, 0, 1, MIXES[mix]),
         "variants": [],
     }
     print(_line(f"hard over greedy against {mix}, {args.deals} deals", out["hard_over_greedy"]))
     for i, (text, changes) in enumerate(zip(args.set, variants, strict=True)):
-        over_hard, over_greedy = _diff(games, 2 + i, 0), _diff(games, 2 + i, 1)
+        over_hard = _diff(games, 2 + i, 0, MIXES[mix])
+        over_greedy = _diff(games, 2 + i, 1, MIXES[mix])
         print(_line(f"  {text} over hard", over_hard))
         print(_line(f"  {text} over greedy", over_greedy))
         out["variants"].append({"set": changes, "over_hard": over_hard, "over_greedy": over_greedy})
