@@ -66,10 +66,7 @@ def test_the_new_table_form_shows_the_ante_only_with_series_ticked(browser, serv
     context.close()
 
 
-def test_a_series_standings_beside_the_table_fit_at_1280(browser, server):
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    errors = PageErrors(page)
+def _sign_up_and_open_a_series_with_two_normal_bots(page, server):
     sign_up(page, server)
     page.goto(f"{server}/tables/new/")
     page.get_by_label("Seat 1:").select_option("normal")
@@ -77,6 +74,13 @@ def test_a_series_standings_beside_the_table_fit_at_1280(browser, server):
     page.get_by_label("Series:").check()
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/series/\d+/$"))
+
+
+def test_a_series_standings_beside_the_table_fit_at_1280(browser, server):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors = PageErrors(page)
+    _sign_up_and_open_a_series_with_two_normal_bots(page, server)
 
     open_menu(page)  # the standings are in the table's menu, over the table
     panel = page.locator("#series-panel")
@@ -97,13 +101,7 @@ def test_when_a_series_hand_ends_its_panel_counts_it_and_the_way_on_is_the_serie
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     errors = PageErrors(page)
-    sign_up(page, server)
-    page.goto(f"{server}/tables/new/")
-    page.get_by_label("Seat 1:").select_option("normal")
-    page.get_by_label("Seat 2:").select_option("normal")
-    page.get_by_label("Series:").check()
-    page.get_by_role("button", name="Create table").click()
-    page.wait_for_url(re.compile(r"/series/\d+/$"))
+    _sign_up_and_open_a_series_with_two_normal_bots(page, server)
     series_url = page.url
 
     play_turns_until_the_end(page)
