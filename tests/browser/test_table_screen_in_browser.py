@@ -249,18 +249,22 @@ def test_your_turn_sounds_and_buzzes_unless_turned_off_or_asked_for_less_motion(
     assert page.get_by_label("Sound").is_checked() and page.get_by_label("Vibrate").is_checked()
     page.keyboard.press("Escape")
 
-    my_turn(page, "Discard")
-    buzzes, tones = page.evaluate("[window.buzzes, window.tones]")
-    assert buzzes <= 1  # one if the turn came with a board (not at the deal)
-    tap_card(page.locator("#my-hand .hand-card").last)
-    act(page, "Discard")
-    page.wait_for_function(
-        "n => window.buzzes > n || !document.getElementById('table-result').hidden",
-        arg=buzzes,
-        timeout=15_000,
-    )
-    if page.locator("#table-result").is_visible():
-        pytest.skip("the game ended before the person's next turn")  # rare: a bot went out
+    for game in range(5):
+        my_turn(page, "Discard")  # after a game the bots ended, Play again
+        buzzes, tones = page.evaluate("[window.buzzes, window.tones]")
+        if game == 0:
+            assert buzzes <= 1  # one if the turn came with a board (not at the deal)
+        tap_card(page.locator("#my-hand .hand-card").last)
+        act(page, "Discard")
+        page.wait_for_function(
+            "n => window.buzzes > n || !document.getElementById('table-result').hidden",
+            arg=buzzes,
+            timeout=15_000,
+        )
+        if not page.locator("#table-result").is_visible():
+            break  # (rarely a bot goes out before the person's next turn)
+    else:
+        pytest.fail("five games in a row ended before the person's next turn")
     # The next turn: one buzz and a two-note chime.
     assert page.evaluate("[window.buzzes, window.tones]") == [buzzes + 1, tones + 2]
 
