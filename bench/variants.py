@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import sys
 import time
@@ -63,13 +64,11 @@ def parse_variant(text: str) -> dict[str, object]:
 
 def _deal(job) -> list[SeatRecord]:
     budgets, opponents, deal = job
-    records = [
-        seat_record(seat_kinds("hard", opponents, deal), deal),
-        seat_record(seat_kinds("greedy", opponents, deal), deal),
-    ]
+    hard = seat_kinds("hard", opponents, deal)
+    records = [seat_record(hard, deal), seat_record(seat_kinds("greedy", opponents, deal), deal)]
     for budget in budgets:
-        policy = lambda view, rng, b=budget: search.choose_with(view, rng, b)  # noqa: E731
-        records.append(seat_record(seat_kinds("hard", opponents, deal), deal, policy))
+        policy = functools.partial(search.choose_with, budget=budget)
+        records.append(seat_record(hard, deal, policy))
     return records
 
 
