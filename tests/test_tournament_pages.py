@@ -270,3 +270,17 @@ def test_only_a_person_waiting_to_be_paired_polls_every_two_seconds(
     assert _trigger(client.get(f"/tournaments/{now.pk}/")) == "every 10s"
     client.force_login(bob)  # not entered: a watcher
     assert _trigger(client.get(f"/tournaments/{now.pk}/")) == "every 10s"
+
+
+def test_the_countdown_to_the_start_is_rounded_up_so_the_page_never_asks_too_soon(
+    client, staff, alice
+):
+    """The page counts down from the server's seconds and asks once more at zero; a count
+    rounded down reached zero up to a second before the start, and that ask found nothing
+    new (no content), so the person waited for the next poll, 10 s on."""
+    soon = services.create(
+        staff, name="Soon arena", starts_at=timezone.now() + timedelta(seconds=30.9), public=True
+    )
+    client.force_login(alice)
+    text = client.get(f"/tournaments/{soon.pk}/").content.decode()
+    assert 'data-seconds="31"' in text and ">0:31<" in text

@@ -5,6 +5,7 @@ buttons. Each action is one service call plus a redirect."""
 from __future__ import annotations
 
 import hashlib
+import math
 from typing import Any
 
 from django.contrib import messages
@@ -159,7 +160,9 @@ def _context(request: HtmxHttpRequest, t: Tournament, found=None) -> dict[str, A
         "t": t,
         "state": state,
         "version": _version(t, state, b, entry, current),
-        "seconds_left": (left := max(0, int((until - now).total_seconds()))),
+        # Rounded up: the page counts down from it and asks once more at zero, which must
+        # not come before the start (a poll that finds nothing new gets no content).
+        "seconds_left": (left := max(0, math.ceil((until - now).total_seconds()))),
         "clock_shown": _clock(left),
         "board_html": _board_html(request, t, b, entry),
         "podium": b.podium() if state == "finished" else [],

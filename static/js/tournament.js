@@ -1,7 +1,8 @@
 // A tournament's page: count its clock down between the server's refreshes (htmx asks for
 // the live part every 2 or 10 s and replaces it, with the server's own count), and ask
 // once more when an upcoming tournament starts, a moment after, each page at its own
-// moment (a crowd's pages do not all ask in the same instant).
+// moment (a crowd's pages do not all ask in the same instant), and again while it still
+// shows as upcoming.
 (function () {
   "use strict";
   function pad(n) { return (n < 10 ? "0" : "") + n; }
@@ -21,8 +22,11 @@
     var left = Math.max(0, parseInt(clock.dataset.seconds, 10) - Math.floor((Date.now() - started) / 1000));
     count.textContent = show(left);
     var live = document.getElementById("tournament-live");
-    if (left === 0 && live && !live.dataset.startAsked && /tongits:start/.test(live.getAttribute("hx-trigger") || "")) {
-      live.dataset.startAsked = "1";
+    // Still upcoming at zero after an ask (the server had not started it yet, and a poll
+    // that finds nothing new gets no content, so the part stays): ask again, 4 s on.
+    var asked = live ? parseInt(live.dataset.startAsked || "0", 10) : 0;
+    if (left === 0 && live && (!asked || Date.now() - asked > 4000) && /tongits:start/.test(live.getAttribute("hx-trigger") || "")) {
+      live.dataset.startAsked = String(Date.now());
       setTimeout(function () { window.htmx.trigger(live, "tongits:start"); }, 300 + Math.random() * 2000);
     }
   }
