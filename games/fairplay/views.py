@@ -16,13 +16,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.history.dashboard import staff_only
 from games.models import Game
+from games.redirects import local_path
 
 from . import actions, reports
 from .detector import ALPHA, THRESHOLD
@@ -186,9 +186,7 @@ def act(request: HttpRequest) -> HttpResponse:
     """One staff action (warn, void a pair's games, close an account, deal with the
     reports), logged with who, when and why."""
     form = ActionForm(request.POST)
-    back = request.POST.get("back") or reverse("fairplay_pairs")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        back = reverse("fairplay_pairs")
+    back = local_path(request, request.POST.get("back"), reverse("fairplay_pairs"))
     if not form.is_valid():
         messages.error(request, gettext("Say why, and choose an action: nothing was done."))
         return redirect(back)

@@ -12,24 +12,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.play import services as play_services
 from games.play.services import ServiceError
+from games.redirects import local_path
 from games.series import pages as series_pages
 from games.social import pages, presence, services
 
 
 def _back(request: HttpRequest) -> HttpResponse:
-    target = request.POST.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(target)
-    return redirect("friends")
+    return redirect(local_path(request, request.POST.get("next"), reverse("friends")))
 
 
 @login_required
