@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+import tongits_site.converters  # noqa: F401 (registers <id:...> and <name:...>)
 from games.views import guide, home, lobby, table
 
 urlpatterns = [
@@ -11,12 +12,12 @@ urlpatterns = [
     path("live/counts/", home.counts, name="live_counts"),
     path("play/quick/", lobby.quick_play, name="quick_play"),
     path("tables/new/", lobby.new_table, name="new_table"),
-    path("tables/<int:game_id>/join/", lobby.join, name="join_table"),
-    path("invite/<str:token>/", lobby.invite, name="invite"),
-    path("games/<int:game_id>/", table.table, name="table"),
-    path("games/<int:game_id>/act/", table.act, name="act"),
-    path("games/<int:game_id>/about/", table.about, name="table_about"),
-    path("games/<int:game_id>/again/", table.play_again, name="play_again"),
+    path("tables/<id:game_id>/join/", lobby.join, name="join_table"),
+    path("invite/<name:token>/", lobby.invite, name="invite"),
+    path("games/<id:game_id>/", table.table, name="table"),
+    path("games/<id:game_id>/act/", table.act, name="act"),
+    path("games/<id:game_id>/about/", table.about, name="table_about"),
+    path("games/<id:game_id>/again/", table.play_again, name="play_again"),
     path("", include("games.history.urls")),
     path("", include("games.series.urls")),
     path("", include("games.fairplay.urls")),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.urls import path
 
+import tongits_site.converters  # noqa: F401 (registers <id:...> and <name:...>)
+
 from . import views
 
 urlpatterns = [
-    path("games/<int:game_id>/analysis/", views.coach, name="analysis"),
+    path("games/<id:game_id>/analysis/", views.coach, name="analysis"),
 ]
