@@ -106,7 +106,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         ignored (this socket takes no other frame)."""
         try:
             away = json.loads(text_data or "").get("away")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):  # "[[[[…" nested thousands deep
             return
         if not self.counted or not isinstance(away, bool) or away == bool(self.away):
             return

@@ -149,11 +149,19 @@ def muted_ids(user_id: int) -> set[int]:
     return muted | blocked_ids(user_id)
 
 
+def _row_id(value: Any) -> int:
+    """A row's id from a frame: a whole number a database column can hold, as a number
+    or digits. JSON also brings floats, ``Infinity`` and numbers too large for any column,
+    which must be refused before ``int()`` or a query fails on them."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63:
+        return value
+    raise ChatRefused(NO_SUCH_MESSAGE)
+
+
 def _message(game_id: int, message_id: Any, watchers_too: bool) -> ChatMessage:
-    try:
-        pk = int(message_id)
-    except (TypeError, ValueError):
-        raise ChatRefused(NO_SUCH_MESSAGE) from None
+    pk = _row_id(message_id)
     rows = ChatMessage.objects.filter(game_id=game_id, pk=pk)
     if not watchers_too:
         rows = rows.filter(room=ChatMessage.Room.PLAYERS)
@@ -175,10 +183,7 @@ def mute(game_id: int, user: AbstractBaseUser, message_id: Any, watchers_too: bo
 
 
 def unmute(user: AbstractBaseUser, muted_id: Any) -> int:
-    try:
-        pk = int(muted_id)
-    except (TypeError, ValueError):
-        raise ChatRefused(NO_SUCH_MESSAGE) from None
+    pk = _row_id(muted_id)
     ChatMute.objects.filter(user=user, muted_id=pk).delete()
     return pk
 
