@@ -151,10 +151,12 @@ def join(tournament_id: int, user: AbstractBaseUser, *, invite_token: str | None
 
 def _set_state(tournament_id: int, user: AbstractBaseUser, state: str) -> Entry:
     with transaction.atomic():
-        _locked(tournament_id)
+        t = _locked(tournament_id)
         entry = Entry.objects.filter(tournament_id=tournament_id, user=user).first()
         if entry is None:
             raise NotAllowed(_("You have not joined this tournament."))
+        if t.state(timezone.now()) not in ("upcoming", "running"):  # a page left open
+            raise NotAllowed(_("This tournament is over."))
         entry.state = state
         entry.save(update_fields=["state"])
         _changed(tournament_id)
