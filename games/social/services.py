@@ -194,6 +194,11 @@ def request_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
 
 
 def _accept(row: Friendship, user: AbstractBaseUser) -> Done:
+    # The cap holds for both: a request made while either had room may be answered later.
+    if len(friend_ids(user.pk)) >= MAX_FRIENDS:
+        raise ServiceError(_("You have as many friends as a list may hold (200)."))
+    if len(friend_ids(row.from_user_id)) >= MAX_FRIENDS:
+        raise ServiceError(_("They have as many friends as a list may hold (200)."))
     row.accepted_at = timezone.now()
     row.save(update_fields=["accepted_at"])
     _tell(row.from_user_id)
