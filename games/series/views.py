@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -31,6 +32,9 @@ def _watchable(request: HtmxHttpRequest, series_id: int) -> services.State:
     return st
 
 
+# Its hand in play is a seat's table, with the hand: never kept by a browser's back
+# button or a proxy (Cache-Control: no-store, private), as the table's own page.
+@never_cache
 @login_required
 def series_page(request: HtmxHttpRequest, series_id: int) -> HttpResponse:
     """The series' one URL: its hand in play as a table, else the screen between hands
