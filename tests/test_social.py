@@ -229,6 +229,24 @@ def test_a_series_challenge_deals_the_first_hand_of_a_series_with_its_ante(alice
     assert game.status == Game.Status.PLAYING
 
 
+def test_a_challenger_who_cannot_open_a_table_now_is_named_to_the_one_accepting(
+    alice, bob, settings
+):
+    """The table is the challenger's, so their limits apply; the refusal used to say
+    "You already sit at ..." to the person accepting, who sat nowhere."""
+    befriend(alice, bob)
+    made = social.challenge(alice, bob.pk, ante=None, bot_kind="easy")
+    settings.TONGITS_OPEN_TABLES_MAX = 1
+    services.create_table(alice, public=False, others=("open", "open"))
+    with pytest.raises(services.ServiceError) as refused:
+        social.accept_challenge(bob, made.pk)
+    assert str(refused.value.message).startswith("alice cannot open another table just now")
+    made.refresh_from_db()
+    assert made.status == Challenge.Status.PENDING and made.game is None
+    settings.TONGITS_OPEN_TABLES_MAX = 10
+    assert social.accept_challenge(bob, made.pk).status == Game.Status.PLAYING
+
+
 def test_a_challenge_can_be_declined_or_taken_back_and_expires(alice, bob):
     befriend(alice, bob)
     first = social.challenge(alice, bob.pk, ante=None, bot_kind="normal")

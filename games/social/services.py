@@ -19,8 +19,10 @@ from django.db.models import Q, QuerySet
 from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import display_name_for
 from games import bots
 from games.models import Game
 from games.play import services
@@ -28,6 +30,7 @@ from games.play.services import NotAllowed, ServiceError, person_tables_group
 from games.series import services as series_services
 from games.series.models import Series
 from games.social.models import Block, Challenge, Friendship
+from games.words.text import lazy_message
 
 # Sent after the commit of a new friendship, with both people's ``user_ids``.
 friends_made = Signal()
@@ -338,14 +341,28 @@ def accept_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Game:
             raise ServiceError(_("That challenge is no longer there."))
         challenger = found.from_user
         others = ("open", found.bot_kind)
-        if found.ante is not None:
-            made = series_services.create_series(
-                challenger, ante=found.ante, others=others, public=False,
-                bot_kind=found.bot_kind,
-            )  # fmt: skip
-            game = made.hands.get(number=1).game
-        else:
-            game = services.create_table(challenger, public=False, others=others)
+        try:  # the table is the challenger's: their limits on tables apply
+            if found.ante is not None:
+                made = series_services.create_series(
+                    challenger, ante=found.ante, others=others, public=False,
+                    bot_kind=found.bot_kind,
+                )  # fmt: skip
+                game = made.hands.get(number=1).game
+            else:
+                game = services.create_table(challenger, public=False, others=others)
+        except ServiceError:  # worded for them ("You already sit at ..."), not for user
+            name = display_name_for(challenger)
+            raise ServiceError(
+                lazy_message(
+                    lambda: (
+                        gettext(
+                            "%(name)s cannot open another table just now: the challenge "
+                            "stays, so accept it again in a little while."
+                        )
+                        % {"name": name}
+                    )
+                )
+            ) from None
         game = services.join_table(game.pk, user, invite_token=game.invite_token)
         found.status = Challenge.Status.ACCEPTED
         found.answered_at = timezone.now()
