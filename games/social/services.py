@@ -4,6 +4,9 @@ Each change runs in a transaction and tells the people it concerns after the com
 their own group (``person_group``): their lobby sockets re-render what changed. A blocked
 person is never told anything about the block: their request or challenge to the person
 who blocked them is kept and looks sent to them, but never reaches that person.
+
+Size: ~400 lines, kept whole: every write of friendships, blocks and challenges and the
+order of their locks, which a split would scatter over modules that must agree on it.
 """
 
 from __future__ import annotations
