@@ -358,7 +358,9 @@ def test_racing_clocks_make_each_due_move_once(make_game, alice, bob, carol):
     counts = [n for n in made if isinstance(n, int)]
     assert all(isinstance(n, (int, DatabaseError)) for n in made), made
     assert all(seqs in ([], [1]) for seqs in logged.values())
-    assert sum(counts) == sum(len(seqs) for seqs in logged.values())
+    # A clock refused by SQLite mid-run reports an error, not the moves it made before.
+    stored = sum(len(seqs) for seqs in logged.values())
+    assert sum(counts) == stored if len(counts) == len(made) else sum(counts) <= stored
     if connection.vendor == "postgresql":
         assert len(counts) == 3 and sum(counts) == 4
 
