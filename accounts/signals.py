@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.signals import user_logged_out
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -14,6 +14,17 @@ from accounts import sockets
 def close_sockets_on_log_out(sender, request, user, **kwargs) -> None:
     # Sent before Django flushes the session, so the key is still the session's.
     sockets.session_logged_out(request.session.session_key if request else None)
+
+
+@receiver(user_logged_in)
+def close_sockets_of_a_flushed_session_on_log_in(sender, request, user, **kwargs) -> None:
+    # A log-in through a browser logged in as someone else (or under an old password)
+    # flushes that session with no log-out signal: its sockets end with it, as on log
+    # out. SessionKeyAtStart noted the key the request came with; the same person logging
+    # in again keeps their key, and a visitor's session has no sockets bound to it.
+    old = getattr(request, sockets.SESSION_KEY_AT_START, None) if request else None
+    if old and old != request.session.session_key:
+        sockets.session_logged_out(old)
 
 
 @receiver(post_save, sender=get_user_model())

@@ -1,6 +1,7 @@
-"""A session's sockets end with it: on log out, on a password change made elsewhere, and
-when the account is disabled, every open socket of that session (or user) is closed with
-4401 within moments, so it can neither act nor receive a hand any longer.
+"""A session's sockets end with it: on log out, on a password change made elsewhere, when
+the account is disabled, and when its browser logs in as someone else, every open socket
+of that session (or user) is closed with 4401 within moments, so it can neither act nor
+receive a hand any longer.
 
 Each socket of a logged-in person joins two groups: one for its session (by a hash of the
 key: a group name is no place for a secret) and one for its user. Log out tells the
@@ -28,6 +29,21 @@ SESSION_ENDED = 4401
 # Set on a user by the password change view, which sends its own notice after Django has
 # moved the session to a new key; post_save then leaves it alone.
 NOTICE_SENT_BY_VIEW = "_sockets_notice_by_view"
+
+
+SESSION_KEY_AT_START = "_session_key_at_start"
+
+
+class SessionKeyAtStart:
+    """Middleware, after SessionMiddleware: notes the session key the request came with
+    (the cookie's; nothing is loaded), which a log-in replaces before its signal."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        setattr(request, SESSION_KEY_AT_START, request.session.session_key)
+        return self.get_response(request)
 
 
 def session_group(session_key: str) -> str:

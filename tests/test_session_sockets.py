@@ -125,6 +125,38 @@ async def test_logging_in_again_elsewhere_closes_nothing(game, alice):
     await sock.disconnect()
 
 
+async def test_logging_in_as_someone_else_in_the_same_browser_closes_the_old_sessions_sockets(
+    game, alice, bob
+):
+    """Django's log-in flushes the old session without a log-out signal: alice's table
+    went on receiving her hand in a browser where bob had logged in."""
+    browser, headers = await logged_in(alice)
+    table, lobby = await table_socket(game.pk, headers), await lobby_socket(headers)
+    form = {"username": "bob", "password": PASSWORDS["bob"]}
+
+    answer = await database_sync_to_async(browser.post)(reverse("login"), form)
+
+    assert answer.status_code == 302
+    assert await table.receive_output(timeout=1) == CLOSED
+    assert await lobby.receive_output(timeout=1) == CLOSED
+
+
+async def test_logging_in_again_as_the_same_person_keeps_the_sockets_and_log_out_still_closes_them(
+    game, alice
+):
+    browser, headers = await logged_in(alice)
+    table = await table_socket(game.pk, headers)
+    form = {"username": "alice", "password": PASSWORDS["alice"]}
+
+    await database_sync_to_async(browser.post)(reverse("login"), form)  # a new session key
+
+    assert await table.receive_nothing(timeout=0.3)
+    await table.send_to(text_data=frame({"action": "fight"}))
+    assert 'role="alert"' in await table.receive_from(timeout=3)
+    await database_sync_to_async(browser.post)(reverse("logout"))
+    assert await table.receive_output(timeout=1) == CLOSED
+
+
 async def test_staff_closing_an_account_for_fair_play_closes_its_sockets_at_once(game, alice, bob):
     """Fair play's Close account (a bulk update, which sends no save signal) ends the
     account's open table and lobby sockets too, not only its next request."""

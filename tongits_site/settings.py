@@ -93,6 +93,8 @@ MIDDLEWARE = [
     # writes a page). Why BREACH does not apply: tongits_site/middleware.py.
     "tongits_site.middleware.CompressPages",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The session key a request came with: a log-in moves or ends its sockets (accounts/).
+    "accounts.sockets.SessionKeyAtStart",
     # The language: the cookie the switch sets, else the browser's Accept-Language (after
     # the sessions, before CommonMiddleware, as Django asks). Before the text check, so even
     # its refusal speaks the visitor's language. URLs carry no language prefix.
