@@ -9,8 +9,10 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
+from accounts.models import Profile
 from games.models import Game
 from games.play import services
+from games.social import services as social
 from tongits_site.asgi import application
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +109,30 @@ async def test_a_socket_to_a_path_with_no_route_is_refused_without_an_error(path
 def test_a_plain_request_to_a_path_with_no_route_is_a_404(client, errors):
     assert client.get("/nothing/").status_code == 404
     assert error_lines(errors) == []
+
+
+@pytest.mark.django_db(transaction=True)  # a failed query ends PostgreSQL's transaction
+@pytest.mark.parametrize(
+    ("changelist", "query"),
+    [
+        ("admin:social_friendship_changelist", "created_at__year=9999"),
+        ("admin:social_friendship_changelist", "created_at__year=9999&created_at__month=12"),
+        ("admin:axes_accessattempt_changelist", "attempt_time__year=9999"),
+        ("admin:accounts_profile_changelist", "display_name__regex=("),
+    ],
+)
+def test_an_admin_list_filter_that_fails_as_the_list_is_made_is_a_clean_400(
+    admin_client, alice, bob, errors, changelist, query
+):
+    """Django's admin checks a filter's name, not whether Python's dates or the database
+    can take its value: a year 9999 or a broken pattern was a 500."""
+    social.request_friend(alice, bob.pk)
+    social.accept_friend(bob, alice.pk)
+    Profile.for_user(alice)
+
+    response = admin_client.get(f"{reverse(changelist)}?{query}")
+
+    assert response.status_code == 400
+    assert "cannot be filtered that way" in response.content.decode()
+    assert error_lines(errors) == []
+    assert admin_client.get(reverse(changelist)).status_code == 200  # unfiltered, as before

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.gzip import GZipMiddleware
 from django.utils.translation import gettext_lazy as _
 
 from games.words.text import storable
+
+log = logging.getLogger(__name__)
 
 NOT_TEXT = _(
     "This request held characters that are not text (a NUL byte), so nothing was done. "
@@ -39,6 +43,46 @@ def _all_storable(data) -> bool:
     return all(
         storable(key) and all(storable(value) for value in values) for key, values in data.lists()
     )
+
+
+ODD_FILTER = _(
+    "This list cannot be filtered that way (a date out of range, or a pattern the database "
+    "cannot read): go back to the list and choose its filters again."
+)
+
+
+class RefuseOddAdminFilters:
+    """Answer 400 to an admin list whose filters fail while it is made, past the admin's own
+    checks: a year 9999 in a date hierarchy (Python's dates end there), a regex the database
+    cannot compile, a lookup SQLite lacks. Django's admin lets these through to a 500."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        match = getattr(request, "resolver_match", None)
+        if not (
+            request.GET
+            and isinstance(exception, (ValueError, OverflowError, DatabaseError))
+            and match is not None
+            and "admin" in match.namespaces
+            and (match.url_name or "").endswith("_changelist")
+        ):
+            return None
+        # The filters' names only: a value may be a guess at something.
+        log.warning(
+            "400 %s %s: an admin list's filters failed (%s): %s",
+            request.method,
+            request.path,
+            type(exception).__name__,
+            ", ".join(sorted(request.GET)),
+        )
+        response = HttpResponseBadRequest(str(ODD_FILTER), content_type="text/plain; charset=utf-8")
+        response._has_been_logged = True  # the line above says it; Django's would repeat it
+        return response
 
 
 # A language tag "tl" (Tagalog), alone or with a region, in an Accept-Language header.

@@ -108,6 +108,8 @@ MIDDLEWARE = [
     # A log-in puts the profile's language back: this sets its cookie on the response.
     "accounts.languages.ProfileLanguageCookie",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # An admin list's filters that fail as it is made: a 400 that says so, not a 500.
+    "tongits_site.middleware.RefuseOddAdminFilters",
     # The device cookie, and who posts forms from which address and device, as keyed
     # hashes (fair play: accounts that share one are told apart at rated tables).
     "games.fairplay.devices.DeviceMiddleware",
