@@ -170,6 +170,44 @@ def test_a_repeated_client_move_id_is_applied_once_and_answered_the_same(
     assert game.seq == 1 and game.moves.count() == 1
 
 
+def test_another_move_from_the_same_page_is_told_the_table_changed_not_taken_for_the_first(
+    make_game, alice, bob, carol
+):
+    """The page's move id names the page (game, version, seat), so two tabs of one seat
+    send the same id: the second tab's other move was answered as the first one's repeat,
+    with no message."""
+    game = make_game([alice, bob, carol], seed=1)
+    view = turn_view(game)
+    user, first, other = people(game)[view.seat], view.legal[0], view.legal[1]
+    services.submit_move(game.pk, user, first.to_dict(), expected_seq=0, client_move_id="page-0")
+
+    with pytest.raises(services.StaleMove):
+        services.submit_move(
+            game.pk, user, other.to_dict(), expected_seq=0, client_move_id="page-0"
+        )
+    again = services.submit_move(
+        game.pk, user, first.to_dict(), expected_seq=0, client_move_id="page-0"
+    )
+
+    game.refresh_from_db()
+    assert again.duplicate and game.seq == 1 and game.moves.count() == 1
+
+
+def test_im_back_from_an_old_page_after_the_end_is_refused_and_changes_nothing(
+    make_game, alice, bob, carol
+):
+    game = make_game([alice, bob, carol], seed=1)
+    Seat.objects.filter(game=game, index=0).update(away=True)  # the clock played for alice
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    rev = Game.objects.get(pk=game.pk).rev
+
+    with pytest.raises(services.NotAllowed, match="This game has ended"):
+        services.mark_back(game.pk, alice)
+
+    assert Game.objects.get(pk=game.pk).rev == rev
+    assert Seat.objects.get(game=game, index=0).away
+
+
 def test_another_seats_client_move_id_is_refused_and_tells_nothing_of_their_move(
     make_game, alice, bob, carol
 ):

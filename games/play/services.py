@@ -493,7 +493,7 @@ def _submit_locked(
     # A move made at this version would have moved the game on: only a frame for another
     # version (or none said) can be one already applied, sent again after a reconnect.
     if expected_seq != game.seq:
-        earlier = _earlier_result(game, seat, client_move_id)
+        earlier = _earlier_result(game, seat, client_move_id, payload)
         if earlier is not None:
             return earlier
     _check_can_act(game, seat)
@@ -564,9 +564,12 @@ def _seat_for(seats: list[SeatRow], user: AbstractBaseUser | AnonymousUser) -> S
 
 
 def _earlier_result(
-    game: Game, seat: SeatRow | None, client_move_id: str | None
+    game: Game, seat: SeatRow | None, client_move_id: str | None, payload: dict[str, Any]
 ) -> MoveResult | None:
-    """The result of this seat's move with this client id, if it was already applied."""
+    """The result of this seat's move with this client id, if this move was already
+    applied. The page's id names the page (game, version, seat), not the move: another
+    move sent from the same page (a second tab, an old page) is not that one, and the
+    stale check after this tells its sender that the table changed."""
     if not client_move_id or seat is None:
         return None
     row = game.moves.filter(client_move_id=client_move_id).values("seat", "seq", "payload")
@@ -575,6 +578,12 @@ def _earlier_result(
         return None
     if row["seat"] != seat.index:  # another seat's id: nothing of theirs is told
         raise BadMove(MOVE_ID_USED)
+    try:
+        sent = Move.from_dict({**payload, "seat": seat.index}).to_dict()
+    except InvalidMoveError:
+        return None  # not a move at all: refused as such below
+    if sent != row["payload"]:
+        return None
     return MoveResult(game.pk, row["seq"], row["payload"], duplicate=True, finished=game.is_over)
 
 
@@ -753,11 +762,12 @@ def play_thought(job: Thinking, move: Move) -> MoveResult | None:
 
 
 def mark_back(game_id: int, user: AbstractBaseUser) -> bool:
-    """The person at an away seat is back: stop playing for them. True if it changed."""
+    """The person at an away seat is back: stop playing for them. True if it changed.
+    Refused, as a move would be, to a watcher and at a game not on (an old page)."""
     with transaction.atomic():
         game, seats = _locked_game_and_seats(game_id)
-        seat = _seat_for(seats, user)
-        if seat is None or not seat.away:
+        seat = _check_can_act(game, _seat_for(seats, user))
+        if not seat.away:
             return False
         _back(game, seats, seat.index)
     return True
