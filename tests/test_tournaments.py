@@ -166,6 +166,31 @@ def test_a_finished_game_scores_by_place_and_its_people_wait_again(alice, bob, c
     assert len(services.pool(t)) == 3  # back in the pool
 
 
+def test_games_voided_by_fair_play_leave_the_standings_and_the_podium(alice, bob, carol):
+    """Voided games count in no one's figures: the standings kept their points, and a
+    finished tournament's podium stood as before."""
+    from games.fairplay import actions as fairplay
+    from tests.test_fairplay_actions import pair_of
+
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    _end_game(game.pk, away_at_end=False)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(hours=3))
+    assert services.end_if_over(t.pk)
+    t.refresh_from_db()
+    assert t.podium and sum(row.score.points for row, _e in standings(t)) > 0
+    rev = t.rev
+
+    staff = get_user_model().objects.create_user("warden", is_staff=True)
+    fairplay.void_pair(staff, pair_of(alice, bob), "played as a team")
+
+    t.refresh_from_db()
+    assert [(row.score.points, row.score.games) for row, _e in standings(t)] == [(0, 0)] * 3
+    assert t.podium == [] and t.rev > rev
+
+
 def test_the_finish_hook_pairs_again_after_the_commit(
     alice, bob, carol, django_capture_on_commit_callbacks
 ):

@@ -5,7 +5,8 @@
 - ``void_pair``: the pair's finished rated games (both accounts seated) are marked voided
   (``Game.voided_at``): kept in the history and replays, marked, and left out of ratings
   and figures. The ratings are then rebuilt by ``games.ratings.core.recompute``, the one
-  path that rebuilds them (``manage.py recompute_ratings`` runs the same).
+  path that rebuilds them (``manage.py recompute_ratings`` runs the same), and the
+  standings of their tournaments (a finished one's podium too) without them.
 - ``close_account``: the account can no longer log in (``is_active`` off; its sessions
   end with it, as Django checks it on every request, and its open sockets are closed at
   once, ``accounts.sockets.account_changed``: a bulk update sends no save signal).
@@ -23,6 +24,7 @@ from django.utils.translation import gettext
 from accounts import sockets
 from games.models import Game
 from games.ratings import core as ratings
+from games.tournaments import services as tournaments
 
 from .models import AccountWarning, Pair, Report, StaffAction
 
@@ -58,6 +60,7 @@ def void_pair(staff: AbstractBaseUser, pair: Pair, reason: str) -> StaffAction:
     ids = sorted(pair_games(pair).values_list("pk", flat=True))
     Game.objects.filter(pk__in=ids).update(voided_at=timezone.now())
     ratings.recompute()
+    tournaments.games_voided(ids)  # their standings and podiums without them
     return _log(staff, Kind.VOID, reason, pair=pair, games=ids)
 
 

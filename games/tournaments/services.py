@@ -348,6 +348,25 @@ def _can_pair(t: Tournament, now: datetime) -> bool:
     return since is not None and now - since >= pairing.BOT_WAIT
 
 
+def games_voided(game_ids: list[int]) -> None:
+    """Fair play voided these games: the standings of their tournaments are made again
+    without them, and a finished one's podium with them."""
+    ids = Tournament.objects.filter(games__game_id__in=game_ids).values_list("pk", flat=True)
+    for tournament_id in sorted(set(ids)):
+        with transaction.atomic():
+            t = Tournament.objects.select_for_update().get(pk=tournament_id)
+            if t.finished_at is not None:
+                t.podium = _podium(t)
+            t.rev += 1
+            t.save(update_fields=["podium", "rev"])
+
+
+def _podium(t: Tournament) -> list[int]:
+    """The people on the podium (user ids, first place first): ranked 1 to 3 with a game."""
+    rows = standings.standings(t)
+    return [entry.user_id for row, entry in rows if row.rank <= 3 and row.score.games]
+
+
 def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
     """Mark a tournament whose clock ended finished once none of its games is still on
     (a game under way when the clock ended is played out and counts)."""
@@ -359,11 +378,7 @@ def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
         if t.games.filter(game__status__in=UNFINISHED).exists():
             return False
         t.finished_at = now
-        t.podium = [
-            entry.user_id
-            for row, entry in standings.standings(t)
-            if row.rank <= 3 and row.score.games
-        ]
+        t.podium = _podium(t)
         t.rev += 1
         t.save(update_fields=["finished_at", "podium", "rev"])
     log.info("Tournament %s finished.", tournament_id)

@@ -55,6 +55,8 @@ def results(t: Tournament, tgs: list[TournamentGame] | None = None) -> dict[int,
         game = tg.game
         if game.status != Game.Status.FINISHED or game.winner_seat is None:
             continue  # aborted games and games under way count for nobody
+        if game.voided_at is not None:
+            continue  # voided by fair play: in no one's figures (docs/fair-play.md)
         table = list(game.seats.all())
         for seat in table:
             if seat.user_id is None:
