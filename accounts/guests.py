@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -110,7 +110,7 @@ def is_guest_username(username: str) -> bool:
 @dataclass(frozen=True)
 class Cleanup:
     removed: list[str]  # usernames
-    kept_at_tables: list[str]  # old enough, but still seated at an unfinished game
+    kept_at_tables: list[str]  # old enough, but still seated at an unfinished game or series
 
 
 def old_guests(now: datetime, days: int) -> QuerySet:
@@ -125,12 +125,15 @@ def old_guests(now: datetime, days: int) -> QuerySet:
 
 def remove_old_guests(now: datetime, days: int, *, dry_run: bool = False) -> Cleanup:
     """Delete the old unclaimed guests, except those still seated at an unfinished game
-    (their seat would become an open one mid-game). Each removed guest's seats keep the
-    guest's name for the histories of the people they played."""
+    or in a series not ended (their seat would become one with nobody in it, mid-game or
+    at the series' next hand). Each removed guest's seats keep the guest's name for the
+    histories of the people they played."""
     from games.models import Game, Seat
 
-    unfinished = Seat.objects.filter(
-        user=OuterRef("pk"), game__status__in=(Game.Status.WAITING, Game.Status.PLAYING)
+    seated = Seat.objects.filter(user=OuterRef("pk"))
+    unfinished = seated.filter(
+        Q(game__status__in=(Game.Status.WAITING, Game.Status.PLAYING))
+        | Q(game__series_hand__isnull=False, game__series_hand__series__ended_at__isnull=True)
     )
     candidates = old_guests(now, days).annotate(seated=Exists(unfinished))
     removed, kept = [], []

@@ -356,8 +356,27 @@ def test_an_old_guest_still_at_an_unfinished_table_is_kept(alice):
     out = remove_guests()
 
     assert User.objects.filter(pk__in=[old.pk, waiting.pk]).count() == 2
-    assert f"Kept {old.username}: still seated at an unfinished game" in out
+    assert f"Kept {old.username}: still seated at an unfinished game or series" in out
     assert "Removed 0 guest accounts" in out
+
+
+def test_an_old_guest_in_a_series_between_hands_is_kept(alice, make_game):
+    """Between hands the last hand is over; removing the guest then dealt the next hand
+    with a seat that had nobody in it, played as away at every turn."""
+    from games.series import services as series
+
+    guest = make_guest(None)
+    made = series.create_series(alice, ante=1, others=("open", "greedy"))
+    services.join_table(made.hands.get(number=1).game_id, guest)
+    finish(made.hands.get(number=1).game)
+    aged(guest, 40)
+
+    out = remove_guests()
+
+    assert User.objects.filter(pk=guest.pk).exists()
+    assert f"Kept {guest.username}: still seated at an unfinished game or series" in out
+    series.end(made.pk, alice)
+    assert f"Removed {guest.username}" in remove_guests()
 
 
 def test_the_age_can_be_given_and_must_be_sensible():

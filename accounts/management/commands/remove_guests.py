@@ -1,6 +1,7 @@
 """``manage.py remove_guests [--dry-run] [--days N]``: delete the guest accounts nobody
 claimed within N days (TONGITS_GUEST_DAYS, 30 unless set). Run it daily, from cron or a
-scheduler; a guest still seated at an unfinished game is left for a later run."""
+scheduler; a guest still seated at an unfinished game or in a series not ended is left
+for a later run."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ class Command(BaseCommand):
         for name in done.removed:
             self.stdout.write(f"{verb} {name}")
         for name in done.kept_at_tables:
-            self.stdout.write(f"Kept {name}: still seated at an unfinished game")
+            self.stdout.write(f"Kept {name}: still seated at an unfinished game or series")
         self.stdout.write(
             f"{verb} {len(done.removed)} guest account{'s' if len(done.removed) != 1 else ''}"
             f" unclaimed after {days} days; kept {len(done.kept_at_tables)} at tables."
