@@ -30,6 +30,9 @@ class Profile(models.Model):
     # Where the guest was made from, to limit how many one address makes; cleared when
     # the guest is claimed (an ordinary account keeps no address).
     guest_address = models.GenericIPAddressField(_("guest's address"), null=True, blank=True)
+    # When a guest was claimed: its games finished before were a guest's, which rated no
+    # one's seat as theirs, and a rebuild of the ratings must read them so too.
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
     # The language the player chose (a code of settings.LANGUAGES), applied when they log
     # in; blank until their first log-in, which keeps the language they were using.
     language = models.CharField(_("language"), max_length=10, blank=True)

@@ -8,6 +8,7 @@ from django.contrib.auth.views import PasswordChangeView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -72,7 +73,9 @@ def claim(request: HttpRequest) -> HttpResponse:
             with transaction.atomic():
                 # Under the profile's lock, so two claims sent at once make one.
                 claimed = Profile.objects.select_for_update().filter(user=user, is_guest=True)
-                if not claimed.update(is_guest=False, guest_address=None, display_name=""):
+                if not claimed.update(
+                    is_guest=False, guest_address=None, display_name="", claimed_at=timezone.now()
+                ):
                     messages.info(request, ALREADY_CLAIMED)
                     return redirect("settings")
                 setattr(user, sockets.NOTICE_SENT_BY_VIEW, True)

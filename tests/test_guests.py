@@ -191,6 +191,31 @@ def test_a_guests_games_are_not_rated(client):
     assert not RatingChange.objects.filter(game=game, seat=0).exists()
 
 
+def test_a_claimed_guests_games_from_before_stay_unrated_when_the_ratings_are_rebuilt(
+    client, alice
+):
+    """A rebuild (``recompute``: fair play's voids, ``manage.py recompute_ratings``) read
+    who is a guest today, and so rated a claimed account's old games, moving the bots'
+    ratings and everyone's after them."""
+    from games.ratings import core
+    from games.ratings.models import Rating
+    from tests.fast_games import finish
+
+    play_now(client)
+    guest = current_user(client)
+    finish(Game.objects.get(seats__user=guest).pk)
+    assert claim(client, "dana").status_code == 302
+    later = services.quick_play(guest)
+    finish(later.pk)  # rated: dana is no guest now
+    live = set(Rating.objects.values_list("user_id", "bot_kind", "mu", "sigma", "games"))
+    assert (guest.pk, "") in {r[:2] for r in live}
+
+    core.recompute()
+
+    rebuilt = set(Rating.objects.values_list("user_id", "bot_kind", "mu", "sigma", "games"))
+    assert rebuilt == live
+
+
 def test_nobody_signs_up_with_a_guest_name(client):
     data = {"username": "guest-1234", "password1": PASSWORD, "password2": PASSWORD}
 

@@ -114,6 +114,16 @@ def _guest_ids(user_ids: Iterable[int]) -> set[int]:
     )
 
 
+def _claimed(user_ids: Iterable[int]) -> dict[int, datetime]:
+    """When each of these people, once a guest, claimed the account: a game of theirs
+    that finished before was a guest's, rated for the others only."""
+    ids = set(user_ids)
+    if not ids:
+        return {}
+    rows = Profile.objects.filter(user_id__in=ids, claimed_at__isnull=False)
+    return dict(rows.values_list("user_id", "claimed_at"))
+
+
 def seat_keys(seats: Sequence, guests: set[int]) -> list[Key | None]:
     """Each seat's rated player, or None. ``seats`` have index, user_id and bot_kind."""
     keys: list[Key | None] = [None, None, None]
@@ -302,12 +312,15 @@ def recompute() -> int:
     )
     for seat in rows:
         seats.setdefault(seat.game_id, []).append(seat)
-    guests = _guest_ids({s.user_id for ss in seats.values() for s in ss if s.user_id})
+    people = {s.user_id for ss in seats.values() for s in ss if s.user_id}
+    guests, claimed = _guest_ids(people), _claimed(people)
     skills: dict[Key, Skill] = {}
     changes: list[tuple[int, int, Key, Skill, Skill, datetime]] = []
     rated = 0
     for pk, winner, chips, at in games:
-        keys = seat_keys(seats.get(pk, []), guests)
+        table = seats.get(pk, [])
+        then = {s.user_id for s in table if s.user_id in claimed and at and at < claimed[s.user_id]}
+        keys = seat_keys(table, guests | then if then else guests)
         if not _counts(keys):
             continue
         priors = {k: skills.get(k, NEW) for k in keys if k is not None}
