@@ -23,8 +23,8 @@ from django.utils.translation import gettext
 
 from accounts import sockets
 from games.models import Game
+from games.play import hooks
 from games.ratings import core as ratings
-from games.tournaments import services as tournaments
 
 from .models import AccountWarning, Pair, Report, StaffAction
 
@@ -60,7 +60,7 @@ def void_pair(staff: AbstractBaseUser, pair: Pair, reason: str) -> StaffAction:
     ids = sorted(pair_games(pair).values_list("pk", flat=True))
     Game.objects.filter(pk__in=ids).update(voided_at=timezone.now())
     ratings.recompute()
-    tournaments.games_voided(ids)  # their standings and podiums without them
+    hooks.voided(ids)  # tournaments: their standings and podiums without them
     return _log(staff, Kind.VOID, reason, pair=pair, games=ids)
 
 

@@ -8,6 +8,8 @@ from its ``AppConfig.ready``; play calls them.
   played here (not uploaded), as the game's row says.
 - ``on_tick(fn)``: ``fn(now)`` runs on every server clock tick, after the due moves, in
   the clock's thread; an error is logged and the clock goes on.
+- ``on_voided(fn)``: ``fn(game_ids)`` runs after fair play voided these finished games
+  (tournaments make their standings again without them).
 - ``on_sharing(fn)``: ``fn(user_ids)`` says which pairs of these accounts share a network
   address or a device, as ``[(low id, high id, (why, …)), …]`` (fair play answers). Play
   asks ``shared`` when people sit at a rated table; an arena's pairing asks ``veto``.
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 _finish: list[Callable] = []
 _tick: list[Callable] = []
 _sharing: list[Callable] = []
+_voided: list[Callable] = []
 
 
 def on_finish(fn: Callable) -> None:
@@ -36,6 +39,11 @@ def on_finish(fn: Callable) -> None:
 def on_tick(fn: Callable) -> None:
     if fn not in _tick:
         _tick.append(fn)
+
+
+def on_voided(fn: Callable) -> None:
+    if fn not in _voided:
+        _voided.append(fn)
 
 
 def on_sharing(fn: Callable) -> None:
@@ -75,3 +83,8 @@ def ticked(now: datetime) -> None:
             fn(now)
         except Exception:
             log.exception("A server clock hook (%s) failed.", getattr(fn, "__qualname__", fn))
+
+
+def voided(game_ids: list[int]) -> None:
+    for fn in _voided:
+        fn(game_ids)

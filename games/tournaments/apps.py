@@ -12,9 +12,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # The server clock pairs the waiting and ends tournaments; a finished game puts its
-        # people back in the pool. Through play's hooks: play never imports tournaments.
+        # people back in the pool; games voided by fair play leave the standings. Through
+        # play's hooks: neither play nor fair play imports tournaments.
         from games.play import hooks
         from games.tournaments import services
 
         hooks.on_tick(services.tick)
         hooks.on_finish(services.game_finished)
+        hooks.on_voided(services.games_voided)
