@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games.history import stats
 from games.history.uploads import import_record
@@ -202,6 +203,17 @@ def test_player_stats_count_games_wins_chips_tongits_draw_calls_and_burns(alice,
 
     assert got.__dict__ == recount(alice)
     assert got.calls > 0 and got.games == 40
+
+
+def test_voided_games_leave_every_figure_draw_calls_included(alice):
+    """Fair play's voided games count in no figure; the Draw calls were read on their own."""
+    seed_games("alice", 40, seed=5)
+    assert stats.player_stats(alice).calls > 0
+    Game.objects.filter(seats__user=alice).update(voided_at=timezone.now())
+
+    got = stats.player_stats(alice)
+
+    assert (got.games, got.calls, got.calls_won) == (0, 0, 0)
 
 
 def test_a_profile_shows_the_numbers_and_a_chart_of_net_chips(client, alice, bob):
