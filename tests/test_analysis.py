@@ -233,6 +233,20 @@ def test_a_game_is_analysed_at_most_once_at_a_time(make_game, client, alice, bob
         Analysis.objects.create(game=game, status="running")
 
 
+def test_a_second_click_that_read_before_the_first_was_stored_gets_the_same_analysis(
+    make_game, alice, bob, monkeypatch
+):
+    """Two clicks at once: the second read no analysis of this game, then met the first
+    one's as "another game under way" and was refused, about the very game it showed."""
+    game = finished_game(make_game, alice, bob)
+    first = analysis.request_analysis(game, alice)
+    monkeypatch.setattr(analysis, "current", lambda g: None)  # read before the first's insert
+
+    again = analysis.request_analysis(game, alice)
+
+    assert again.pk == first.pk and Analysis.objects.filter(game=game).count() == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_analysis_survives_its_worker_dying(make_game, alice, bob):
     game = finished_game(make_game, alice, bob)

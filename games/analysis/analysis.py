@@ -96,7 +96,9 @@ def request_analysis(game: Game, user: AbstractBaseUser) -> Analysis:
     existing = current(game)
     if existing is not None and existing.status != Analysis.Status.FAILED:
         return existing  # costs the worker nothing more, so nobody's turn is taken
-    _refuse_while_under_way(user)
+    same = _refuse_while_under_way(user, game)
+    if same is not None:  # a second click that read before the first one's was stored
+        return same
     try:
         analysis = _queue(game, user)
     except IntegrityError:
@@ -105,8 +107,8 @@ def request_analysis(game: Game, user: AbstractBaseUser) -> Analysis:
         theirs = Analysis.objects.filter(game=game, status__in=Analysis.ACTIVE).first()
         if theirs is not None:
             return theirs
-        _refuse_while_under_way(user)
-        analysis = _queue(game, user)  # the one in the way has ended since: once more
+        same = _refuse_while_under_way(user, game)
+        analysis = same or _queue(game, user)  # the one in the way has ended: once more
     return analysis
 
 
@@ -123,8 +125,12 @@ def _queue(game: Game, user: AbstractBaseUser) -> Analysis:
     return analysis
 
 
-def _refuse_while_under_way(user: AbstractBaseUser) -> None:
+def _refuse_while_under_way(user: AbstractBaseUser, game: Game) -> Analysis | None:
+    """Refuse while another game's analysis asked by ``user`` is under way; this game's
+    own (asked a moment ago from another click or tab) is returned."""
     waiting = under_way_for(user)
+    if waiting is not None and waiting.game_id == game.pk:
+        return waiting
     if waiting is not None:
         raise AnalysisRefused(
             gettext(
@@ -134,6 +140,7 @@ def _refuse_while_under_way(user: AbstractBaseUser) -> None:
             )
             % {"game": waiting.game_id}
         )
+    return None
 
 
 def judged_seats(game: Game) -> set[int]:
