@@ -184,6 +184,21 @@ def test_the_word_filter_hides_english_and_filipino_insults_and_leaves_the_rest(
         assert "*" in wordfilter.clean(f"ikaw {word} talaga"), word
 
 
+@pytest.mark.parametrize("hidden", ["\u200b", "\u00ad", "\u2060", "\u200d", "\x07"])
+def test_an_invisible_character_inside_a_word_does_not_hide_it_from_the_filter(hidden):
+    """Free text is stored without characters that show nothing, which split a word for
+    the filter and still showed it whole: "fu\u200bck" was stored and sent as it came."""
+    text = chat_services.check_text(f"fu{hidden}ck you")
+    assert text == "fuck you" and wordfilter.clean(text) == "**** you"
+
+
+def test_dotted_letters_are_read_as_the_word_they_spell_and_emoji_keep_their_joiners():
+    assert wordfilter.clean("f.u.c.k you") == "**** you"
+    assert wordfilter.clean("e.g. a.b.c, www.example.com") == "e.g. a.b.c, www.example.com"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert chat_services.check_text(f"gg {family}") == f"gg {family}"
+
+
 def test_presets_are_worded_in_the_readers_language():
     ev = {"id": 1, "room": "players", "seat": 0, "name": "alice", "user": 1, "kind": "preset"}
     with translation.override("fil"):

@@ -4,6 +4,7 @@ person, and changes nothing."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -45,11 +46,31 @@ def too_long(limit: int) -> Any:
     )
 
 
+def _visible(text: str) -> str:
+    """``text`` without the characters that show nothing: controls (but NUL, refused as
+    not text below) and invisible format characters (a zero-width space, a soft hyphen, a
+    word joiner), which hid a word from the filter inside it ("fu\u200bck"). A zero-width
+    joiner stays between two symbols, where it joins an emoji, not inside a word."""
+    out = []
+    for i, c in enumerate(text):
+        kind = unicodedata.category(c)
+        if kind == "Cc" and c != "\x00":
+            continue
+        if kind == "Cf":
+            inside_word = 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()
+            if c != "\u200d" or inside_word:
+                continue
+        out.append(c)
+    return "".join(out)
+
+
 def check_text(text: Any) -> str:
     """A free text as it may be stored (stripped), or ChatRefused: before any query."""
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
         raise ChatRefused(EMPTY)
-    text = " ".join(text.split())  # one line: no spacing to draw with
+    text = " ".join(_visible(text).split())  # one line: no spacing to draw with
+    if not text:
+        raise ChatRefused(EMPTY)
     if len(text) > rules.max_length():
         raise ChatRefused(too_long(rules.max_length()))
     if not storable(text):

@@ -26,9 +26,10 @@ HIDDEN = "****"
 MOST_WORDS = 4  # the longest entry of either list, in words
 VARIANTS = 64  # spellings tried for one word with wildcards, at most
 
-# A word: letters and digits, and the look-alikes and joiners people put in them.
-WORD = re.compile(r"[\w@$*\-]+")
-JOINERS = str.maketrans("", "", "-_")
+# A word: letters and digits, and the look-alikes and joiners people put in them; or
+# single letters with dots between ("f.o.o"), read as the word they spell.
+WORD = re.compile(r"(?<!\w)(?:\w\.){2,}\w(?!\w)|[\w@$*\-]+")
+JOINERS = str.maketrans("", "", "-_.")
 
 
 def _canonical_map() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
