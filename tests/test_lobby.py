@@ -298,10 +298,13 @@ def test_joining_with_a_token_no_invite_link_could_hold_is_refused_plainly(clien
     client.force_login(alice)
 
     # A "/" cannot be part of an invite link's path: it used to crash the redirect back.
-    response = client.post(reverse("join_table", args=[game.pk]), {"token": "a/b"}, follow=True)
-
-    assert response.status_code == 200
-    assert "you need its invite link" in response.content.decode()
+    # Another table's token, or none of ours, led to its invite page: a 404, the refusal
+    # unseen.
+    other = open_table(bob, public=False)
+    for token in ("a/b", "wrongtoken", " ", other.invite_token):
+        response = client.post(reverse("join_table", args=[game.pk]), {"token": token}, follow=True)
+        assert response.status_code == 200, token
+        assert "you need its invite link" in response.content.decode(), token
     assert not game.seats.filter(user=alice).exists()
 
 

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -222,19 +222,16 @@ def join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         game = services.join_table(game_id, request.user, invite_token=token)
     except services.ServiceError as e:
         messages.error(request, e.message)
-        return _back_to_join_button(token)
+        return _back_to_join_button(game_id, token)
     return redirect("table", game.pk)
 
 
-def _back_to_join_button(token: str | None) -> HttpResponse:
-    """Back to where the Join button was, which now shows why: the invite page, or the
-    lobby for a token no invite link could hold (a posted "a/b" has no URL, and a 16 KB
-    one would make a URL that servers refuse)."""
-    if token and len(token) <= TOKEN_LENGTH:
-        try:
-            return redirect("invite", token)
-        except NoReverseMatch:
-            pass
+def _back_to_join_button(game_id: int, token: str | None) -> HttpResponse:
+    """Back to where the Join button was, which now shows why: the table's invite page,
+    or the lobby for a token that is not this table's (its invite page would be a 404,
+    and the message unseen)."""
+    if token and Game.objects.filter(pk=game_id, invite_token=token).exists():
+        return redirect("invite", token)
     return redirect("lobby")
 
 
