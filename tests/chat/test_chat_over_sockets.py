@@ -249,6 +249,20 @@ async def test_a_socket_may_send_a_few_messages_in_ten_seconds(rated_table, alic
     await table.close()
 
 
+async def test_a_new_socket_starts_no_new_count_of_messages(rated_table, alice, settings):
+    """The count was the socket's: reconnecting (or a second tab) sent three times as many."""
+    settings.TONGITS_CHAT_PER_10_SECONDS = 3
+    for _round in range(2):
+        table = await connect(rated_table, [alice])
+        for _ in range(3):
+            await table.sockets[0].send_to(text_data=say({"chat_preset": "p:nice"}))
+            answer = await table.receive(0)
+            if "too fast" not in answer:
+                await table.receive(0)  # the message itself
+        await table.close()
+    assert len(await messages(rated_table)) == 3
+
+
 async def test_a_muted_person_is_not_shown_and_a_report_reaches_staff(
     rated_table, alice, bob, carol
 ):

@@ -3,7 +3,8 @@ with a ``chat_…`` field and every ``chat.message`` event of its game's group.
 
 Kept off the moves' path: a chat frame costs one database trip on the same threads as a
 move (two for free text, and its word filter, a quarter of a millisecond), is limited per
-socket (``TONGITS_CHAT_PER_10_SECONDS``) after the socket's own frame limit, and its
+socket and per person at a table (``TONGITS_CHAT_PER_10_SECONDS``, the latter counted
+in the stored messages, so another tab or a new socket starts no new count), and its
 frames are made from the message alone. A watcher's message reaches a seated person's
 socket only once the game is over: each socket knows from its last board whether its
 person is seated and whether the game is over, and drops the event before sending.
@@ -22,12 +23,10 @@ from django.utils.translation import gettext, gettext_lazy
 from games.play.live.db import in_db_thread, on_arrival
 from games.play.services import person_tables_group
 from games.social.chat import frames, rules, services, wordfilter
-from games.social.chat.services import ChatRefused
+from games.social.chat.services import TOO_FAST, WINDOW, ChatRefused
 
 LOG_IN = gettext_lazy("Log in to chat.")
-TOO_FAST = gettext_lazy("You are sending messages too fast: wait a few seconds.")
 NOT_UNDERSTOOD = gettext_lazy("That chat message was not understood.")
-WINDOW = 10.0  # seconds
 
 
 def is_chat(data: dict[str, Any]) -> bool:

@@ -5,6 +5,7 @@ person, and changes nothing."""
 from __future__ import annotations
 
 import unicodedata
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -31,6 +32,8 @@ EMPTY = gettext_lazy("Write a message first.")
 NOT_TEXT = gettext_lazy("That message holds characters that are not text.")
 NO_SUCH_MESSAGE = gettext_lazy("There is no such message at this table.")
 NOT_YOURSELF = gettext_lazy("You cannot mute yourself.")
+TOO_FAST = gettext_lazy("You are sending messages too fast: wait a few seconds.")
+WINDOW = 10.0  # seconds: at most rules.per_ten_seconds() messages of a person a table in it
 REPORTED = gettext_lazy("Reported: staff will read the message with this table's talk. Thank you.")
 
 
@@ -106,6 +109,11 @@ def say(
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
         raise ChatRefused(NO_SUCH_MESSAGE)
+    # The person's, not one socket's: another tab or a new socket starts no new count.
+    since = timezone.now() - timedelta(seconds=WINDOW)
+    recent = ChatMessage.objects.filter(game_id=game_id, created_at__gt=since, user=user)
+    if recent.count() >= rules.per_ten_seconds():
+        raise ChatRefused(TOO_FAST)
     seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
     if preset:
         if not presets.is_preset(preset):
