@@ -199,7 +199,8 @@ def draw_calls(user: AbstractBaseUser) -> dict[str, int]:
     draw_ends = ("draw", "fought_draw")
     calls = Move.objects.filter(
         game__status=FINISHED, game__imported=False, game__voided_at__isnull=True,
-        game__end__in=draw_ends, game__seats__user=user, game__seats__index=F("seat"), payload__type="call",
+        game__end__in=draw_ends, game__seats__user=user, game__seats__index=F("seat"),
+        payload__type="call",
     )  # fmt: skip
     return calls.aggregate(
         calls=Count("id"), calls_won=Count("id", filter=Q(game__winner_seat=F("seat")))
