@@ -91,6 +91,16 @@ def test_pause_and_withdraw_leave_the_pool_and_joining_again_comes_back(alice, b
         services.pause(t.pk, get_user_model().objects.create_user("stranger"))
 
 
+def test_a_stale_pause_does_not_undo_a_withdrawal(alice):
+    """Pause from a page left open after withdrawing turned the entry into "paused"."""
+    t = _arena()
+    services.join(t.pk, alice)
+    services.withdraw(t.pk, alice)
+    with pytest.raises(NotAllowed, match="join it again"):
+        services.pause(t.pk, alice)
+    assert Entry.objects.get(user=alice).state == Entry.State.WITHDRAWN
+
+
 # --- Pairing on the database --------------------------------------------------------------
 
 

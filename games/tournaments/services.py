@@ -157,6 +157,8 @@ def _set_state(tournament_id: int, user: AbstractBaseUser, state: str) -> Entry:
             raise NotAllowed(_("You have not joined this tournament."))
         if t.state(timezone.now()) not in ("upcoming", "running"):  # a page left open
             raise NotAllowed(_("This tournament is over."))
+        if state == Entry.State.PAUSED and entry.state == Entry.State.WITHDRAWN:
+            raise NotAllowed(_("You withdrew from this tournament: join it again to play."))
         entry.state = state
         entry.save(update_fields=["state"])
         _changed(tournament_id)
