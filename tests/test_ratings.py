@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.utils import timezone
-from hypothesis import given
+from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
@@ -157,6 +157,52 @@ def _everything():
         )
     )  # fmt: skip
     return ratings, changes
+
+
+@hypothesis_settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["plays", "with_alice", "claims"]), st.integers(0, 1)),
+        min_size=1,
+        max_size=8,
+    ),
+    st.integers(0, 2**16),
+)
+def test_a_rebuild_gives_the_live_numbers_whenever_guests_claim_their_accounts(
+    alice, settings, steps, seed
+):
+    """Guests play (alone with bots, or with alice) and claim their accounts in any order:
+    a rebuild of every rating gives exactly the live numbers, as it read who was a guest
+    when each game ended (``Profile.claimed_at``), not who is one now."""
+    from accounts.guests import make_guest
+    from accounts.models import Profile
+
+    settings.TONGITS_TABLES_PER_MINUTE = 10_000
+    settings.TONGITS_OPEN_TABLES_MAX = 10_000
+    rng = random.Random(seed)
+    with transaction.atomic():
+        guests = [make_guest(None), make_guest(None)]
+        for action, who in steps:
+            guest = guests[who]
+            if action == "claims":  # what the claim view writes
+                Profile.objects.filter(user=guest, is_guest=True).update(
+                    is_guest=False, claimed_at=timezone.now()
+                )
+                continue
+            if action == "plays":
+                game = services.create_table(guest, others=("greedy", "random"), rated=True)
+            else:
+                game = services.create_table(guest, others=("open", "greedy"), rated=True)
+                services.join_table(game.pk, alice)
+            finish(game.pk, rng)
+        live = _everything()
+
+        core.recompute()
+
+        assert _everything() == live
+        transaction.set_rollback(True)
 
 
 def test_ratings_show_in_the_lobby_the_table_the_profile_and_the_leaderboard(
