@@ -148,6 +148,29 @@ def test_a_new_table_is_refused_while_the_account_sits_at_too_many_unfinished_on
     assert Game.objects.filter(created_by=alice).count() == 3
 
 
+@pytest.mark.django_db
+def test_joining_is_refused_while_the_account_sits_at_too_many_unfinished_tables(
+    client, alice, bob, carol, settings
+):
+    """One account sitting down at every open table would keep them all from filling."""
+    settings.TONGITS_OPEN_TABLES_MAX = 2
+    tables = [services.create_table(who) for who in (alice, carol, carol)]
+    services.join_table(tables[0].pk, bob)
+    services.join_table(tables[1].pk, bob)
+
+    with pytest.raises(services.ServiceError, match="2 unfinished tables"):
+        services.join_table(tables[2].pk, bob)
+    client.force_login(bob)
+    page = client.post(reverse("join_table", args=[tables[2].pk]), follow=True)
+    refused = [s.user_id for s in tables[2].seats.all()]
+    Game.objects.filter(pk=tables[0].pk).update(status=Game.Status.FINISHED)
+    later = services.join_table(tables[2].pk, bob)
+
+    assert "finish a game before joining another table" in page.content.decode()
+    assert refused == [carol.pk, None, None]
+    assert [s.user_id for s in later.seats.all()] == [carol.pk, bob.pk, None]
+
+
 def test_the_limits_are_read_from_the_environment():
     result = fresh_settings(
         "TONGITS_SOCKET_FRAMES_PER_SECOND, TONGITS_SOCKET_FRAME_BURST,"

@@ -92,21 +92,41 @@ def check_can_make_table(user: AbstractBaseUser) -> str | None:
                 % {"count": per_minute}
             )
         )
+    return check_open_tables(user)
+
+
+def check_open_tables(user: AbstractBaseUser, *, joining: bool = False) -> str | None:
+    """Why ``user`` may not sit at one more unfinished table, or None: making one, or
+    ``joining`` someone else's (sitting down at every open table would keep them from
+    filling). Call it inside the transaction, after locking the user's row."""
     most = settings.TONGITS_OPEN_TABLES_MAX
     unfinished = Game.objects.filter(
         seats__user=user, status__in=[Game.Status.WAITING, Game.Status.PLAYING]
     )
-    if unfinished.count() >= most:
+    if unfinished.count() < most:
+        return None
+    if joining:
         return lazy_message(
             lambda: (
                 ngettext(
                     "You already sit at %(count)d unfinished table: "
-                    "finish a game before making another table.",
+                    "finish a game before joining another table.",
                     "You already sit at %(count)d unfinished tables: "
-                    "finish a game before making another table.",
+                    "finish a game before joining another table.",
                     most,
                 )
                 % {"count": most}
             )
         )
-    return None
+    return lazy_message(
+        lambda: (
+            ngettext(
+                "You already sit at %(count)d unfinished table: "
+                "finish a game before making another table.",
+                "You already sit at %(count)d unfinished tables: "
+                "finish a game before making another table.",
+                most,
+            )
+            % {"count": most}
+        )
+    )

@@ -224,10 +224,14 @@ def seat_tables(
     return games
 
 
-def _check_can_make_table(user: AbstractBaseUser) -> None:
+def _lock_user(user: AbstractBaseUser) -> None:
     # The user's row lock makes one account's tables one at a time, so a burst of
     # requests cannot all pass the count before any of them is stored.
     list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+
+
+def _check_can_make_table(user: AbstractBaseUser) -> None:
+    _lock_user(user)
     refusal = ratelimit.check_can_make_table(user)
     if refusal:
         raise ServiceError(refusal)
@@ -265,6 +269,10 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         free = [s for s in seats if s.is_open]
         if not free:
             raise NotAllowed(_("This table is full."))
+        _lock_user(user)
+        refusal = ratelimit.check_open_tables(user, joining=True)
+        if refusal:
+            raise ServiceError(refusal)
         free[0].user = user
         try:
             with transaction.atomic():
