@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
@@ -13,9 +14,24 @@ from games.models import Seat
 SEAT_CHOICES = [("open", _("Open for people")), *Seat.LEVEL_CHOICES]
 
 
+def new_form_key() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class FormKeyField(forms.CharField):
+    """A hidden key, new with each page: the same form sent twice is known as such
+    (``services.create_table``). A form sent without one is taken as it always was."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self) -> None:
+        super().__init__(required=False, max_length=32, initial=new_form_key)
+
+
 class QuickPlayForm(forms.Form):
     level = forms.ChoiceField(label=_("Bots"), choices=Seat.LEVEL_CHOICES, initial="normal")
     private = forms.BooleanField(label=_("Private: nobody may watch"), required=False)
+    key = FormKeyField()
 
 
 class NewTableForm(forms.Form):
@@ -55,6 +71,7 @@ class NewTableForm(forms.Form):
         required=False,
         empty_value=1,
     )
+    key = FormKeyField()
     held_melds_free = forms.BooleanField(
         label=_("Held melds are free"),
         required=False,
@@ -76,6 +93,7 @@ class NewTableForm(forms.Form):
             "others": (data["seat_2"], data["seat_3"]),
             "variants": [HELD_MELDS_FREE] if data["held_melds_free"] else [],
             "rated": data.get("rated") != "casual",
+            "form_key": data["key"],
         }
 
     def series_ante(self) -> int | None:

@@ -103,11 +103,23 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_games",
         verbose_name=_("next game"),
     )  # fmt: skip
+    # The key of the page's form that made this table (Quick play, New table): the same
+    # form sent twice (a double click, a slow network's retry) is taken to its first table.
+    form_key = models.CharField(_("form key"), max_length=32, blank=True, editable=False)
+    # Not stored: True on the table a repeated form was given back (``create_table``).
+    repeated = False
 
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
         indexes = [models.Index(fields=["status", "due_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["created_by", "form_key"],
+                condition=~Q(form_key=""),
+                name="one_table_per_form_key",
+            )  # fmt: skip
+        ]
 
     def __str__(self) -> str:
         # The admin's title of a game's page, and its name in a list.

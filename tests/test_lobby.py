@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import DatabaseError, connection
 from django.urls import reverse
 
 from games.engine.deal import deal_from_seed
 from games.models import Game
 from games.play import services
+from tests.threads import race
 
 pytestmark = pytest.mark.django_db
 
@@ -546,3 +549,80 @@ def test_a_waiting_table_shows_the_commitment_of_the_seed_it_will_be_dealt_from(
     assert committed in waiting and game.seed not in waiting
     assert game.commitment == committed == Game.commit_to(game.seed)
     assert game.deal["dealer"] == deal_from_seed(int(game.seed))[0]
+
+
+# --- The same form sent twice -------------------------------------------------------------
+
+
+def _form_key(html: str) -> str:
+    found = re.search(r'name="key" value="([^"]+)"', html)
+    assert found, "the form carries a key"
+    return found.group(1)
+
+
+def test_quick_play_sent_twice_from_one_page_makes_one_table(client, alice):
+    """A double click, or a slow network's retry: the second press goes to the first table."""
+    client.force_login(alice)
+    page = client.get(reverse("lobby")).content.decode()
+    key = _form_key(page)
+    form = {"level": "easy", "key": key}
+
+    first = client.post(reverse("quick_play"), form)
+    second = client.post(reverse("quick_play"), form)
+    another_page = _form_key(client.get(reverse("lobby")).content.decode())
+
+    assert Game.objects.filter(created_by=alice).count() == 1
+    assert first.url == second.url == reverse("table", args=[Game.objects.get().pk])
+    assert another_page != key
+
+
+def test_a_form_key_whose_table_is_over_makes_a_new_table(client, alice):
+    """A lobby page come back to (the browser's Back) after that game ended."""
+    client.force_login(alice)
+    form = {"level": "normal", "key": "k" * 16}
+    client.post(reverse("quick_play"), form)
+    Game.objects.update(status=Game.Status.FINISHED)
+
+    again = client.post(reverse("quick_play"), form)
+    once_more = client.post(reverse("quick_play"), form)
+
+    tables = list(Game.objects.order_by("pk"))
+    assert len(tables) == 3
+    assert again.url != once_more.url
+    assert [t.status for t in tables] == [
+        Game.Status.FINISHED, Game.Status.PLAYING, Game.Status.PLAYING
+    ]  # fmt: skip
+
+
+def test_the_new_table_form_sent_twice_makes_one_table_or_one_series(client, alice, bob):
+    from games.series.models import Series
+
+    client.force_login(alice)
+    page = client.get(reverse("new_table")).content.decode()
+    table = {"visibility": "public", "seat_2": "open", "seat_3": "hard", "key": _form_key(page)}
+    series = {**table, "series": "on", "ante": "2", "key": "s" * 16}
+
+    answers = [client.post(reverse("new_table"), form) for form in (table, table, series, series)]
+
+    assert Game.objects.filter(created_by=alice).count() == 2
+    assert Series.objects.filter(created_by=alice).count() == 1
+    assert answers[0].url == answers[1].url and answers[2].url == answers[3].url
+    # Another person's form with the same key is their own.
+    client.force_login(bob)
+    client.post(reverse("new_table"), table)
+    assert Game.objects.filter(created_by=bob).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_quick_play_at_once_makes_one_table(alice):
+    outcomes = race(
+        lambda: services.quick_play(alice, form_key="same"),
+        lambda: services.quick_play(alice, form_key="same"),
+    )
+
+    # SQLite, which has no row locks, may refuse the second at the database instead.
+    assert all(isinstance(o, (Game, DatabaseError)) for o in outcomes), outcomes
+    tables = {o.pk for o in outcomes if isinstance(o, Game)}
+    assert len(tables) == 1 and Game.objects.count() == 1
+    if connection.vendor == "postgresql":
+        assert all(isinstance(o, Game) for o in outcomes)

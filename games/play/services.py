@@ -141,10 +141,15 @@ def create_table(
     variants: list[str] | None = None,
     turn_seconds: int | None = None,
     rated: bool = False,
+    form_key: str = "",
 ) -> Game:
     """A new table with ``user`` in seat 0; ``others`` says what fills seats 1 and 2
     ("open" for people, or a bot kind). Dealt at once when no seat is left open. A rated
-    table's result moves its players' ratings (``games.ratings``)."""
+    table's result moves its players' ratings (``games.ratings``).
+
+    ``form_key``: the key of the form that asks (one per page). The same key again, while
+    the table it made is unfinished, gives that table (``Game.repeated`` set), so a double
+    click or a retried request makes one table, not two."""
     for choice in others:
         if choice not in SEAT_CHOICES:
             raise ServiceError(
@@ -155,14 +160,30 @@ def create_table(
             raise ServiceError(lazy_message(lambda n=name: gettext("Unknown variant %r.") % (n,)))
     seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
+        _lock_user(user)
+        earlier = _made_with(user, form_key)
+        if earlier is not None and not earlier.is_over:
+            return earlier
         _check_can_make_table(user)
         # The seed is drawn now and only its commitment shown, so everyone who sits down
         # can see that the deal was fixed before they joined (provably fair shuffles).
         seed = str(secrets.randbits(128))
-        game = Game.objects.create(
+        fields = dict(
             created_by=user, public=public, variants=list(variants or []),
             turn_seconds=seconds, seed=seed, commitment=Game.commit_to(seed), rated=rated,
+            # A key whose table is over (a page come back to) makes a table of no key.
+            form_key="" if earlier is not None else form_key,
         )  # fmt: skip
+        try:
+            with transaction.atomic():
+                game = Game.objects.create(**fields)
+        except IntegrityError:
+            # The same form at once on a database with no row locks (SQLite): the first
+            # request's table stands.
+            earlier = _made_with(user, form_key)
+            if earlier is None:
+                raise
+            return earlier
         Seat.objects.create(game=game, index=0, user=user)
         for index, choice in enumerate(others, start=1):
             bot = "" if choice == "open" else choice
@@ -230,19 +251,31 @@ def _lock_user(user: AbstractBaseUser) -> None:
     list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
 
 
+def _made_with(user: AbstractBaseUser, form_key: str) -> Game | None:
+    """The table ``user`` made with the form of ``form_key``, if any (``repeated`` set)."""
+    if not form_key:
+        return None
+    earlier = Game.objects.filter(created_by=user, form_key=form_key).first()
+    if earlier is not None:
+        earlier.repeated = True
+    return earlier
+
+
 def _check_can_make_table(user: AbstractBaseUser) -> None:
-    _lock_user(user)
     refusal = ratelimit.check_can_make_table(user)
     if refusal:
         raise ServiceError(refusal)
 
 
-def quick_play(user: AbstractBaseUser, level: str = "normal", *, public: bool = True) -> Game:
+def quick_play(
+    user: AbstractBaseUser, level: str = "normal", *, public: bool = True, form_key: str = ""
+) -> Game:
     """A rated table with ``user`` and two bots of ``level``, dealt at once. Public unless
-    its player asks otherwise: it has no seat to join, but anyone may watch it."""
+    its player asks otherwise: it has no seat to join, but anyone may watch it.
+    ``form_key`` as for ``create_table``."""
     if level not in bots.LEVELS:
         raise ServiceError(_("There is no such bot level: choose Easy, Normal or Hard."))
-    return create_table(user, public=public, others=(level, level), rated=True)
+    return create_table(user, public=public, others=(level, level), rated=True, form_key=form_key)
 
 
 def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Game:

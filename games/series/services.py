@@ -36,10 +36,12 @@ def create_series(
     variants: list[str] | None = None,
     turn_seconds: int | None = None,
     bot_kind: str | None = None,
+    form_key: str = "",
 ) -> Series:
     """A series table: its first hand is a new table like any other (dealt when full).
     A person who leaves is replaced by a bot of ``bot_kind``: by default the level of the
-    table's bots, or Normal at a table of people only."""
+    table's bots, or Normal at a table of people only. ``form_key`` as for
+    ``create_table``: the same form again gives the series it made."""
     if bot_kind is None:
         bot_kind = next((o for o in others if o != "open"), "normal")
     if ante not in Series.ANTES:
@@ -47,8 +49,13 @@ def create_series(
     with transaction.atomic():
         game = services.create_table(
             user, public=public, others=others, variants=variants,
-            turn_seconds=turn_seconds, rated=rated,
+            turn_seconds=turn_seconds, rated=rated, form_key=form_key,
         )  # fmt: skip
+        if game.repeated:
+            first = Hand.objects.filter(game=game).select_related("series").first()
+            if first is None:
+                raise ServiceError(_("That form was sent already: its table is in your games."))
+            return first.series
         series = Series.objects.create(created_by=user, ante=ante, bot_kind=bot_kind)
         Hand.objects.create(series=series, game=game, number=1)
     return series

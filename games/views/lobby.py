@@ -173,7 +173,10 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
         return redirect("lobby")
     try:
         game = services.quick_play(
-            request.user, form.cleaned_data["level"], public=not form.cleaned_data["private"]
+            request.user,
+            form.cleaned_data["level"],
+            public=not form.cleaned_data["private"],
+            form_key=form.cleaned_data["key"],
         )
     except services.ServiceError as e:
         messages.error(request, e.message)
