@@ -11,6 +11,8 @@ urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
     path("claim/", views.claim, name="claim"),
     path("password_change/", views.PasswordChange.as_view(), name="password_change"),
+    path("login/", views.LogIn.as_view(), name="login"),
+    path("logout/", views.LogOut.as_view(), name="logout"),
     # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("", include("django.contrib.auth.urls")),
 ]

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import PasswordChangeView
+from django.contrib.auth.views import LoginView, LogoutView, PasswordChangeView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from accounts import sockets
 from accounts.forms import ClaimForm, ProfileForm, SignupForm
 from accounts.models import Profile, is_guest
+from games.redirects import local_path
 
 # With axes in front, login() must be told which backend vouched for the new user.
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -110,3 +111,20 @@ class PasswordChange(PasswordChangeView):
         response = super().form_valid(form)
         sockets.password_changed_here(form.user, old_key, self.request.session.session_key)
         return response
+
+
+class OnlyLocalNext:
+    """Django's ``next`` is taken only as a path of this site: it takes a bare word
+    ("login?next=abc") as an address relative to the form's, which is a 404 once the
+    person has logged in (or out)."""
+
+    def get_redirect_url(self) -> str:
+        return local_path(self.request, super().get_redirect_url(), "")
+
+
+class LogIn(OnlyLocalNext, LoginView):
+    pass
+
+
+class LogOut(OnlyLocalNext, LogoutView):
+    pass

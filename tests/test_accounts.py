@@ -62,6 +62,22 @@ def test_it_logs_in_with_the_right_password(client, alice):
     assert logged_in_username(client) == "alice"
 
 
+@pytest.mark.parametrize(
+    ("next_", "lands"),
+    [("/games/history/", "/games/history/"), ("abc", "/"), ("https://evil.example/", "/")],
+)
+def test_logging_in_or_out_follows_next_only_to_a_path_of_this_site(client, alice, next_, lands):
+    """A bare word was taken as an address beside the login page's: a 404 once logged in."""
+    form = {"username": "alice", "password": PASSWORDS["alice"], "next": next_}
+    logged_in = client.post(f"{reverse('login')}?next={next_}", form)
+    page = client.get(reverse("login") + f"?next={next_}").content.decode()
+    logged_out = client.post(reverse("logout"), {"next": next_})
+
+    assert (logged_in.status_code, logged_in.url) == (302, lands)
+    assert (logged_out.status_code, logged_out.url) == (302, lands)
+    assert 'value="abc"' not in page
+
+
 def test_it_refuses_a_wrong_password_with_the_form_again(client, alice):
     response = client.post(reverse("login"), {"username": "alice", "password": "nope"})
 
