@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in, user_logged_out
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from accounts import sockets
@@ -35,3 +35,10 @@ def check_sockets_on_account_change(sender, instance, created, **kwargs) -> None
     password_changed = getattr(instance, "_password", None) is not None
     if password_changed or not instance.is_active:
         sockets.account_changed(instance)
+
+
+@receiver(post_delete, sender=get_user_model())
+def close_sockets_of_a_deleted_account(sender, instance, **kwargs) -> None:
+    # A guest removed by remove_guests, or an account staff deleted: nobody may act or
+    # read a hand through a socket opened as it.
+    sockets.account_changed(instance)

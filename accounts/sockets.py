@@ -1,7 +1,8 @@
 """A session's sockets end with it: on log out, on a password change made elsewhere, when
 the account is disabled, and when its browser logs in as someone else, every open socket
 of that session (or user) is closed with 4401 within moments, so it can neither act nor
-receive a hand any longer.
+receive a hand any longer; so is every socket of an account that is deleted (a guest
+removed by ``manage.py remove_guests``, or by staff).
 
 Each socket of a logged-in person joins two groups: one for its session (by a hash of the
 key: a group name is no place for a secret) and one for its user. Log out tells the
@@ -109,8 +110,10 @@ def session_logged_out(session_key: str | None) -> None:
 
 
 def account_changed(user: AbstractBaseUser) -> None:
-    """After a password change or a disabled account: each socket checks its user."""
-    transaction.on_commit(lambda: _send(user_group(user.pk), {"type": "auth.check"}))
+    """After a password change, a disabled or a deleted account: each socket checks its
+    user (a deleted one's pk is gone from the instance by the commit, so it is read now)."""
+    group = user_group(user.pk)
+    transaction.on_commit(lambda: _send(group, {"type": "auth.check"}))
 
 
 def password_changed_here(user: AbstractBaseUser, old_key: str | None, new_key: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -19,10 +20,10 @@ CLOSED = {"type": "websocket.close", "code": 4401}
 
 
 @database_sync_to_async
-def logged_in(user) -> tuple[Client, list[tuple[bytes, bytes]]]:
+def logged_in(user, password: str = "") -> tuple[Client, list[tuple[bytes, bytes]]]:
     """A browser logged in as ``user`` (a session of its own), and its socket headers."""
     client = Client()
-    form = {"username": user.username, "password": PASSWORDS[user.username]}
+    form = {"username": user.username, "password": password or PASSWORDS[user.username]}
     assert client.post(reverse("login"), form).status_code == 302
     cookie = f"sessionid={client.cookies['sessionid'].value}"
     return client, [(b"cookie", cookie.encode()), (b"origin", b"http://localhost")]
@@ -111,6 +112,22 @@ async def test_disabling_an_account_closes_its_sockets_and_no_one_elses(game, al
 
     assert await alices.receive_output(timeout=1) == CLOSED
     assert await lobby.receive_output(timeout=1) == CLOSED
+    assert await bobs.receive_nothing(timeout=0.2)
+    await bobs.disconnect()
+
+
+async def test_deleting_an_account_closes_its_sockets_and_no_one_elses(game, bob):
+    """A guest removed by remove_guests, or an account staff delete."""
+    dave = await database_sync_to_async(get_user_model().objects.create_user)(
+        "dave", password=PASSWORDS["alice"]
+    )
+    _, daves_headers = await logged_in(dave, PASSWORDS["alice"])
+    _, bob_headers = await logged_in(bob)
+    daves, bobs = await lobby_socket(daves_headers), await lobby_socket(bob_headers)
+
+    await database_sync_to_async(dave.delete)()
+
+    assert await daves.receive_output(timeout=1) == CLOSED
     assert await bobs.receive_nothing(timeout=0.2)
     await bobs.disconnect()
 
