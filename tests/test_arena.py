@@ -241,6 +241,32 @@ def test_the_variants_bench_plays_hard_greedy_and_each_variant_in_the_same_deals
     assert smaller["set"] == {"max_worlds": 8, "max_plies": 200, "read_discards": False}
 
 
+def test_the_tuning_bench_tries_each_rule_of_thumb_in_the_same_deals_and_keeps_the_best():
+    script = (
+        "import sys, bench.tune as b; b.main(['--deals', '2', '--rounds', '1', '--jobs', '1',"
+        " '--start', 'out_weight=3']); assert 'django' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    lines = done.stdout.splitlines()
+    from bench.tune import GRID
+
+    assert [line.split(":")[0] for line in lines[: len(GRID)]] == [
+        f"round 1, {name}" for name in GRID
+    ]
+    assert lines[len(GRID)].startswith("found: Params(call_share=")
+    assert lines[-1].startswith("over Normal on these deals: ")
+
+
+@pytest.mark.parametrize("text", ["nope=1", "out_weight", "out_weight=much"])
+def test_the_tuning_bench_refuses_what_is_not_a_rule_of_thumb(text):
+    from bench.tune import parse_start
+
+    with pytest.raises(ValueError):
+        parse_start(text)
+
+
 @pytest.mark.parametrize(
     "text", ["no_such_field=1", "max_worlds", "max_worlds=many", "paired_rollouts=maybe", ""]
 )

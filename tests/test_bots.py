@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from games.bots import BOT_KINDS, SEARCHING, choose, greedy, search, uniform
 from games.bots.arena import play_game
+from games.bots.knowledge import read
 from games.engine import GameState, Move, apply, new_game, seat_view
 from games.engine.cards import cards_of, code, mask_of_codes, parse_card
 from games.engine.moves import CALL, LAYOFF, SECRET, TAKE
@@ -127,6 +128,22 @@ def test_bots_use_the_rng_they_are_given_and_never_the_global_one():
     again = play_game(["random", "greedy", "random"], new_game(9), random.Random(3))
     assert random.getstate() == before
     assert first == again
+
+
+def test_greedy_by_normals_rules_of_thumb_is_normal_and_the_tuned_set_plays_otherwise():
+    """greedy.Params: Normal's are the module's constants; the search bot's own seat plays
+    the tuned set (greedy.TUNED), which must be a different player."""
+    differ = 0
+    for seed in range(20):
+        state = new_game(seed)
+        while state.outcome is None:
+            view = seat_view(state, state.turn)
+            normal = greedy.choose(view, random.Random(0))
+            assert greedy.choose_read(read(view), greedy.NORMAL) == normal
+            assert choose("normal", view, random.Random(0)) == normal
+            differ += choose("greedy-tuned", view, random.Random(0)) != normal
+            state = apply(state, normal)
+    assert differ > 0
 
 
 def test_greedy_takes_a_tongits_rather_than_call_a_draw_it_would_win():

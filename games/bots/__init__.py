@@ -56,8 +56,9 @@ _BUDGETS: dict[str, search.Budget] = {
     "hard-plain": dataclasses.replace(
         search.DEFAULT_BUDGET, learned_rollouts=False, learned_order=False
     ),
+    "hard-tuned": dataclasses.replace(search.DEFAULT_BUDGET, own_tuned=True),
 }
-TRIAL_KINDS = ("hard-learned", "hard-rollouts", "hard-order", "hard-plain")
+TRIAL_KINDS = ("hard-learned", "hard-rollouts", "hard-order", "hard-plain", "hard-tuned")
 
 
 def _with_budget(budget: search.Budget) -> Callable[[SeatView, random.Random], Move]:
@@ -65,6 +66,9 @@ def _with_budget(budget: search.Budget) -> Callable[[SeatView, random.Random], M
 
 
 _POLICIES.update({kind: _with_budget(_BUDGETS[kind]) for kind in TRIAL_KINDS})
+# Greedy by the tuned rules of thumb (greedy.TUNED) alone, for benches.
+_POLICIES["greedy-tuned"] = lambda view, rng: greedy.choose(view, rng, greedy.TUNED)
+TRIAL_KINDS += ("greedy-tuned",)
 
 
 def model_version(kind: str | None) -> str | None:

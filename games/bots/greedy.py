@@ -7,6 +7,7 @@ the best arrangement into melds, which is what the hand will score once those me
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from games.engine.cards import cards_of
 from games.engine.melds import all_melds, deadwood, four_of_a_kinds, layoff_options, take_options
@@ -36,22 +37,51 @@ FEED_OPENED = 6.0
 FEED_UNOPENED = 14.0
 
 
-def choose(view: SeatView, rng: random.Random) -> Move:
-    """The greedy move for the seat whose view this is.
+@dataclass(frozen=True)
+class Params:
+    """Greedy's rules of thumb as numbers (the constants above are Normal's). Another set
+    plays another greedy: the search bot's own seat plays one (``games.bots.search``)."""
+
+    call_share: float = CALL_SHARE
+    caller_share: float = CALLER_SHARE
+    threat_share: float = THREAT_SHARE
+    block_budget: float = BLOCK_BUDGET
+    take_slack: float = TAKE_SLACK
+    out_weight: float = OUT_WEIGHT
+    feed_opened: float = FEED_OPENED
+    feed_unopened: float = FEED_UNOPENED
+
+
+NORMAL = Params()
+# Tuned by paired self-play against Normal players (docs/bots.md).
+TUNED = Params(
+    call_share=0.85,
+    caller_share=1.0,
+    threat_share=0.6,
+    block_budget=0,
+    take_slack=5,
+    out_weight=3.5,
+    feed_opened=10.0,
+    feed_unopened=3.0,
+)
+
+
+def choose(view: SeatView, rng: random.Random, p: Params = NORMAL) -> Move:
+    """The greedy move for the seat whose view this is, by the rules of thumb ``p``.
 
     The policy is deterministic; it takes ``rng`` only to share the bots' signature.
     """
-    return choose_read(read(view))
+    return choose_read(read(view), p)
 
 
-def choose_read(r: Reading) -> Move:
+def choose_read(r: Reading, p: Params = NORMAL) -> Move:
     """Greedy's move from a reading of the seat's moment (the search's rollouts call this
-    with readings of the deals they sample)."""
+    with readings of the deals they sample), by the rules of thumb ``p``."""
     if r.phase is Phase.ANSWER:
-        return _answer(r)
+        return _answer(r, p)
     if r.phase is Phase.START:
-        return _start(r)
-    return _play(r)
+        return _start(r, p)
+    return _play(r, p)
 
 
 def _takes(r: Reading) -> list[Move]:
@@ -75,21 +105,21 @@ def _layoffs(r: Reading) -> list[Move]:
     ]
 
 
-def _answer(r: Reading) -> Move:
-    guess = r.estimate(r.caller) * CALLER_SHARE
+def _answer(r: Reading, p: Params) -> Move:
+    guess = r.estimate(r.caller) * p.caller_share
     # A fighter who ties the caller wins (R7), hence <=.
     kind = FIGHT if r.hand_points <= guess else FOLD
     return Move(kind, r.me)
 
 
-def _start(r: Reading) -> Move:
+def _start(r: Reading, p: Params) -> Move:
     takes = _takes(r)
     for take in takes:
         if _take_empties(r, take):
             return take
-    if r.can_call and should_call(r, r.hand_points):
+    if r.can_call and should_call(r, r.hand_points, p):
         return Move(CALL, r.me)
-    take = _best_take(r, takes)
+    take = _best_take(r, takes, p)
     return take if take is not None else Move(DRAW, r.me)
 
 
@@ -98,39 +128,36 @@ def _take_empties(r: Reading, take: Move) -> bool:
     return plan_to_empty(r.hand & ~take.cards, table, may_discard=True) is not None
 
 
-def should_call(r: Reading, my_points: float) -> bool:
+def should_call(r: Reading, my_points: float, p: Params = NORMAL) -> bool:
     """Whether a Draw call now (or with ``my_points``) would likely win (R7)."""
     rivals = [s for s in r.others() if r.opened(s)]
     # Unopened players cannot fight: with no opened rival the call wins outright.
-    return all(my_points < r.estimate(s) * CALL_SHARE for s in rivals)
+    return all(my_points < r.estimate(s) * p.call_share for s in rivals)
 
 
-def _best_take(r: Reading, takes: list[Move]) -> Move | None:
+def _best_take(r: Reading, takes: list[Move], p: Params) -> Move | None:
     if not takes:
         return None
     now = deadwood(r.hand)
     best = min(takes, key=lambda m: (deadwood(r.hand & ~m.cards), -m.cards.bit_count()))
     after = deadwood(r.hand & ~best.cards)
     # Taking opens (R6), which is worth a little deadwood when we have not opened yet.
-    if after < now or (not r.opened(r.me) and after <= now + TAKE_SLACK):
+    if after < now or (not r.opened(r.me) and after <= now + p.take_slack):
         return best
     return None
 
 
-def _play(r: Reading) -> Move:
-    move = before_discard(r)
-    return move if move is not None else _discard(r)
+def _play(r: Reading, p: Params) -> Move:
+    move = before_discard(r, p)
+    return move if move is not None else _discard(r, p)
 
 
-def before_discard(r: Reading) -> Move | None:
+def before_discard(r: Reading, p: Params = NORMAL) -> Move | None:
     """Greedy's play-step move when it is not a discard (a Tongits, a secret set, a block,
     a meld, a lay-off), else None: then greedy throws its best card by ``discard_score``
     and the learned model (``games.bots.learned``) may throw another."""
-    for choice in (tongits_step, _secret_set, _block, _meld, _layoff):
-        move = choice(r)
-        if move is not None:
-            return move
-    return None
+    # A Move is a non-empty tuple, so ``or`` takes the first step that gives one.
+    return tongits_step(r) or _secret_set(r) or _block(r, p) or _meld(r) or _layoff(r, p)
 
 
 def tongits_step(r: Reading) -> Move | None:
@@ -160,7 +187,7 @@ def _meld(r: Reading) -> Move | None:
     return max(melds, key=lambda m: m.cards.bit_count())
 
 
-def _block(r: Reading) -> Move | None:
+def _block(r: Reading, p: Params) -> Move | None:
     """A lay-off on the meld of an opponent who could otherwise call Draw and beat us (R5).
 
     It comes before melding, so a card that a meld of ours could spare (the end of a
@@ -169,14 +196,14 @@ def _block(r: Reading) -> Move | None:
     blocks = [
         (_change(r, m), m)
         for m in _layoffs(r)
-        if _threatens(r, r.owners[m.meld]) and _change(r, m) <= BLOCK_BUDGET
+        if _threatens(r, r.owners[m.meld], p) and _change(r, m) <= p.block_budget
     ]
     return min(blocks, key=lambda cm: cm[0])[1] if blocks else None
 
 
-def _layoff(r: Reading) -> Move | None:
+def _layoff(r: Reading, p: Params) -> Move | None:
     """The lay-off that sheds the most deadwood; on our own meld only if it costs no call."""
-    own_ok = not _keeps_call(r)
+    own_ok = not _keeps_call(r, p)
     layoffs = [(_change(r, m), m) for m in _layoffs(r) if own_ok or r.owners[m.meld] != r.me]
     best = min(layoffs, key=lambda cm: cm[0], default=None)
     return best[1] if best is not None and best[0] < 0 else None
@@ -186,12 +213,12 @@ def _change(r: Reading, move: Move) -> int:
     return deadwood(r.hand & ~move.cards) - deadwood(r.hand)
 
 
-def _keeps_call(r: Reading) -> bool:
+def _keeps_call(r: Reading, p: Params) -> bool:
     """Whether a lay-off on our own meld would cost us a Draw call next turn (R5)."""
     if not r.opened(r.me) or r.blocked(r.me) or r.stock_left == 0:
         return False
     leftover = deadwood(r.hand)
-    return should_call(r, leftover - _highest_deadwood_card(r))
+    return should_call(r, leftover - _highest_deadwood_card(r), p)
 
 
 def _highest_deadwood_card(r: Reading) -> int:
@@ -200,30 +227,30 @@ def _highest_deadwood_card(r: Reading) -> int:
     return max(gains, default=0)
 
 
-def _threatens(r: Reading, seat: int) -> bool:
+def _threatens(r: Reading, seat: int, p: Params) -> bool:
     """An opened, unblocked opponent whose Draw call could beat us before our next turn."""
     if not r.opened(seat) or r.blocked(seat):
         return False
-    return not r.opened(r.me) or r.estimate(seat) * THREAT_SHARE <= r.hand_points
+    return not r.opened(r.me) or r.estimate(seat) * p.threat_share <= r.hand_points
 
 
-def _discard(r: Reading) -> Move:
-    card = min(cards_of(r.hand), key=lambda c: discard_score(r, c))
+def _discard(r: Reading, p: Params) -> Move:
+    card = min(cards_of(r.hand), key=lambda c: discard_score(r, c, p))
     return Move(DISCARD, r.me, 1 << card)
 
 
-def discard_score(r: Reading, card: int) -> float:
+def discard_score(r: Reading, card: int, p: Params = NORMAL) -> float:
     """Lower is better: deadwood kept, chances given up, and what it feeds the next seat."""
     rest = r.hand & ~(1 << card)
     outs = near_meld_outs(card, rest, r.unseen) if r.stock_left else 0
-    return deadwood(rest) + OUT_WEIGHT * outs + _feed_risk(r, card)
+    return deadwood(rest) + p.out_weight * outs + _feed_risk(r, card, p)
 
 
-def _feed_risk(r: Reading, card: int) -> float:
+def _feed_risk(r: Reading, card: int, p: Params) -> float:
     nxt = r.others()[0]
     unseen = r.unseen.bit_count()
     if not unseen:
         return 0.0
     share = r.counts[nxt] / unseen
-    weight = FEED_OPENED if r.opened(nxt) else FEED_UNOPENED
+    weight = p.feed_opened if r.opened(nxt) else p.feed_unopened
     return weight * meld_partners(card, r.unseen) * share * share

@@ -161,9 +161,10 @@ def default_model() -> DiscardModel:
     return load(MODEL_PATH)
 
 
-def choose_read(r: Reading, model: DiscardModel) -> Move:
-    """Greedy's move, but the model's discard when greedy would discard."""
+def choose_read(r: Reading, model: DiscardModel, p: greedy.Params = greedy.NORMAL) -> Move:
+    """Greedy's move (by the rules of thumb ``p``), but the model's discard when greedy
+    would discard."""
     if r.phase is not Phase.PLAY:
-        return greedy.choose_read(r)
-    move = greedy.before_discard(r)
+        return greedy.choose_read(r, p)
+    move = greedy.before_discard(r, p)
     return move if move is not None else model.discard(r)

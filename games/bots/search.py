@@ -113,6 +113,9 @@ class Budget:
     # rather than greedy's. Both on since 3 December 2026 (docs/bots.md, the learned model).
     learned_rollouts: bool = True
     learned_order: bool = True
+    # Our own seat plays greedy by other rules of thumb (``greedy.TUNED``): its move to
+    # beat in the race, and its moves in the rollouts. The other seats stay Normal's.
+    own_tuned: bool = False
 
 
 DEFAULT_BUDGET = Budget()
@@ -134,7 +137,7 @@ def choose_with(
     oracle bench gives it deals that know more than the view, to measure what knowing
     would be worth; the bot itself always samples from the view)."""
     r = read(view)
-    default = greedy.choose(view, rng)
+    default = greedy.choose_read(r, greedy.TUNED) if budget.own_tuned else greedy.choose(view, rng)
     if len(view.legal) == 1 or _obvious(r):
         return default
     if view.phase is Phase.PLAY and not budget.search_play:
@@ -223,9 +226,11 @@ def race_scores(
     chances = [noisy_chance(view, s, budget) for s in others]
     anyone = _random_players(view, others, budget)
     paired = budget.paired_rollouts and anyone != 0
-    learned_args = {}
+    learned_args: dict = {}
     if budget.learned_rollouts:
         learned_args = {"model": learned.default_model(), "learned_seats": 1 << me}
+    if budget.own_tuned:
+        learned_args["tuned_seats"] = 1 << me
     while len(alive) > 1 and worlds < budget.max_worlds and plies < budget.max_plies:
         for _ in range(budget.batch):
             noisy = 0
@@ -393,6 +398,7 @@ def _rollout(
     model: learned.DiscardModel | None = None,
     learned_seats: int = 0,
     anyone: int = 0,
+    tuned_seats: int = 0,
 ) -> tuple[Outcome, int]:
     """(the outcome, moves played) with greedy in every seat to the end; the seats of the
     mask ``noisy`` make any legal move instead in ``noise`` of their moves; the seats of the
@@ -408,7 +414,10 @@ def _rollout(
             moves = legal_moves(state)
             move = moves[rng.randrange(len(moves))]
         elif learned_seats >> state.turn & 1:
-            move = learned.choose_read(state_reading(state), model)
+            p = greedy.TUNED if tuned_seats >> state.turn & 1 else greedy.NORMAL
+            move = learned.choose_read(state_reading(state), model, p)
+        elif tuned_seats >> state.turn & 1:
+            move = greedy.choose_read(state_reading(state), greedy.TUNED)
         else:
             move = greedy.choose_read(state_reading(state))
         state = apply(state, move)
