@@ -165,14 +165,17 @@ def create_table(
         if earlier is not None and not earlier.is_over:
             return earlier
         _check_can_make_table(user)
+        if earlier is not None:
+            # A key whose table is over (a page come back to) moves to the table made
+            # now, so a double click on that page makes one table too.
+            Game.objects.filter(pk=earlier.pk).update(form_key="")
         # The seed is drawn now and only its commitment shown, so everyone who sits down
         # can see that the deal was fixed before they joined (provably fair shuffles).
         seed = str(secrets.randbits(128))
         fields = dict(
             created_by=user, public=public, variants=list(variants or []),
             turn_seconds=seconds, seed=seed, commitment=Game.commit_to(seed), rated=rated,
-            # A key whose table is over (a page come back to) makes a table of no key.
-            form_key="" if earlier is not None else form_key,
+            form_key=form_key,
         )  # fmt: skip
         try:
             with transaction.atomic():
