@@ -18,38 +18,30 @@ from games.engine.view import SeatView
 from .knowledge import Reading, meld_partners, near_meld_outs, read
 from .tongits import Step, plan_to_empty
 
-# Call Draw when our points are below this share of the lowest guess for an opened opponent.
-CALL_SHARE = 0.75
-# Fight a Draw call when our points are at most this share of the guess for the caller.
-# Above 1 on purpose: folding costs 1 chip, a lost fight 3 and a won fight 6 (R10), so a
-# fight pays from about a 2-in-9 chance of winning it.
-CALLER_SHARE = 1.2
-# An opponent is worth blocking (R5) when their guessed points times this reach ours.
-THREAT_SHARE = 0.9
-# How much deadwood we accept to lay off a card only to block a threatening opponent.
-BLOCK_BUDGET = 6
-# How much deadwood we accept for a take that opens us (R6).
-TAKE_SLACK = 10
-# Weights of the discard score, in points: an out that would make a meld of the card,
-# and a card the next seat could take into a meld (worse when that would open them).
-OUT_WEIGHT = 1.5
-FEED_OPENED = 6.0
-FEED_UNOPENED = 14.0
-
 
 @dataclass(frozen=True)
 class Params:
-    """Greedy's rules of thumb as numbers (the constants above are Normal's). Another set
-    plays another greedy: the search bot's own seat plays one (``games.bots.search``)."""
+    """Greedy's rules of thumb as numbers; the defaults are Normal's. Another set plays
+    another greedy (``TUNED``, tried for the search bot's own seat: docs/bots.md)."""
 
-    call_share: float = CALL_SHARE
-    caller_share: float = CALLER_SHARE
-    threat_share: float = THREAT_SHARE
-    block_budget: float = BLOCK_BUDGET
-    take_slack: float = TAKE_SLACK
-    out_weight: float = OUT_WEIGHT
-    feed_opened: float = FEED_OPENED
-    feed_unopened: float = FEED_UNOPENED
+    # Call Draw when our points are below this share of the lowest guess for an opened
+    # opponent.
+    call_share: float = 0.75
+    # Fight a Draw call when our points are at most this share of the guess for the
+    # caller. Above 1 on purpose: folding costs 1 chip, a lost fight 3 and a won fight 6
+    # (R10), so a fight pays from about a 2-in-9 chance of winning it.
+    caller_share: float = 1.2
+    # An opponent is worth blocking (R5) when their guessed points times this reach ours.
+    threat_share: float = 0.9
+    # How much deadwood we accept to lay off a card only to block a threatening opponent.
+    block_budget: float = 6
+    # How much deadwood we accept for a take that opens us (R6).
+    take_slack: float = 10
+    # Weights of the discard score, in points: an out that would make a meld of the card,
+    # and a card the next seat could take into a meld (worse when that would open them).
+    out_weight: float = 1.5
+    feed_opened: float = 6.0
+    feed_unopened: float = 14.0
 
 
 NORMAL = Params()

@@ -58,7 +58,7 @@ def discard_features(r: Reading) -> list[tuple[int, list[float]]]:
     rival_opened = 1.0 if r.opened(nxt) or r.opened(prv) else 0.0
     opened = 1.0 if r.opened(r.me) else 0.0
     next_unopened = 0.0 if r.opened(nxt) else 1.0
-    feed_weight = greedy.FEED_OPENED if r.opened(nxt) else greedy.FEED_UNOPENED
+    feed_weight = greedy.NORMAL.feed_opened if r.opened(nxt) else greedy.NORMAL.feed_unopened
     rows = []
     for card in cards:
         rest = r.hand & ~(1 << card)
@@ -80,7 +80,7 @@ def discard_features(r: Reading) -> list[tuple[int, list[float]]]:
                     float(dw),
                     # greedy.discard_score(r, card), from the parts already worked out
                     dw
-                    + greedy.OUT_WEIGHT * outs
+                    + greedy.NORMAL.out_weight * outs
                     + feed_weight * partners * share_next * share_next,
                     float(pts),
                     float(outs),

@@ -137,7 +137,7 @@ def choose_with(
     oracle bench gives it deals that know more than the view, to measure what knowing
     would be worth; the bot itself always samples from the view)."""
     r = read(view)
-    default = greedy.choose_read(r, greedy.TUNED) if budget.own_tuned else greedy.choose(view, rng)
+    default = greedy.choose_read(r, greedy.TUNED if budget.own_tuned else greedy.NORMAL)
     if len(view.legal) == 1 or _obvious(r):
         return default
     if view.phase is Phase.PLAY and not budget.search_play:
@@ -403,7 +403,8 @@ def _rollout(
     """(the outcome, moves played) with greedy in every seat to the end; the seats of the
     mask ``noisy`` make any legal move instead in ``noise`` of their moves; the seats of the
     mask ``learned_seats`` throw ``model``'s card where greedy would throw its own; the
-    seats of the mask ``anyone`` make any legal move at every move.
+    seats of the mask ``anyone`` make any legal move at every move; the seats of the mask
+    ``tuned_seats`` play greedy by ``greedy.TUNED``, not Normal's rules of thumb.
 
     Greedy reads each seat's moment straight from the sampled state (``state_reading``),
     which makes the same moves as from the seat's view at a fraction of the cost.
@@ -413,13 +414,12 @@ def _rollout(
         if anyone >> state.turn & 1 or (noisy >> state.turn & 1 and rng.random() < noise):
             moves = legal_moves(state)
             move = moves[rng.randrange(len(moves))]
-        elif learned_seats >> state.turn & 1:
-            p = greedy.TUNED if tuned_seats >> state.turn & 1 else greedy.NORMAL
-            move = learned.choose_read(state_reading(state), model, p)
-        elif tuned_seats >> state.turn & 1:
-            move = greedy.choose_read(state_reading(state), greedy.TUNED)
         else:
-            move = greedy.choose_read(state_reading(state))
+            p = greedy.TUNED if tuned_seats >> state.turn & 1 else greedy.NORMAL
+            if learned_seats >> state.turn & 1:
+                move = learned.choose_read(state_reading(state), model, p)
+            else:
+                move = greedy.choose_read(state_reading(state), p)
         state = apply(state, move)
         plies += 1
     return state.outcome, plies

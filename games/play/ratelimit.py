@@ -105,9 +105,9 @@ def check_open_tables(user: AbstractBaseUser, *, joining: bool = False) -> str |
     )
     if unfinished.count() < most:
         return None
-    if joining:
-        return lazy_message(
-            lambda: (
+    return lazy_message(
+        lambda: (
+            (
                 ngettext(
                     "You already sit at %(count)d unfinished table: "
                     "finish a game before joining another table.",
@@ -115,17 +115,14 @@ def check_open_tables(user: AbstractBaseUser, *, joining: bool = False) -> str |
                     "finish a game before joining another table.",
                     most,
                 )
-                % {"count": most}
-            )
-        )
-    return lazy_message(
-        lambda: (
-            ngettext(
-                "You already sit at %(count)d unfinished table: "
-                "finish a game before making another table.",
-                "You already sit at %(count)d unfinished tables: "
-                "finish a game before making another table.",
-                most,
+                if joining
+                else ngettext(
+                    "You already sit at %(count)d unfinished table: "
+                    "finish a game before making another table.",
+                    "You already sit at %(count)d unfinished tables: "
+                    "finish a game before making another table.",
+                    most,
+                )
             )
             % {"count": most}
         )
