@@ -8,8 +8,11 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, transaction
 from django.urls import reverse
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from games.engine.deal import deal_from_seed
 from games.models import Game
@@ -624,3 +627,62 @@ def test_the_same_quick_play_at_once_makes_one_table(alice):
     assert len(tables) == 1 and Game.objects.count() == 1
     if connection.vendor == "postgresql":
         assert all(isinstance(o, Game) for o in outcomes)
+
+
+@hypothesis_settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["make", "join", "finish"]), st.sampled_from(["", "a", "b"])),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_making_joining_and_finishing_in_any_order_keeps_the_limit_and_one_table_a_key(
+    alice, settings, steps
+):
+    """Whatever one person does, in any order (a form sent again, joining, games ending),
+    they never sit at more than the limit of unfinished tables, and a form's key never
+    makes a second table while its first is unfinished."""
+    from django.contrib.auth import get_user_model
+
+    settings.TONGITS_TABLES_PER_MINUTE = 10_000
+    settings.TONGITS_OPEN_TABLES_MAX = most = 3
+    with transaction.atomic():
+        by_key: dict[str, int] = {}  # the model: each key's table
+        unfinished: list[int] = []
+        for number, (action, key) in enumerate(steps):
+            if action == "finish":
+                if unfinished:
+                    Game.objects.filter(pk=unfinished.pop(0)).update(status=Game.Status.FINISHED)
+                continue
+            if action == "make":
+                again = by_key.get(key) if key else None
+                try:
+                    game = services.quick_play(alice, form_key=key)
+                except services.ServiceError:
+                    assert again not in unfinished and len(unfinished) >= most
+                    continue
+                if again in unfinished:
+                    assert game.pk == again
+                    continue
+                assert len(unfinished) < most
+            else:
+                host = get_user_model().objects.create_user(f"host{number}")
+                waiting = services.create_table(host, others=("open", "normal"))
+                try:
+                    game = services.join_table(waiting.pk, alice)
+                except services.ServiceError:
+                    assert len(unfinished) >= most
+                    assert not waiting.seats.filter(user=alice).exists()
+                    continue
+                assert len(unfinished) < most
+            unfinished.append(game.pk)
+            if action == "make" and key:
+                by_key[key] = game.pk
+            mine = Game.objects.filter(
+                seats__user=alice, status__in=[Game.Status.WAITING, Game.Status.PLAYING]
+            )
+            assert sorted(mine.values_list("pk", flat=True)) == sorted(unfinished)
+        transaction.set_rollback(True)
