@@ -100,13 +100,16 @@ def test_a_phrase_is_sent_with_one_tap_and_free_text_does_not_exist_at_a_rated_t
     bubble.wait_for(timeout=5_000)
     # Above the hand, and still there when a board swapped in meanwhile moves the hand (the
     # bots' moves may come now): the bubble follows its seat.
-    page.wait_for_function(
+    # Both boxes are read in the moment the bubble is seen above the hand: it hides by
+    # itself a few seconds later, which on a slow machine can come before a second look.
+    box, hand = page.wait_for_function(
         "() => { const b = document.querySelector('.chat-bubble.is-shown'); "
         "const h = document.getElementById('my-hand'); if (!b || !h) return false; "
-        "return b.getBoundingClientRect().bottom <= h.getBoundingClientRect().top + 4; }",
+        "const [r, s] = [b.getBoundingClientRect(), h.getBoundingClientRect()]; "
+        "if (r.bottom > s.top + 4) return false; "
+        "return [{x: r.x, y: r.y, width: r.width, height: r.height}, {y: s.y}]; }",
         timeout=3_000,
-    )
-    box, hand = bubble.bounding_box(), page.locator("#my-hand").bounding_box()
+    ).json_value()
     assert box["y"] + box["height"] <= hand["y"] + 4, (box, hand)
     assert 0 <= box["x"] and box["x"] + box["width"] <= SIZES[size]["width"]
     page.screenshot(path=ARTIFACTS / f"chat-{size}-bubble.png")
