@@ -155,6 +155,14 @@ async def test_the_clock_loop_plays_hard_bots_through_the_thinkers(make_game):
         await asyncio.gather(loop, return_exceptions=True)
         for task in list(clock._thinking.values()):
             await asyncio.gather(task, return_exceptions=True)
+    # A move already on its way to the database when the loop stopped (its thread is not
+    # cancelled with the task) lands a moment later: the log is read once it has settled.
+    last = await seq()
+    while True:
+        await asyncio.sleep(0.5)
+        if (now := await seq()) == last:
+            break
+        last = now
 
     # Each move is the search's own from the seat's view and the game's seed.
     moves = await database_sync_to_async(lambda: logged_moves(fresh(game)))()
