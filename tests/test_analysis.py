@@ -276,6 +276,48 @@ def test_a_running_analysis_with_a_live_worker_is_left_alone(make_game, alice, b
     assert Analysis.objects.get(pk=a.pk).task_id == a.task_id
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_analysis_whose_worker_died_before_starting_it_is_run_and_frees_its_person(
+    make_game, alice, bob
+):
+    """A worker took the task and died before marking the analysis running: the analysis
+    stayed queued for ever, and its person could never ask the coach about another game."""
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    a = analysis.request_analysis(first, alice)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    DBTaskResult.objects.filter(pk=a.task_id).update(
+        status="RUNNING", started_at=long_ago, worker_ids=["gone"]
+    )
+    Analysis.objects.filter(pk=a.pk).update(beat_at=long_ago)
+    with pytest.raises(analysis.AnalysisRefused):
+        analysis.request_analysis(second, alice)
+
+    run_worker()  # the next worker queues it again, then runs it
+
+    a.refresh_from_db()
+    assert a.status == "done" and a.done == a.total
+    assert DBTaskResult.objects.get(pk=a.task_id).status == "SUCCESSFUL"
+    assert analysis.request_analysis(second, alice).status == "queued"
+
+
+def test_a_queued_analysis_waiting_its_turn_or_just_taken_is_left_alone(make_game, alice, bob):
+    first = finished_game(make_game, alice, bob, seed=7)
+    second = finished_game(make_game, alice, bob, seed=8)
+    waiting = analysis.request_analysis(first, alice)
+    taken = analysis.request_analysis(second, bob)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    Analysis.objects.update(beat_at=long_ago)  # both asked for long ago
+    DBTaskResult.objects.filter(pk=taken.task_id).update(
+        status="RUNNING", started_at=timezone.now()
+    )  # a worker has just taken it, and marks it running in a moment
+
+    assert analysis.recover_stale() == 0
+    assert [a.task_id for a in Analysis.objects.order_by("pk")] == [
+        waiting.task_id, taken.task_id
+    ]  # fmt: skip
+
+
 def test_a_private_game_is_analysed_only_for_its_players(make_game, client, alice, bob, carol):
     game = finish(make_game([alice, "normal", bob], seed=7, public=False))
     client.force_login(carol)

@@ -17,7 +17,8 @@ backend (``django-tasks-db``), so the queue lives in the site's own database and
 - A worker that dies mid-game loses nothing judged so far: each move's verdict is stored as
   it is made, the analysis beats (``beat_at``) with each, and a running analysis whose beat
   is older than ``STALE_AFTER`` is queued again (``recover_stale``, which every db_worker
-  runs now and then, and the replay page's progress checks for its game). The next worker
+  runs now and then, and the replay page's progress checks for its game), and so is a
+  queued one whose task a worker took and then died before starting it. The next worker
   judges only the moves left; each move's seed comes from its place in the game, so the
   result is the same as if nothing had happened.
 """
@@ -259,22 +260,29 @@ def _store(analysis: Analysis, e: Evaluation, steps: list[dict], names: list[str
 
 
 def recover_stale(now: datetime | None = None, game: Game | None = None) -> int:
-    """Queue again every running analysis whose worker stopped beating (of ``game`` only,
-    if given); return how many. Safe to run from several places at once."""
+    """Queue again every analysis whose worker is gone (of ``game`` only, if given); return
+    how many. Safe to run from several places at once.
+
+    Gone: a running analysis that stopped beating, or a queued one whose task a worker
+    took and did not start (it died between taking the task and marking the analysis
+    running), or whose task is missing. Left queued, it would also keep its person from
+    asking the coach about any other game."""
     now = now or timezone.now()
-    stale = Analysis.objects.filter(status=Analysis.Status.RUNNING, beat_at__lt=now - STALE_AFTER)
+    cutoff = now - STALE_AFTER
+    running = Analysis.objects.filter(status=Analysis.Status.RUNNING, beat_at__lt=cutoff)
+    queued = Analysis.objects.filter(status=Analysis.Status.QUEUED, beat_at__lt=cutoff)
     if game is not None:
-        stale = stale.filter(game=game)
+        running, queued = running.filter(game=game), queued.filter(game=game)
     recovered = 0
-    for pk in stale.values_list("pk", flat=True):
+    for pk in [*running.values_list("pk", flat=True), *_lost_queued(queued, cutoff)]:
         with transaction.atomic():
             analysis = (
                 Analysis.objects.select_for_update(skip_locked=True)
-                .filter(pk=pk, status=Analysis.Status.RUNNING, beat_at__lt=now - STALE_AFTER)
+                .filter(pk=pk, status__in=Analysis.ACTIVE, beat_at__lt=cutoff)
                 .first()
             )
-            if analysis is None:
-                continue
+            if analysis is None or not _lost(analysis, cutoff):
+                continue  # finished, put back, or started by a worker meanwhile
             # Its old task stays marked running in the queue forever otherwise.
             if analysis.task_id:
                 DBTaskResult.objects.filter(pk=analysis.task_id, status="RUNNING").update(
@@ -287,3 +295,26 @@ def recover_stale(now: datetime | None = None, game: Game | None = None) -> int:
         log.warning("Analysis %s of game %s lost its worker: queued again.", pk, analysis.game_id)
         recovered += 1
     return recovered
+
+
+def _lost_queued(queued, cutoff: datetime) -> list[int]:
+    """The analyses of ``queued`` that are lost (``_lost``), read in two queries."""
+    task_of = dict(queued.values_list("pk", "task_id"))
+    tasks = DBTaskResult.objects.filter(pk__in=[t for t in task_of.values() if t])
+    found = {str(t.pk): t for t in tasks}
+    return [pk for pk, task_id in task_of.items() if _task_left(found.get(task_id or ""), cutoff)]
+
+
+def _lost(analysis: Analysis, cutoff: datetime) -> bool:
+    if analysis.status == Analysis.Status.RUNNING:
+        return analysis.beat_at < cutoff
+    task = DBTaskResult.objects.filter(pk=analysis.task_id).first() if analysis.task_id else None
+    return _task_left(task, cutoff)
+
+
+def _task_left(task: DBTaskResult | None, cutoff: datetime) -> bool:
+    """A queued analysis's task is gone, or a worker took it (or it ended) before
+    ``cutoff`` and the analysis never started; a task still waiting its turn is not."""
+    if task is None:
+        return True
+    return task.status != "READY" and (task.started_at or task.enqueued_at) < cutoff
