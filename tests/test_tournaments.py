@@ -18,6 +18,8 @@ from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
 from games.tournaments import services
 from games.tournaments.models import Entry, Tournament, TournamentGame
+from games.tournaments.record import replay_tournament
+from games.tournaments.records import tournament_dict
 from games.tournaments.pairing import BOT_WAIT
 from games.tournaments.standings import standings
 from tests.fast_games import prepare_last_move
@@ -199,6 +201,10 @@ def test_games_voided_by_fair_play_leave_the_standings_and_the_podium(alice, bob
     t.refresh_from_db()
     assert [(row.score.points, row.score.games) for row, _e in standings(t)] == [(0, 0)] * 3
     assert t.podium == [] and t.rev > rev
+    # Its record leaves the voided game out too, so a replay of it makes its standings.
+    data = tournament_dict(t)
+    result, status = replay_tournament(data)
+    assert data["games"] == [] and status == 0 and result["standings_agree"]
 
 
 def test_the_finish_hook_pairs_again_after_the_commit(

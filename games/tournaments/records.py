@@ -18,9 +18,14 @@ def _number(rating: float) -> int | float:
 
 
 def tournament_dict(t: Tournament) -> dict[str, Any]:
-    """Its finished games (a game in play is left out: its deal is secret until it ends),
-    and the standings they make, with the ratings they were computed from."""
-    tgs = [tg for tg in games_of(t) if tg.game.status == Game.Status.FINISHED]
+    """Its finished games (a game in play is left out: its deal is secret until it ends;
+    so is a game fair play voided, which counts in no standings), and the standings they
+    make, with the ratings they were computed from."""
+    tgs = [
+        tg
+        for tg in games_of(t)
+        if tg.game.status == Game.Status.FINISHED and tg.game.voided_at is None
+    ]
     at_deal = ratings_at_deal(tgs)
     games = []
     for tg in tgs:
