@@ -118,6 +118,21 @@ def test_three_waiting_are_dealt_a_game_of_the_tournament_and_leave_the_pool(ali
     assert services.pair(t.pk) == []  # all three are at a table
 
 
+def test_a_closed_account_keeps_its_points_and_is_never_paired_again(alice, bob, carol):
+    """A closed account (it cannot log in) was dealt into game after game, its every turn
+    timed out and played by the server, at the table of people who can play."""
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    get_user_model().objects.filter(pk=carol.pk).update(is_active=False)  # staff close it
+
+    [game] = services.pair(t.pk, timezone.now() + BOT_WAIT)
+
+    people = {s.user_id for s in game.seats.all() if s.user_id}
+    assert people == {alice.pk, bob.pk}
+    assert Entry.objects.get(user=carol).state == Entry.State.ACTIVE  # in the standings
+
+
 def test_one_person_waiting_gets_two_bots_of_its_level_after_twenty_seconds(alice):
     t = _arena(bot_kind="easy")
     services.join(t.pk, alice)

@@ -179,10 +179,11 @@ def withdraw(tournament_id: int, user: AbstractBaseUser) -> Entry:
 
 
 def pool(t: Tournament) -> list[Entry]:
-    """The entries waiting to be paired: in the pool, and not at a game of it. Asked of
+    """The entries waiting to be paired: in the pool, and not at a game of it (a closed
+    account's entry stays, with its points, and is never paired again). Asked of
     the database, not sifted here: every game's end pairs, and in a crowd's arena most of
     the pool is at a game (999 rows read at each end, when three are wanted)."""
-    entries = t.entries.filter(state=Entry.State.ACTIVE)
+    entries = t.entries.filter(state=Entry.State.ACTIVE, user__is_active=True)
     waiting = entries.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED))
     return list(waiting.select_related("game"))
 
@@ -340,7 +341,7 @@ def _can_pair(t: Tournament, now: datetime) -> bool:
     ticks four times a second, and most ticks find one or two people just come back from a
     game: they are no reason to take the tournament's lock (a game's end pairs its people
     itself, ``game_finished``)."""
-    active = t.entries.filter(state=Entry.State.ACTIVE)
+    active = t.entries.filter(state=Entry.State.ACTIVE, user__is_active=True)
     waiting = active.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED))
     found = waiting.aggregate(count=Count("pk"), since=Min("waiting_since"))
     if found["count"] >= 3:
