@@ -18,9 +18,9 @@ from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
 from games.tournaments import services
 from games.tournaments.models import Entry, Tournament, TournamentGame
+from games.tournaments.pairing import BOT_WAIT
 from games.tournaments.record import replay_tournament
 from games.tournaments.records import tournament_dict
-from games.tournaments.pairing import BOT_WAIT
 from games.tournaments.standings import standings
 from tests.fast_games import prepare_last_move
 from tests.threads import race
