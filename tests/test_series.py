@@ -8,6 +8,7 @@ import io
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -170,6 +171,37 @@ def test_a_leaver_is_replaced_by_a_bot_and_the_series_goes_on(alice, bob):
     assert st.book.pot == 6
     with pytest.raises(NotAllowed):
         series.ready(made.pk, bob)
+
+
+def test_a_deleted_persons_seat_is_taken_by_the_bot_at_the_next_hand(alice, bob):
+    """Staff deleted an account between hands: the next hand was dealt with a seat that
+    had neither a person nor a bot, whose every turn waited out the clock."""
+    made = series.create_series(alice, ante=1, others=("open", "greedy"), bot_kind="easy")
+    services.join_table(series.state(made).latest.pk, bob)
+    finish(series.state(made).latest.pk)
+    get_user_model().objects.filter(pk=bob.pk).delete()
+
+    st = series.ready(made.pk, alice)
+
+    assert len(st.hands) == 2 and st.series.left == [1]
+    seats = {s.index: (s.user_id, s.bot_kind) for s in st.seats}
+    assert seats == {0: (alice.pk, ""), 1: (None, "easy"), 2: (None, "greedy")}
+    assert st.book.total() == 0
+
+
+def test_a_series_left_to_a_closed_account_ends(alice, bob):
+    """Nobody could end it: the closed account cannot log in, and the series dealt hand
+    after hand to it, its antes piling into a pot nobody could win."""
+    made = series.create_series(alice, ante=5, others=("open", "greedy"))
+    services.join_table(series.state(made).latest.pk, bob)
+    finish(series.state(made).latest.pk)
+    get_user_model().objects.filter(pk=alice.pk).update(is_active=False)  # staff close it
+
+    st = series.leave(made.pk, bob)
+
+    assert st.series.ended and "No person" in st.series.end_reason
+    assert len(st.hands) == 1 and st.series.left == [0, 1]
+    assert st.book.total() == 0
 
 
 def test_the_series_ends_when_no_person_is_left(alice):

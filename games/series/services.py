@@ -185,6 +185,7 @@ def go_on_if_due(series_id: int, now: datetime | None = None) -> State:
 
 
 def _go_on(st: State, now: datetime) -> State:
+    st = _gone_leave(st)
     people = st.people()
     if not people:
         _end(st, Series.NOBODY_LEFT)
@@ -197,6 +198,25 @@ def _go_on(st: State, now: datetime) -> State:
         _deal_next(st)
         return state(st.series)
     return st
+
+
+def _gone_leave(st: State) -> State:
+    """A seat whose account was deleted (no person, no bot) or closed (it cannot log in)
+    is left as a person leaves: the series' bot takes it from the next hand, and a series
+    left to such seats alone ends."""
+    gone = [
+        s.index
+        for s in st.seats
+        if s.index not in st.series.left
+        and (not s.user_id and not s.bot_kind or s.user_id and not s.user.is_active)
+    ]
+    if not gone:
+        return st
+    series = st.series
+    series.left = sorted([*series.left, *gone])
+    series.ready = [i for i in series.ready if i not in gone]
+    series.save(update_fields=["left", "ready"])
+    return state(series)
 
 
 def _end(st: State, reason: str) -> None:
