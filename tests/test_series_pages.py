@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.play import services
+from games.series import pages
 from games.series import services as series
 from games.series.models import Hand, Series
 from tests.fast_games import finish
@@ -235,6 +236,25 @@ def test_profiles_count_the_pots_a_person_took(client, alice, monkeypatch):
     assert f"<dt>Series pots won</dt><dd>{len(taken)}" in page
     assert f"({sum(e.amount for e in taken)} chips)" in page
     assert game.is_over
+
+
+@pytest.mark.parametrize("voided_hand", [1, 2])
+def test_a_pot_taken_with_a_voided_win_is_not_in_the_profile(alice, monkeypatch, voided_hand):
+    """Fair play's voided games count in no one's figures; the profile still counted the
+    pots they took."""
+    seeds = itertools.count(POT_SEEDS_FROM)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: next(seeds))
+    made = series.create_series(alice, ante=2, others=("greedy", "greedy"))
+    for number in (1, 2):
+        if number > 1:
+            series.ready(made.pk, alice)
+        finish(series.state(Series.objects.get(pk=made.pk)).latest.pk, random.Random(number))
+    assert pages.pots_won(alice.pk)["pots_won"] == 1
+
+    hand = made.hands.get(number=voided_hand)
+    Game.objects.filter(pk=hand.game_id).update(voided_at=timezone.now())
+
+    assert pages.pots_won(alice.pk) == {"pots_won": 0, "pot_chips_won": 0}
 
 
 def test_during_a_hand_the_series_record_and_panel_show_nothing_of_it(client, alice, bob):

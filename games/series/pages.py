@@ -188,7 +188,8 @@ def hand_links(game_id: int) -> dict[str, Any]:
 
 def pots_won(user_id: int) -> dict[str, int]:
     """How many pots the person took, and the chips in them: three queries, whatever the
-    number of series (each series' ledger is derived from its hands, as always)."""
+    number of series (each series' ledger is derived from its hands, as always). A pot
+    taken by a win fair play voided (either of the two in a row) is in no one's figures."""
     held = {
         (s, n): index
         for s, n, index in Seat.objects.filter(
@@ -201,9 +202,13 @@ def pots_won(user_id: int) -> dict[str, int]:
     rows = (
         Hand.objects.filter(series_id__in=ids)
         .order_by("series_id", "number")
-        .values("series_id", "number", *(f"game__{f}" for f in services.GAME_FIELDS))
-    )
+        .values(
+            "series_id", "number", "game__voided_at",
+            *(f"game__{f}" for f in services.GAME_FIELDS),
+        )
+    )  # fmt: skip
     hands: dict[int, list] = {}
+    voided = {(r["series_id"], r["number"]) for r in rows if r["game__voided_at"]}
     for r in rows:
         result = services.result_of(r["number"], {f: r[f"game__{f}"] for f in services.GAME_FIELDS})
         hands.setdefault(r["series_id"], []).append(result)
@@ -213,6 +218,9 @@ def pots_won(user_id: int) -> dict[str, int]:
             series.ante, hands.get(series.pk, []), series.ended, series.people_at_end
         )
         for e in book.events:
-            if e.kind == "pot" and held.get((series.pk, e.hand)) == e.seat:
-                pots, chips = pots + 1, chips + e.amount
+            if e.kind != "pot" or held.get((series.pk, e.hand)) != e.seat:
+                continue
+            if {(series.pk, e.hand), (series.pk, e.hand - 1)} & voided:
+                continue
+            pots, chips = pots + 1, chips + e.amount
     return {"pots_won": pots, "pot_chips_won": chips}
