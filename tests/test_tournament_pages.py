@@ -111,6 +111,38 @@ def test_the_live_part_sends_a_paired_person_to_their_table_and_shows_no_secret(
     assert reverse("table", args=[game.pk]) in text and game.seed not in text
 
 
+def test_a_person_between_hands_of_a_series_is_not_paired_and_is_told_why(
+    client, staff, alice, bob, carol
+):
+    """Paired while their series paused between hands, a person was then dealt the series'
+    next hand as well: two tables at once, one of them played by the server."""
+    from games.series import services as series
+    from tests.fast_games import finish
+    from tests.test_languages import speaking, untranslated
+
+    made = series.create_series(alice, ante=1, others=("greedy", "greedy"))
+    finish(series.state(made).latest.pk)  # between hands now
+    t = _public(staff)
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+
+    [game] = services.pair(t.pk, timezone.now() + timedelta(seconds=30))
+
+    assert alice.pk not in {s.user_id for s in game.seats.all()}
+    client.force_login(alice)
+    live = reverse("tournament_live", args=[t.pk])
+    text = client.get(live, headers={"HX-Request": "true"}).content.decode()
+    assert "You hold a seat in" in text and reverse("series", args=[made.pk]) in text
+    names = frozenset({"Hourly arena", "alice", "bob", "carol"})
+    assert untranslated(client, reverse("tournament", args=[t.pk]), names) == set()
+    speaking(client, "en")
+    series.leave(made.pk, alice)  # the series ends: nobody is left in it
+    again = client.get(live, headers={"HX-Request": "true"}).content.decode()
+    assert "You hold a seat in" not in again and "Waiting for opponents" in again
+    [mine] = services.pair(t.pk, timezone.now() + timedelta(seconds=30))
+    assert alice.pk in {s.user_id for s in mine.seats.all()}
+
+
 def test_the_end_shows_the_podium_and_every_game_linked_to_its_replay(
     client, staff, alice, bob, carol
 ):

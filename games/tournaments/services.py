@@ -269,9 +269,27 @@ def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:
 
 def _busy(users: dict[int, AbstractBaseUser]) -> set[int]:
     """Who is at a game being played: another tournament's, or a table of their own (Quick
-    play locks the same user row when it deals, so neither misses the other)."""
+    play locks the same user row when it deals, so neither misses the other); or who
+    holds a seat in a series between hands (``series_held``)."""
     playing = Seat.objects.filter(user_id__in=list(users), game__status=Game.Status.PLAYING)
-    return set(playing.values_list("user_id", flat=True))
+    return set(playing.values_list("user_id", flat=True)) | set(series_held(list(users)))
+
+
+def series_held(user_ids: list[int]) -> dict[int, int]:
+    """Each of these people who holds a seat in a series that goes on, and its id. Between
+    hands the series' last game is over, but its next is dealt to them when the pause
+    ends: paired meanwhile, they would sit at two tables, one played by the server, and
+    lose its antes. They are paired once they leave or end it. (Read through the game's
+    relation: tournaments do not import series.)"""
+    rows = Seat.objects.filter(
+        user_id__in=user_ids,
+        game__series_hand__isnull=False,
+        game__series_hand__series__ended_at__isnull=True,
+        game__series_hand__series__imported=False,
+    ).values_list(
+        "user_id", "index", "game__series_hand__series_id", "game__series_hand__series__left"
+    )
+    return {user: series for user, index, series, left in rows if index not in (left or [])}
 
 
 def _waiting(entries: list[Entry], now: datetime, skills) -> list[pairing.Waiting]:

@@ -100,12 +100,24 @@ def _entry(request: HtmxHttpRequest, t: Tournament) -> tuple[Entry | None, Game 
     return entry, (None if current is None or current.is_over else current)
 
 
-def _version(t: Tournament, state: str, b: Board, entry: Entry | None, current) -> str:
+def _version(
+    t: Tournament, state: str, b: Board, entry: Entry | None, current, held: int | None
+) -> str:
     """What the live part shows, but the countdown (the page counts it itself): a poll
     that finds it unchanged gets no content, so nothing on the page moves (focus included).
     The standings are the board's (its revision), the rest the watcher's own."""
-    seen = (state, b.rev, entry and entry.state, current and current.pk)
+    seen = (state, b.rev, entry and entry.state, current and current.pk, held)
     return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
+
+
+def _waits(state: str, entry: Entry | None, current) -> bool:
+    """In the pool of a running tournament, to be paired any moment."""
+    return bool(state == "running" and entry and entry.state == Entry.State.ACTIVE and not current)
+
+
+def _held(request: HtmxHttpRequest, waits: bool) -> int | None:
+    """The series that keeps a waiting person from being paired, if one does."""
+    return services.series_held([request.user.pk]).get(request.user.pk) if waits else None
 
 
 def _board_html(request: HtmxHttpRequest, t: Tournament, b: Board, entry: Entry | None) -> str:
@@ -151,15 +163,16 @@ def _context(request: HtmxHttpRequest, t: Tournament, found=None) -> dict[str, A
     b = board(t)
     entry, current = found if found is not None else _entry(request, t)
     until = t.starts_at if state == "upcoming" else t.ends_at
-    # In the pool of a running tournament, to be paired any moment.
-    waits = state == "running" and entry and entry.state == Entry.State.ACTIVE and not current
+    waits = _waits(state, entry, current)
+    held = _held(request, waits)
     insider = request.user.is_authenticated and (
         entry is not None or request.user.pk == t.created_by_id
     )
     return {
         "t": t,
         "state": state,
-        "version": _version(t, state, b, entry, current),
+        "version": _version(t, state, b, entry, current, held),
+        "held_series": held,
         # Rounded up: the page counts down from it and asks once more at zero, which must
         # not come before the start (a poll that finds nothing new gets no content).
         "seconds_left": (left := max(0, math.ceil((until - now).total_seconds()))),
@@ -196,7 +209,9 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     if current is not None and request.GET.get("game") != str(current.pk):
         return HttpResponseClientRedirect(reverse("table", args=[current.pk]))
     # Nothing new (the board is this worker's, computed once a change): no content.
-    version = _version(t, t.state(timezone.now()), board(t), entry, current)
+    state = t.state(timezone.now())
+    held = _held(request, _waits(state, entry, current))
+    version = _version(t, state, board(t), entry, current, held)
     if request.GET.get("v") == version:
         return HttpResponse(status=204)  # htmx swaps nothing
     # The same entry and game as the redirect's check: read again, a pairing committed in
