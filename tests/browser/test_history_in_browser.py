@@ -93,6 +93,15 @@ def test_a_person_replays_a_game_downloads_its_record_and_sees_their_profile(
     with phone(browser, context, page.url) as small:
         assert_fits_a_phone(small)
         small.screenshot(path=ARTIFACTS / "replay-360x740.png")
+        # Looking at the last hand of the board, the step buttons are still on the screen
+        # (they stay at its top): a step needs no scrolling back up.
+        small.locator(".replay-seat").last.scroll_into_view_if_needed()
+        assert small.evaluate("window.scrollY") > 200
+        box = small.locator("#step-next").bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 740, box
+        small.locator("#step-next").click()
+        at_move(small, replay_url, middle + 1)
+        small.screenshot(path=ARTIFACTS / "replay-360x740-scrolled.png")
     page.keyboard.press("End")
     at_move(page, replay_url, total)
     with phone(browser, context, page.url) as small:
