@@ -85,7 +85,13 @@
       melds: meldKeys(),
       discard: codes("#table-center .pile-discard [data-card]").join(""),
       atBottom: movesAtBottom(),
+      result: resultShown(),
     };
+  }
+
+  function resultShown() {
+    var result = document.getElementById("table-result");
+    return !!(result && !result.hidden);
   }
 
   // Mark what this update brought, for the CSS animations: the cards new in the hand,
@@ -127,6 +133,16 @@
       if (meld) meld.checked = true;
     }
     var active = document.activeElement;
+    if (!kept.result && resultShown() && (kept.inTable || !active || active === document.body)) {
+      // The hand is over: focus goes from the hand (now under the result) to the way on,
+      // its first action (Play again, or the next game), not thirteen Tabs away.
+      var way = document.querySelector("#table-result .result-actions a, #table-result .result-actions button");
+      if (way) {
+        way.focus({ preventScroll: true });
+        kept = null;
+        return;
+      }
+    }
     if (!active || active === document.body) {
       // Focus that dropped with the swapped part goes back where it was if that is still
       // there, else to the hand (its card in the roving tab stop): never to the page.

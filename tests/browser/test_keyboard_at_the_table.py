@@ -22,7 +22,6 @@ from tests.browser.support import (
     ARTIFACTS,
     SIZES,
     PageErrors,
-    act,
     hand_seq,
     out_of_view,
     sign_up,
@@ -66,6 +65,7 @@ def a_table_dealt_from(page, server: str, manage, seed: int) -> None:
 
 FOCUSED = "() => document.activeElement && document.activeElement.value || ''"
 IN_HAND = "() => !!document.activeElement.closest('#my-hand') && document.activeElement.name"
+WAY_ON = "() => !!document.activeElement.closest('#table-result .result-actions')"
 
 
 def test_the_hand_is_one_tab_stop_and_enter_on_a_card_never_calls_draw(browser, server, manage):
@@ -145,8 +145,13 @@ def test_the_hand_is_one_tab_stop_and_enter_on_a_card_never_calls_draw(browser, 
         assert out_of_view(page) == [], size
 
     # Pressing the button itself still calls Draw: the bots answer and the game ends.
-    act(page, "Call Draw")
+    # Focus then goes from the hand, now under the result, to the way on (Play again).
+    page.get_by_role("button", name="Call Draw", exact=True).focus()
+    page.keyboard.press("Enter")
     page.locator("#table-result").wait_for(timeout=10_000)
     assert "called Draw" in page.locator(".result-how").inner_text()
+    page.wait_for_function(WAY_ON)
+    assert page.evaluate("() => document.activeElement.textContent") == "Play again"
+    page.screenshot(path=ARTIFACTS / "table-result-focused.png")
     errors.assert_none()
     context.close()
