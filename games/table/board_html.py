@@ -97,8 +97,10 @@ def seat_panel(p: Any, now: str, lang: str | None = None) -> str:
         return term_html(name, badge, f"tip-seat{p.index}-{next(ids)}", lang)
 
     turn = ' class="seat-panel is-turn" aria-current="true"' if p.turn else ' class="seat-panel"'
-    dealer = f" {term('dealer', 'plain')}" if p.dealer else ""
-    badges = term("opened", "plain") if p.opened else term("not opened", "muted")
+    # The dealer's badge opens the badges' line, not the name's: a long name is cut short
+    # on a phone, and the badge went with it.
+    dealer = f"{term('dealer', 'plain')} " if p.dealer else ""
+    badges = dealer + (term("opened", "plain") if p.opened else term("not opened", "muted"))
     if p.blocked:
         badges += f" {term('blocked', 'warn')}"
     if p.away:
@@ -107,7 +109,7 @@ def seat_panel(p: Any, now: str, lang: str | None = None) -> str:
         badges += f" {term(p.answer, 'plain')}"
     out = [
         f'<li{turn} data-seat="{p.index}">',
-        f'<h2 class="seat-name">{_e(p.name)}{dealer}</h2>',
+        f'<h2 class="seat-name">{_e(p.name)}</h2>',
         '<p class="seat-cards"><span class="card back card-mini" aria-hidden="true"></span> '
         f"{_cards_left(p.cards, lang)}</p>",
         f'<p class="badges">{badges}</p>',

@@ -102,6 +102,9 @@ def test_each_opponents_panel_says_what_it_did_last(client, scripted, people):
 
     assert "melded 7♠ 8♠ 9♠, laid a secret set and discarded K♣" in panel_of(shown, "alice")
     assert "drew, laid off 10♠ on alice's run and discarded 6♣" in panel_of(shown, "bob")
+    # The dealer's badge is among the badges, not in the name, which a phone cuts short.
+    assert '<h2 class="seat-name">alice</h2>' in shown
+    assert panel_of(shown, "alice").startswith("alice 5 cards dealer opened")
     assert "You took 6♣ and melded 6♣ 6♦ 6♥, then discarded K♥" in text(shown)  # in the hand
 
 
