@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.fairplay import actions
-from games.fairplay.models import AccountWarning, Pair, Report, StaffAction
+from games.fairplay.models import AccountWarning, Pair, Report, ReportSent, StaffAction
 from games.history import stats
 from games.models import Game, Seat
 from games.play import services
@@ -150,8 +150,32 @@ def test_reports_are_limited_per_hour(settings, alice, make_game):
     assert refused.status_code == 429
     assert "many reports in the last hour" in refused.content.decode()
     assert Report.objects.count() == 2
-    Report.objects.update(updated_at=timezone.now() - timedelta(hours=2))
+    ReportSent.objects.update(at=timezone.now() - timedelta(hours=2))
     assert "Report sent" in client.post(reverse("report_player", args=["p2"])).content.decode()
+
+
+def test_reporting_one_person_again_and_again_counts_against_the_limit(settings, alice, bob):
+    """A repeat added to the one open report, whose row the limit counted once: one
+    person could send it without end, each time moving it to the top of staff's list."""
+    settings.TONGITS_REPORTS_PER_HOUR = 2
+    client = signed_in(alice)
+    url = reverse("report_player", args=["bob"])
+    codes = [client.post(url, {"note": f"saw it {i}"}).status_code for i in range(4)]
+
+    assert codes == [200, 200, 429, 429]
+    assert Report.objects.get().note == "saw it 0\nsaw it 1"
+
+
+def test_a_repeat_with_nothing_new_leaves_the_report_where_it_is(alice, bob):
+    client = signed_in(alice)
+    url = reverse("report_player", args=["bob"])
+    client.post(url, {"note": "saw it"})
+    Report.objects.update(updated_at=timezone.now() - timedelta(minutes=30))
+    before = Report.objects.get().updated_at
+
+    again = client.post(url, {"note": "saw it"})
+
+    assert again.status_code == 200 and Report.objects.get().updated_at == before
 
 
 # --- The staff page: reports and actions ----------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
@@ -88,6 +89,17 @@ class Sighting(models.Model):
             )
         ]
         indexes = [models.Index(fields=["kind", "digest"])]
+
+
+class ReportSent(models.Model):
+    """One report or repeat sent, for the hourly limit: a repeat adds to its open report's
+    row, which counted once however often it was sent. A reporter's rows older than the
+    hour are dropped as they send again."""
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now, db_index=True)
 
 
 class Report(models.Model):

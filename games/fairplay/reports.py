@@ -2,8 +2,10 @@
 from a profile (their recent finished games together).
 
 One open report per reporter and reported account: reporting again adds the games to it
-and is said to be a repeat, never a second row. A reporter may send ``REPORTS_PER_HOUR``
-reports an hour (new ones or repeats): more are refused with a message, changing nothing.
+and is said to be a repeat, never a second row (a repeat with nothing new leaves the report
+where it is in the staff's list). A reporter may send ``REPORTS_PER_HOUR`` reports an hour
+(new ones or repeats, each counted in ``ReportSent``): more are refused with a message,
+changing nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat
 
-from .models import Report
+from .models import Report, ReportSent
 
 RECENT_GAMES = 20  # a profile's report carries this many of the last games played together
 NOTE_LENGTH = 500
@@ -92,8 +94,9 @@ def send(
         since = timezone.now() - timedelta(hours=1)
         # The reporter's row lock: a burst of reports is counted one at a time.
         get_user_model().objects.select_for_update().filter(pk=reporter.pk).exists()
-        recent = Report.objects.filter(reporter=reporter, updated_at__gte=since).count()
-        if recent >= per_hour():
+        sent = ReportSent.objects.filter(reporter=reporter)
+        sent.filter(at__lt=since).delete()
+        if sent.count() >= per_hour():
             raise ReportRefused(
                 _("You have sent many reports in the last hour: please try again later.")
             )
@@ -110,13 +113,16 @@ def send(
                     reporter=reporter, reported=reported, closed_at__isnull=True
                 )
                 repeat = True
+        ReportSent.objects.create(reporter=reporter)
         had = set(report.games.values_list("pk", flat=True))
         new = [g for g in games if g not in had]
         if new:
             report.games.add(*new)
-        if note and note not in report.note:
-            report.note = f"{report.note}\n{note}".strip()[: NOTE_LENGTH * 4]
-        report.save()  # updated_at: the hour's count, and the staff page's order
+        said = bool(note) and note not in report.note
+        if said:  # the newest words are kept, should the notes outgrow the field
+            report.note = f"{report.note}\n{note}".strip()[-NOTE_LENGTH * 4 :]
+        if new or said or not repeat:
+            report.save()  # updated_at: the staff page's order
         if game is None:
             repeat = repeat and not new
         else:
