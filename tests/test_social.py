@@ -181,7 +181,23 @@ def test_a_blocked_persons_challenge_never_arrives(alice, bob):
     assert list(social.challenges_for(bob.pk)) == []
     with pytest.raises(services.ServiceError):
         social.accept_challenge(bob, made.pk)
-    assert list(social.challenges_sent(alice.pk)) == [made]  # to her, still waiting
+    # To her it went as when a friendship ends: the challenge with it.
+    assert list(social.challenges_sent(alice.pk)) == []
+
+
+def test_a_challenge_from_someone_blocked_does_not_come_back_with_the_unblock(alice, bob):
+    """It stayed pending, unseen: unblocked within its ten minutes, it came back and
+    seated two people who were no longer friends."""
+    befriend(alice, bob)
+    made = social.challenge(bob, alice.pk, ante=None, bot_kind="easy")
+    social.block(alice, bob.pk)
+    social.unblock(alice, bob.pk)
+
+    assert not social.are_friends(alice.pk, bob.pk)
+    assert list(social.challenges_for(alice.pk)) == []
+    with pytest.raises(services.ServiceError, match="no longer there"):
+        social.accept_challenge(alice, made.pk)
+    assert not Game.objects.exists()
 
 
 # --- Challenges -----------------------------------------------------------------------------
@@ -398,8 +414,10 @@ async def test_a_block_made_with_the_socket_open_takes_the_challenge_away_at_onc
     while not await bobs.receive_nothing(timeout=0.3):
         await bobs.receive_from()
 
-    # Whatever she does next never reaches him (and she is not told).
-    await database_sync_to_async(social.cancel_challenge)(alice, made.pk)
+    # Whatever she does next never reaches him (and she is not told: her challenge went
+    # with the friendship, as when a friend is removed).
+    with pytest.raises(services.ServiceError, match="no longer there"):
+        await database_sync_to_async(social.cancel_challenge)(alice, made.pk)
     await database_sync_to_async(social.request_friend)(alice, bob.pk)
     with pytest.raises(services.NotAllowed):
         await database_sync_to_async(social.challenge)(alice, bob.pk, ante=None, bot_kind="easy")

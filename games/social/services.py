@@ -266,9 +266,9 @@ def block(user: AbstractBaseUser, other_id: int | str) -> Done:
         # Only the friendship and what user asked go; a request of theirs stays, unseen.
         Friendship.objects.filter(_pair(user.pk, other.pk), accepted_at__isnull=False).delete()
         Friendship.objects.filter(from_user=user, to_user=other).delete()
-        Challenge.objects.filter(
-            from_user=user, to_user=other, status=Challenge.Status.PENDING
-        ).update(status=Challenge.Status.CANCELLED, answered_at=timezone.now())
+        # Both ways: a challenge of theirs, kept unseen, came back with an unblock and
+        # seated two people who were no longer friends.
+        _cancel_challenges(user.pk, other.pk)
         _tell(user.pk)
         _tell(other.pk)
         # At once at the tables ``user`` has open: the other's talk stops there too.
@@ -282,6 +282,9 @@ def unblock(user: AbstractBaseUser, other_id: int | str) -> Done:
     with transaction.atomic():
         Block.objects.filter(blocker=user, blocked=other).delete()
         _tell(user.pk)
+        # At the tables ``user`` has open, the other's talk comes through again.
+        event = {"type": "chat.unblocked", "unblocked": other.pk}
+        services.notify_group(person_tables_group(user.pk), event)
     return Done(_("Unblocked."))
 
 
@@ -339,7 +342,11 @@ def accept_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Game:
     (the first hand of a series, with an ante). The challenger's sockets are sent there."""
     with transaction.atomic():
         found = _locked_challenge(challenge_id)
-        mine = found.to_user_id == user.pk and not blocks(user.pk, found.from_user_id)
+        mine = (
+            found.to_user_id == user.pk
+            and not blocks(user.pk, found.from_user_id)
+            and are_friends(user.pk, found.from_user_id)  # challenges are between friends
+        )
         if not mine or not _waiting(found):
             raise ServiceError(_("That challenge is no longer there."))
         challenger = found.from_user

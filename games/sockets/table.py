@@ -249,6 +249,9 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     async def chat_blocked(self, event: dict) -> None:
         await self.chat.blocked_now(event)
 
+    async def chat_unblocked(self, event: dict) -> None:
+        await self.chat.unblocked_now(event)
+
     async def send_board(
         self,
         snap: Snapshot | None = None,

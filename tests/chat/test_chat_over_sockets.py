@@ -333,6 +333,41 @@ async def test_a_block_made_during_the_game_silences_the_blocked_at_once(
     await table.close()
 
 
+async def test_an_unblock_lets_their_talk_through_again_on_the_sockets_open(
+    rated_table, alice, bob, carol
+):
+    """The block reached the open sockets; the unblock did not, and everything the
+    unblocked person said was dropped until the page connected again."""
+    table = await connect(rated_table, [alice, bob, carol])
+    await database_sync_to_async(social.block)(alice, bob.pk)
+    assert (await table.receive(0)).startswith('<ol id="chat-log"')
+
+    await database_sync_to_async(social.unblock)(alice, bob.pk)
+    assert (await table.receive(0)).startswith('<ol id="chat-log"')  # the talk so far again
+    await table.sockets[1].send_to(text_data=say({"chat_preset": "p:gg"}))
+    await table.receive(1)  # bob's note
+
+    assert "Good game" in await table.receive(1)
+    assert "Good game" in await table.receive(2)
+    assert "Good game" in await table.receive(0)
+    await table.close()
+
+
+async def test_a_name_as_long_as_a_username_may_be_says_its_message(rated_table, alice, bob):
+    """A 120-letter username (sign-up takes up to 150) overflowed the name's column:
+    PostgreSQL refused the message, and the socket closed."""
+    await database_sync_to_async(
+        type(alice).objects.filter(pk=alice.pk).update
+    )(username="m" * 150)  # fmt: skip
+    table = await connect(rated_table, [alice, bob])
+    await table.sockets[0].send_to(text_data=say({"chat_preset": "p:gg"}))
+    await table.receive(0)  # her note
+
+    assert "Good game" in await table.receive(0) and "Good game" in await table.receive(1)
+    assert [m.name for m in await messages(rated_table)] == ["m" * 150]
+    await table.close()
+
+
 async def test_a_silenced_account_cannot_chat_until_its_time_is_up(rated_table, alice, bob):
     await database_sync_to_async(ChatSilence.objects.create)(
         user=alice, until=timezone.now() + timedelta(hours=1), reason="spam"

@@ -17,7 +17,7 @@ from games.models import Game
 from games.social import services
 from games.social.chat import frames, presets, rules, wordfilter
 from games.social.chat import services as chat_services
-from games.social.chat.models import ChatMessage, ChatReport, ChatSilence
+from games.social.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
 from tests.table.support import play_to_the_end
 
 
@@ -224,3 +224,24 @@ def test_a_blocked_persons_talk_is_not_shown_to_the_one_who_blocked_them(
     # Bob is not told: his own view of the talk is whole.
     theirs = chat_services.history(barkada_table.pk, bob.pk, watchers_too=False)
     assert [line["user"] for line in theirs] == [bob.pk, carol.pk]
+
+
+@pytest.mark.django_db
+def test_the_replay_leaves_out_the_talk_of_people_one_blocked_or_muted(
+    rated_table, alice, bob, carol, dave, django_user_model
+):
+    """The table hid a blocked person's lines; the replay's Table talk showed them."""
+    chat_services.say(rated_table.pk, bob, preset="p:hurry")
+    chat_services.say(rated_table.pk, carol, preset="p:nice")
+    services.block(alice, bob.pk)
+    game = play_to_the_end(rated_table, [alice, bob, carol])
+    url = reverse("replay", args=[game.pk])
+
+    ChatMute.objects.create(user=bob, muted=carol)
+    staff = django_user_model.objects.create_user("sam", "s@example.com", "pw", is_staff=True)
+
+    mine, his, staffs = page(alice, url), page(bob, url), page(staff, url)
+
+    assert "Nice one!" in mine and "Hurry up!" not in mine
+    assert "Hurry up!" in his and "Nice one!" not in his  # bob muted carol
+    assert "Hurry up!" in staffs and "Nice one!" in staffs  # staff read it all

@@ -111,6 +111,12 @@ class TableChat:
         self.blocked.add(int(ev["blocked"]))
         await self.start()
 
+    async def unblocked_now(self, ev: dict[str, Any]) -> None:
+        """A ``chat.unblocked`` event: this person unblocked ``ev["unblocked"]``, whose
+        talk comes through again (sent after the commit: the talk so far is read anew)."""
+        self.blocked.discard(int(ev["unblocked"]))
+        await self.start()
+
     async def event(self, ev: dict[str, Any]) -> None:
         if ev["room"] == "watchers" and not self.watchers_too:
             return  # never to a seated person before the end

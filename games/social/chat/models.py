@@ -33,7 +33,9 @@ class ChatMessage(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
         verbose_name=_("author"),
     )  # fmt: skip
-    name = models.CharField(_("name shown"), max_length=80)
+    # As long as a username may be (Django's 150): PostgreSQL refused a longer name's
+    # message, and the socket that said it with it.
+    name = models.CharField(_("name shown"), max_length=150)
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     room = models.CharField(_("room"), max_length=10, choices=Room)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind)

@@ -227,9 +227,13 @@ def report(game_id: int, user: AbstractBaseUser, message_id: Any, watchers_too: 
         pass
 
 
-def transcript(game_id: int) -> list[ChatMessage]:
-    """Everything said at a table, both rooms, in order: for the replay and staff."""
-    return list(ChatMessage.objects.filter(game_id=game_id).select_related("user"))
+def transcript(game_id: int, reader_id: int | None = None) -> list[ChatMessage]:
+    """Everything said at a table, both rooms, in order: for the replay and staff. With
+    ``reader_id``, none from people that person muted or blocked, as at the table."""
+    rows = ChatMessage.objects.filter(game_id=game_id)
+    if reader_id is not None:
+        rows = rows.exclude(user_id__in=muted_ids(reader_id))
+    return list(rows.select_related("user"))
 
 
 def open_reports() -> list[ChatReport]:

@@ -48,12 +48,13 @@ def chat_drawer(context: template.Context) -> dict[str, Any]:
 @register.inclusion_tag("chat/transcript.html", takes_context=True)
 def chat_transcript(context: template.Context, game: Game) -> dict[str, Any]:
     """What was said at the table, for the game's own people (seated at it) and staff,
-    once it is over; nothing for anyone else."""
+    once it is over; nothing for anyone else. A player does not see the talk of people
+    they muted or blocked, as at the table; staff see it all."""
     user = context["request"].user
-    own = user.is_authenticated and (
-        user.is_staff or any(s.user_id == user.pk for s in game.seats.all())
-    )
-    lines = services.transcript(game.pk) if own and game.is_over else []
+    seated = user.is_authenticated and any(s.user_id == user.pk for s in game.seats.all())
+    own = user.is_authenticated and (user.is_staff or seated)
+    reader = None if not user.is_authenticated or user.is_staff else user.pk
+    lines = services.transcript(game.pk, reader) if own and game.is_over else []
     return {"lines": [_line(m) for m in lines]}
 
 
