@@ -173,3 +173,16 @@ def test_the_series_page_with_a_hand_in_play_is_never_kept_by_a_browser(alice):
     response = _client(alice).get(f"/series/{made.pk}/")
     assert 'id="my-hand"' in response.content.decode()
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+
+
+def test_a_frame_nested_at_any_depth_json_parses_is_refused_as_not_a_form():
+    """Between the depth json.loads still parses and the depth json.dumps overflows the
+    stack there was a window (about 930 deep in a socket, 994 here) where a frame passed
+    the parser and then raised RecursionError, which closed the socket."""
+    from games.play.actions import BadMove, frame_data
+
+    for depth in range(4, 1100, 3):
+        text = '{"action": "draw", "x": ' + "[" * depth + "]" * depth + "}"
+        with pytest.raises(BadMove):
+            frame_data(text)
+    assert frame_data('{"action": "meld", "cards": ["7C", "8C", "9C"]}')["cards"][0] == "7C"

@@ -39,12 +39,32 @@ def frame_data(text: str | None) -> dict[str, Any]:
         data = json.loads(text or "")
     except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested thousands deep
         raise BadMove(_("That message was not understood: it is not JSON.")) from None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or _too_deep(data):
         raise BadMove(_("That message was not understood: it is not a form."))
     # Before anything reaches a query, or is echoed back in a message.
     if not all_encodable(data):
         raise BadMove(_("That message was not understood: it holds characters that are not text."))
     return data
+
+
+FORM_DEPTH = 3  # a form holds text, numbers and lists of them: {"cards": ["7H"]}
+
+
+def _too_deep(data: dict[str, Any]) -> bool:
+    """Whether a parsed frame nests deeper than a form does. Read without recursion: a
+    frame nested some 930 deep passed json.loads, then overflowed the stack of the checks
+    after it (json.dumps), which closed the socket with no word to its person."""
+    level = [data]
+    for _depth in range(FORM_DEPTH):
+        level = [
+            inner
+            for value in level
+            for inner in (value.values() if isinstance(value, dict) else value)
+            if isinstance(inner, (dict, list))
+        ]
+        if not level:
+            return False
+    return True
 
 
 def post_data(post: QueryDict) -> dict[str, Any]:

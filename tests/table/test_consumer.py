@@ -221,6 +221,10 @@ async def test_an_illegal_action_alerts_only_its_sender_and_changes_nothing(thre
         ("not json", "it is not JSON"),
         ("[" * 50_000 + "]" * 50_000, "it is not JSON"),  # too deep for json's parser
         ('["draw"]', "it is not a form"),
+        # Deep enough to pass json's parser and overflow the checks after it (the socket
+        # closed with no word to its person).
+        ('{"action": "draw", "x": ' + "[" * 930 + "]" * 930 + "}", "it is not a form"),
+        ('{"action": "draw", "x": [[[]]]}', "it is not a form"),
         ('{"action": "dance"}', "Unknown action"),
         ('{"cards": "7C"}', "Choose an action"),
         ('{"action": "meld", "cards": 5}', "The chosen cards were not understood"),
