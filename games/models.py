@@ -131,7 +131,11 @@ class Game(models.Model):
     # The one reason we write ourselves (staff write theirs): stored in English, shown in
     # the reader's language.
     UNFINISHED_UPLOAD = "An uploaded record of a game that had not ended."
-    ABORT_REASONS = {UNFINISHED_UPLOAD: _("An uploaded record of a game that had not ended.")}
+    LEFT_BEFORE_THE_DEAL = "Everyone left the table before the deal."
+    ABORT_REASONS = {
+        UNFINISHED_UPLOAD: _("An uploaded record of a game that had not ended."),
+        LEFT_BEFORE_THE_DEAL: _("Everyone left the table before the deal."),
+    }
 
     @property
     def abort_reason_shown(self) -> str:

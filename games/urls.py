@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<id:game_id>/act/", table.act, name="act"),
     path("games/<id:game_id>/about/", table.about, name="table_about"),
     path("games/<id:game_id>/again/", table.play_again, name="play_again"),
+    path("games/<id:game_id>/leave/", table.leave, name="leave_table"),
     path("", include("games.history.urls")),
     path("", include("games.series.urls")),
     path("", include("games.fairplay.urls")),

@@ -269,6 +269,55 @@ def test_joining_an_open_table_seats_the_user_and_goes_to_the_table(client, alic
     assert game.status == Game.Status.PLAYING  # the last open seat filled: dealt
 
 
+def test_a_person_leaves_a_waiting_table_and_the_last_to_leave_calls_it_off(client, alice, bob):
+    """Tables waited for ever and could not be left: a person at the limit of tables
+    (Play again after games whose others had gone home) could never play again."""
+    game = open_table(alice)
+    services.join_table(game.pk, bob)
+    client.force_login(bob)
+    table_page = client.get(reverse("table", args=[game.pk])).content.decode()
+    lobby_page = client.get(reverse("lobby")).content.decode()
+    assert 'id="leave-table"' in table_page and f'id="leave-{game.pk}"' in lobby_page
+
+    left = client.post(reverse("leave_table", args=[game.pk]), follow=True)
+
+    game.refresh_from_db()
+    assert f"You left table {game.pk}." in left.content.decode()
+    assert game.status == Game.Status.WAITING and game.seats.get(index=1).is_open
+    client.force_login(alice)
+    client.post(reverse("leave_table", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and not game.seats.filter(user__isnull=False)
+    assert game.abort_reason_shown == "Everyone left the table before the deal."
+    assert "Leave" not in client.get(reverse("lobby")).content.decode()
+
+
+def test_leaving_frees_a_place_under_the_limit_of_tables(alice, bob, carol, settings):
+    settings.TONGITS_OPEN_TABLES_MAX = 2
+    waiting = [open_table(alice) for _ in range(2)]
+    with pytest.raises(services.ServiceError, match="2 unfinished tables"):
+        services.quick_play(alice)
+
+    services.leave_table(waiting[0].pk, alice)
+
+    assert services.quick_play(alice).status == Game.Status.PLAYING
+
+
+def test_a_dealt_table_or_someone_elses_cannot_be_left(client, alice, bob, carol):
+    dealt = services.quick_play(alice)
+    waiting = open_table(bob)
+    client.force_login(alice)
+
+    for game, said in ((dealt, "can be left only before its deal"), (waiting, "not seated")):
+        answer = client.post(reverse("leave_table", args=[game.pk]), follow=True)
+        assert said in answer.content.decode()
+    assert client.get(reverse("leave_table", args=[waiting.pk])).status_code == 405
+    dealt.refresh_from_db()
+    waiting.refresh_from_db()
+    assert dealt.status == Game.Status.PLAYING and dealt.seats.get(index=0).user == alice
+    assert waiting.seats.get(index=0).user == bob
+
+
 def test_joining_a_full_table_says_so_plainly(client, alice, bob, carol):
     game = open_table(bob, others=("open", "greedy"))
     services.join_table(game.pk, carol)

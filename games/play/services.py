@@ -325,6 +325,33 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
     return game
 
 
+def leave_table(game_id: int, user: AbstractBaseUser) -> Game:
+    """Get up from a table before its deal: the seat is open again. A table nobody is left
+    at is called off (aborted, nothing dealt), so it holds nobody's place. Before, a table
+    waited for ever: a person pressing Play again after games whose others had gone home
+    reached the limit of tables and could never play again."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seats = list(game.seats.all())
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise NotAllowed(_("You are not seated at this table."))
+        if game.status != Game.Status.WAITING:
+            raise NotAllowed(_("The cards are dealt: a table can be left only before its deal."))
+        mine.user = None
+        mine.save(update_fields=["user"])
+        if not any(s.user_id is not None for s in seats if s.pk != mine.pk):
+            game.status = Game.Status.ABORTED
+            game.aborted_by, game.abort_reason = user, Game.LEFT_BEFORE_THE_DEAL
+            game.finished_at = timezone.now()
+            game.turn_seat = game.due_at = None
+            game.save()
+            series.hand_aborted(game.pk, False, game.finished_at)  # a series' first hand
+        _changed(game)
+        _notify_lobby_on_commit()
+    return game
+
+
 def _note_shared(game: Game, seats: list[Seat]) -> None:
     """At a rated table, before the deal: which seats' accounts share a network address
     or a device (``hooks.shared``: fair play knows). Stored on the game, so that every

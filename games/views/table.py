@@ -108,6 +108,20 @@ def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _go_to(request, following.pk)
 
 
+@login_required
+@require_POST
+def leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Get up from a table whose cards are not dealt yet: back to the lobby."""
+    try:
+        services.leave_table(game_id, request.user)
+    except ServiceError as e:
+        messages.error(request, e.message)
+        return _go_to(request, game_id)
+    messages.success(request, gettext("You left table %(number)s.") % {"number": game_id})
+    url = reverse("lobby")
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
 def _go_to(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     url = reverse("table", args=[game_id])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

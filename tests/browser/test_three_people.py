@@ -203,3 +203,30 @@ def test_three_people_sign_up_open_a_table_join_it_and_play_it_to_the_end(browse
         page_errors.assert_none()
     for context in contexts:
         context.close()
+
+
+def test_a_person_gets_up_from_a_table_nobody_joined(browser, server):
+    """A table waits for people; its only person leaves it, on a phone, and it is gone
+    from their games (it held a place under the limit of tables for ever)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_up(page, server)
+    game_id = open_a_public_table(page, server)
+    leave = page.get_by_role("button", name="Leave this table")
+    leave.wait_for()
+    page.screenshot(path=ARTIFACTS / "table-waiting-360x740.png")
+    box = leave.bounding_box()
+    assert box["y"] + box["height"] <= 740 and box["height"] >= 40
+
+    # Once connected, the part has come again over the socket, whose frames carry no
+    # CSRF token (htmx sends it in a header).
+    page.locator('#connection[data-state="connected"]').wait_for()
+    leave.click()
+
+    page.wait_for_url(f"{server}/")
+    assert f"You left table {game_id}." in page.locator(".messages").inner_text()
+    assert page.locator(f"#game-link-{game_id}").count() == 0
+    errors.assert_none()
+    context.close()
