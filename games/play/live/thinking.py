@@ -25,7 +25,6 @@ import os
 import random
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 
 from django.conf import settings
@@ -101,7 +100,9 @@ def choose(kind: str, view: SeatView, seed: int) -> Move:
     """The move of a ``kind`` bot, thought in the pool; the calling thread only waits."""
     try:
         return submit(kind, view, seed).result(timeout=THINK_TIMEOUT)
-    except (FutureTimeout, BrokenProcessPool, OSError) as e:
+    except Exception as e:
+        # Too slow, a broken pool, or the bot itself failing: as the clock loop does, greedy
+        # moves. (A bot that raised was retried with the same seed for ever: stuck.)
         log.warning("A %s bot's move took too long or failed (%r): greedy moves instead.", kind, e)
         return fallback(view)
 
