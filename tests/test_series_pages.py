@@ -219,7 +219,8 @@ def test_history_groups_a_series_hands_and_replays_link_hand_to_hand(client, ali
 POT_SEEDS_FROM = 1_000_003
 
 
-def test_profiles_count_the_pots_a_person_took(client, alice, monkeypatch):
+def a_series_alice_takes_the_pot_of(alice, monkeypatch) -> tuple[Series, Game]:
+    """Two hands, the second won by alice's seat for a pot; the series and its last game."""
     # Every table draws its secret seed from secrets.randbits: here from a fixed sequence.
     seeds = itertools.count(POT_SEEDS_FROM)
     monkeypatch.setattr(secrets, "randbits", lambda bits: next(seeds))
@@ -228,6 +229,11 @@ def test_profiles_count_the_pots_a_person_took(client, alice, monkeypatch):
         if number > 1:
             series.ready(made.pk, alice)
         game = finish(series.state(Series.objects.get(pk=made.pk)).latest.pk, random.Random(number))
+    return made, game
+
+
+def test_profiles_count_the_pots_a_person_took(client, alice, monkeypatch):
+    made, game = a_series_alice_takes_the_pot_of(alice, monkeypatch)
     book = series.state(Series.objects.get(pk=made.pk)).book
     assert book.last_taken is not None and book.last_taken.seat == 0
     client.force_login(alice)
@@ -242,13 +248,7 @@ def test_profiles_count_the_pots_a_person_took(client, alice, monkeypatch):
 def test_a_pot_taken_with_a_voided_win_is_not_in_the_profile(alice, monkeypatch, voided_hand):
     """Fair play's voided games count in no one's figures; the profile still counted the
     pots they took."""
-    seeds = itertools.count(POT_SEEDS_FROM)
-    monkeypatch.setattr(secrets, "randbits", lambda bits: next(seeds))
-    made = series.create_series(alice, ante=2, others=("greedy", "greedy"))
-    for number in (1, 2):
-        if number > 1:
-            series.ready(made.pk, alice)
-        finish(series.state(Series.objects.get(pk=made.pk)).latest.pk, random.Random(number))
+    made, _game = a_series_alice_takes_the_pot_of(alice, monkeypatch)
     assert pages.pots_won(alice.pk)["pots_won"] == 1
 
     hand = made.hands.get(number=voided_hand)

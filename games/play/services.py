@@ -341,12 +341,7 @@ def leave_table(game_id: int, user: AbstractBaseUser) -> Game:
         mine.user = None
         mine.save(update_fields=["user"])
         if not any(s.user_id is not None for s in seats if s.pk != mine.pk):
-            game.status = Game.Status.ABORTED
-            game.aborted_by, game.abort_reason = user, Game.LEFT_BEFORE_THE_DEAL
-            game.finished_at = timezone.now()
-            game.turn_seat = game.due_at = None
-            game.save()
-            series.hand_aborted(game.pk, False, game.finished_at)  # a series' first hand
+            _end_unplayed(game, user, Game.LEFT_BEFORE_THE_DEAL)
         _changed(game)
         _notify_lobby_on_commit()
     return game
@@ -964,16 +959,21 @@ def abort_game(game_id: int, by_user: AbstractBaseUser, reason: str) -> Game:
         game = _locked_game(game_id)
         if game.status not in (Game.Status.WAITING, Game.Status.PLAYING):
             raise NotAllowed(_("Only a game that is waiting or being played can be aborted."))
-        dealt = game.status == Game.Status.PLAYING
-        game.status = Game.Status.ABORTED
-        game.aborted_by, game.abort_reason = by_user, reason
-        game.finished_at = timezone.now()
-        game.winner_seat, game.chips = None, None
-        game.turn_seat = game.due_at = None
-        game.save()
-        # A series' hand: its pause starts as after a finished hand (else only clicks
-        # would ever deal the next one).
-        series.hand_aborted(game.pk, dealt, game.finished_at)
+        _end_unplayed(game, by_user, reason)
         _changed(game)
         _notify_lobby_on_commit()
     return game
+
+
+def _end_unplayed(game: Game, by_user: AbstractBaseUser, reason: str) -> None:
+    """Abort ``game`` (locked, waiting or being played): no winner, no chips."""
+    dealt = game.status == Game.Status.PLAYING
+    game.status = Game.Status.ABORTED
+    game.aborted_by, game.abort_reason = by_user, reason
+    game.finished_at = timezone.now()
+    game.winner_seat, game.chips = None, None
+    game.turn_seat = game.due_at = None
+    game.save()
+    # A series' hand: its pause starts as after a finished hand (else only clicks would
+    # ever deal the next one); a first hand left before its deal ends the series.
+    series.hand_aborted(game.pk, dealt, game.finished_at)
