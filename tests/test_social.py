@@ -62,6 +62,23 @@ def test_a_request_accepted_makes_two_friends_who_list_each_other(client, alice,
     assert 'id="friend-' + str(bob.pk) + '"' in page(client)
 
 
+def test_friend_requests_are_limited_per_hour_with_a_message(client, alice, settings):
+    """Nothing held one account from asking every player on the site, or a script from
+    doing so: each request is a notice on someone's lobby."""
+    settings.TONGITS_FRIEND_REQUESTS_PER_HOUR = 3
+    people = [get_user_model().objects.create_user(f"p{i}") for i in range(5)]
+    for person in people[:3]:
+        social.request_friend(alice, person.pk)
+
+    client.force_login(alice)
+    post(client, "add_friend", username="p3")
+
+    assert "asked many people to be friends in the last hour" in page(client)
+    assert not Friendship.objects.filter(to_user=people[3]).exists()
+    Friendship.objects.update(created_at=timezone.now() - timedelta(hours=2))
+    assert social.request_friend(alice, people[4].pk).message == "Friend request sent."
+
+
 def test_two_people_asking_each_other_are_friends_with_one_row(alice, bob):
     social.request_friend(alice, bob.pk)
     done = social.request_friend(bob, alice.pk)

@@ -372,3 +372,5 @@ TONGITS_GUESTS_PER_ADDRESS_PER_HOUR = int(
 TONGITS_GUEST_DAYS = int(os.environ.get("TONGITS_GUEST_DAYS", "30"))
 # Fair play: reports one account may send (new or repeated) in an hour.
 TONGITS_REPORTS_PER_HOUR = int(os.environ.get("TONGITS_REPORTS_PER_HOUR", "5"))
+# Friend requests one account may make in an hour (games/social/services.py).
+TONGITS_FRIEND_REQUESTS_PER_HOUR = int(os.environ.get("TONGITS_FRIEND_REQUESTS_PER_HOUR", "20"))

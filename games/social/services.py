@@ -15,6 +15,7 @@ import functools
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
@@ -193,6 +194,14 @@ def request_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
             return _accept(row, user)
         if len(friend_ids(user.pk)) >= MAX_FRIENDS:
             raise ServiceError(_("You have as many friends as a list may hold (200)."))
+        # One person asking everyone on the leaderboard, or a script, is held to a few an
+        # hour (the requests asked this hour, answered or not; the pair's lock is taken).
+        since = timezone.now() - timedelta(hours=1)
+        asked = Friendship.objects.filter(from_user=user, created_at__gte=since).count()
+        if asked >= settings.TONGITS_FRIEND_REQUESTS_PER_HOUR:
+            raise ServiceError(
+                _("You have asked many people to be friends in the last hour: try again later.")
+            )
         Friendship.objects.create(from_user=user, to_user=other)
         if not blocks(other.pk, user.pk):
             _tell(other.pk)
