@@ -95,8 +95,9 @@ def test_the_table_and_the_lobby_explain_their_badges_on_a_phone(browser, server
     page.wait_for_url(f"{server}/games/*/")
     # On the person's own turn the board holds still: bots wait for them.
     page.locator("#act-draw, #act-discard").first.wait_for(timeout=10_000)
-    word = page.locator("#seats .badges .term-word").first
-    tip = page.locator("#seats .badges .term-tip").first
+    # A seat's first badge says whether it has opened (the dealer's badge comes before it).
+    term = page.locator("#seats .badges .term").filter(has_not_text="dealer").first
+    word, tip = term.locator(".term-word"), term.locator(".term-tip")
 
     word.tap()
 
