@@ -303,6 +303,33 @@ def test_leaving_frees_a_place_under_the_limit_of_tables(alice, bob, carol, sett
     assert services.quick_play(alice).status == Game.Status.PLAYING
 
 
+def test_play_again_works_after_the_next_table_was_called_off(make_game, alice, bob):
+    """The finished game still pointed at the table its presser had left, called off:
+    everyone of that game was refused Play again ("This table is full")."""
+    game = make_game([alice, bob, "greedy"], seed=1)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    following = services.play_again(game.pk, alice)
+    services.leave_table(following.pk, alice)
+
+    again = services.play_again(game.pk, bob)
+
+    assert again.pk != following.pk and again.status == Game.Status.WAITING
+    assert again.seats.filter(user=bob).exists()
+    assert Game.objects.get(pk=game.pk).next_game_id == again.pk
+
+
+def test_the_same_form_after_leaving_its_table_makes_a_new_one(alice, bob):
+    """A retried request, or the page come back to, sent its maker to the table they had
+    left, where they had no seat."""
+    game = services.create_table(alice, others=("open", "open"), form_key="k")
+    services.join_table(game.pk, bob)
+    services.leave_table(game.pk, alice)
+
+    again = services.create_table(alice, others=("open", "open"), form_key="k")
+
+    assert again.pk != game.pk and again.seats.filter(user=alice).exists()
+
+
 def test_a_dealt_table_or_someone_elses_cannot_be_left(client, alice, bob, carol):
     dealt = services.quick_play(alice)
     waiting = open_table(bob)

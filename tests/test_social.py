@@ -21,7 +21,7 @@ from games.series.models import Hand
 from games.social import pages as social_pages
 from games.social import presence
 from games.social import services as social
-from games.social.models import Challenge, Friendship, Presence
+from games.social.models import Challenge, Friendship, Presence, RequestSent
 
 pytestmark = pytest.mark.django_db
 # Sockets count presence only on PostgreSQL (tests/conftest.py says why).
@@ -75,8 +75,20 @@ def test_friend_requests_are_limited_per_hour_with_a_message(client, alice, sett
 
     assert "asked many people to be friends in the last hour" in page(client)
     assert not Friendship.objects.filter(to_user=people[3]).exists()
-    Friendship.objects.update(created_at=timezone.now() - timedelta(hours=2))
+    RequestSent.objects.update(at=timezone.now() - timedelta(hours=2))
     assert social.request_friend(alice, people[4].pk).message == "Friend request sent."
+
+
+def test_a_request_taken_back_still_counts_against_the_hour(alice, bob, settings):
+    """Taking a request back (or its being declined) deleted the row the limit counted:
+    ask, take back, ask again, without end, each a notice on someone's lobby."""
+    settings.TONGITS_FRIEND_REQUESTS_PER_HOUR = 2
+    for _ in range(2):
+        social.request_friend(alice, bob.pk)
+        social.remove_friend(alice, bob.pk)
+
+    with pytest.raises(services.ServiceError, match="many people"):
+        social.request_friend(alice, bob.pk)
 
 
 def test_two_people_asking_each_other_are_friends_with_one_row(alice, bob):

@@ -340,8 +340,15 @@ def leave_table(game_id: int, user: AbstractBaseUser) -> Game:
             raise NotAllowed(_("The cards are dealt: a table can be left only before its deal."))
         mine.user = None
         mine.save(update_fields=["user"])
+        if game.created_by_id == user.pk and game.form_key:
+            # The form that made it makes a new table if sent again, not this one.
+            game.form_key = ""
+            game.save(update_fields=["form_key"])
+        _notify_previous_table(game)  # its finished table shows the seat free again
         if not any(s.user_id is not None for s in seats if s.pk != mine.pk):
             _end_unplayed(game, user, Game.LEFT_BEFORE_THE_DEAL)
+            # The game before it offers Play again anew, rather than a table called off.
+            Game.objects.filter(next_game=game).update(next_game=None)
         _changed(game)
         _notify_lobby_on_commit()
     return game

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Seat
@@ -37,6 +38,15 @@ class Friendship(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_user} \N{LEFT RIGHT ARROW} {self.to_user}"
+
+
+class RequestSent(models.Model):
+    """One friend request asked, for the hourly limit: a request taken back or declined
+    loses its Friendship row, which the limit could not count. A person's rows older than
+    the hour are dropped as they ask again."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
 
 
 class Block(models.Model):

@@ -33,7 +33,7 @@ from games.play import services
 from games.play.services import NotAllowed, ServiceError, person_tables_group
 from games.series import services as series_services
 from games.series.models import Series
-from games.social.models import Block, Challenge, Friendship
+from games.social.models import Block, Challenge, Friendship, RequestSent
 from games.words.text import lazy_message
 
 # Sent after the commit of a new friendship, with both people's ``user_ids``.
@@ -195,13 +195,15 @@ def request_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
         if len(friend_ids(user.pk)) >= MAX_FRIENDS:
             raise ServiceError(_("You have as many friends as a list may hold (200)."))
         # One person asking everyone on the leaderboard, or a script, is held to a few an
-        # hour (the requests asked this hour, answered or not; the pair's lock is taken).
-        since = timezone.now() - timedelta(hours=1)
-        asked = Friendship.objects.filter(from_user=user, created_at__gte=since).count()
-        if asked >= settings.TONGITS_FRIEND_REQUESTS_PER_HOUR:
+        # hour: every request asked counts, taken back, declined or not (the asker's row
+        # is locked with the pair's, so requests to several people are counted in turn).
+        asked = RequestSent.objects.filter(user=user)
+        asked.filter(at__lt=timezone.now() - timedelta(hours=1)).delete()
+        if asked.count() >= settings.TONGITS_FRIEND_REQUESTS_PER_HOUR:
             raise ServiceError(
                 _("You have asked many people to be friends in the last hour: try again later.")
             )
+        RequestSent.objects.create(user=user)
         Friendship.objects.create(from_user=user, to_user=other)
         if not blocks(other.pk, user.pk):
             _tell(other.pk)
