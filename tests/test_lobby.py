@@ -15,6 +15,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from games.engine.deal import deal_from_seed
+from games.history.records import verify_deal
 from games.models import Game
 from games.play import services
 from tests.threads import race
@@ -289,6 +290,11 @@ def test_a_person_leaves_a_waiting_table_and_the_last_to_leave_calls_it_off(clie
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and not game.seats.filter(user__isnull=False)
     assert game.abort_reason_shown == "Everyone left the table before the deal."
+    # Nothing was dealt: its seed checks no deal (it said the seed did not give "this deal").
+    assert verify_deal(game) == (
+        False,
+        "This table ended before the cards were dealt: there is no deal.",
+    )
     assert "Leave" not in client.get(reverse("lobby")).content.decode()
 
 

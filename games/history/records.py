@@ -106,6 +106,8 @@ def verify_deal(game: Game) -> tuple[bool, str]:
         return False, gettext("The seed stays secret until the game ends.")
     if not game.seed:
         return False, gettext("This game has no seed (an uploaded record).")
+    if game.deal is None:  # a table called off before its deal
+        return False, gettext("This table ended before the cards were dealt: there is no deal.")
     if Game.commit_to(game.seed) != game.commitment:
         return False, gettext("The seed does not match the commitment shown during the game.")
     # A series' later hand is dealt by the last hand's winner: the rule, not the seed,
