@@ -71,6 +71,32 @@ def test_replay_recomputes_the_same_standings(client, played, tmp_path):
     assert len(printed["games"]) == 2 and all(g["finished"] for g in printed["games"])
 
 
+def test_two_entrants_sharing_a_name_stay_two_people_in_the_record(client, alice, bob, carol):
+    """Names shown are not unique; the record named people by them, so a replay took two
+    people called "Ace" for one and said the record's own standings were wrong."""
+    from accounts.models import Profile
+
+    for person in (bob, carol):
+        Profile.objects.update_or_create(user=person, defaults={"display_name": "Ace"})
+    t = _arena(bot_kind="easy")
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [first] = services.pair(t.pk)
+    _end_game(first.pk, away_at_end=False)
+
+    data = _download(client, t)
+    result, status = replay_tournament(data)
+
+    assert sorted(data["entrants"]) == ["Ace (bob)", "Ace (carol)", "alice"]
+    assert sorted(data["games"][0]["players"]) == ["Ace (bob)", "Ace (carol)", "alice"]
+    assert status == 0 and result["standings_agree"], result
+    same = {**data, "entrants": ["alice", "Ace", "Ace"]}
+    assert replay_tournament(same) == (
+        {"ok": False, "move": None, "error": "entrants must have different names"},
+        2,
+    )
+
+
 def test_a_changed_record_is_refused_or_disagrees(client, played):
     t, _finished, _playing = played
     data = _download(client, t)

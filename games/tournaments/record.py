@@ -68,6 +68,8 @@ def _check(data: dict[str, Any]) -> None:
     entrants = data.get("entrants")
     if not isinstance(entrants, list) or not all(isinstance(n, str) for n in entrants):
         raise RecordError("entrants must be a list of names")
+    if len(set(entrants)) < len(entrants):
+        raise RecordError("entrants must have different names")
     for i, game in enumerate(games, start=1):
         if not isinstance(game, dict):
             raise RecordError(f"game {i} is not a record")
