@@ -132,7 +132,7 @@ def standings(html: str) -> str:
 
 def wins(html: str) -> list[str]:
     """Each row's hands won: the first number of each row of the standings."""
-    return re.findall(r'</th><td class="num">(\d+)</td>', standings(html))
+    return re.findall(r'</th><td class="num"[^>]*>(\d+)</td>', standings(html))
 
 
 def heads(html: str) -> list[str]:

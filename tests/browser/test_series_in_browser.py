@@ -8,7 +8,13 @@ import re
 
 import pytest
 
-from tests.browser.support import ARTIFACTS, PageErrors, play_turns_until_the_end, sign_up
+from tests.browser.support import (
+    ARTIFACTS,
+    PageErrors,
+    phone,
+    play_turns_until_the_end,
+    sign_up,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -49,6 +55,15 @@ def test_a_two_hand_series_against_bots_to_its_second_result_screen(browser, ser
     assert pot_after_one == "3"
     assert "1 in a row" in page.locator(".series-pot").inner_text()
     page.screenshot(path=ARTIFACTS / "series-between-hands.png", full_page=True)
+    with phone(browser, page.context, page.url) as small:
+        # Every figure of the standings on a phone's screen (six columns were twice its
+        # width, the chips out of sight), and End asks before it settles the pot.
+        box = small.locator(".series-standings").first
+        assert box.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
+        assert small.locator(".series-standings td").last.is_visible()
+        small.locator(".series-end summary").click()
+        assert small.get_by_role("button", name="Yes, end the series").is_visible()
+        small.screenshot(path=ARTIFACTS / "series-between-hands-360.png", full_page=True)
 
     page.get_by_role("button", name="Next hand").click()
     page.locator("#my-hand .hand-card").first.wait_for()
