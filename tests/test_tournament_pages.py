@@ -89,6 +89,23 @@ def test_join_pause_withdraw_and_come_back_from_the_page(client, staff, alice):
     assert Entry.objects.get(user=alice).state == "active"
 
 
+def test_joining_before_the_start_says_pairing_waits_for_it(client, staff, alice, bob):
+    """It said "you play as soon as two others wait" while the clock said it had not
+    started."""
+    later = services.create(
+        staff, name="Later", starts_at=timezone.now() + timedelta(minutes=5), public=True
+    )
+    now = _public(staff)
+    client.force_login(alice)
+
+    early = client.post(reverse("tournament_join", args=[later.pk]), follow=True)
+    running = client.post(reverse("tournament_join", args=[now.pk]), follow=True)
+
+    assert "You are in. Pairing starts when the tournament does." in early.content.decode()
+    assert "you play as soon as two others wait" not in early.content.decode()
+    assert "You are in: you play as soon as two others wait." in running.content.decode()
+
+
 def test_the_live_part_sends_a_paired_person_to_their_table_and_shows_no_secret(
     client, staff, alice, bob, carol
 ):

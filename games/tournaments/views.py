@@ -239,12 +239,13 @@ def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> Htt
 @login_required
 @require_POST
 def join(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
-    return _act(
-        request,
-        tournament_id,
-        services.join,
-        gettext("You are in: you play as soon as two others wait."),
-    )
+    # Before the start, "you play as soon as two others wait" was not so.
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is not None and t.state(timezone.now()) == "upcoming":
+        done = gettext("You are in. Pairing starts when the tournament does.")
+    else:
+        done = gettext("You are in: you play as soon as two others wait.")
+    return _act(request, tournament_id, services.join, done)
 
 
 @login_required
