@@ -33,6 +33,19 @@
   });
 })();
 
+// After an action the page comes back with what it did in the messages at the top of the
+// content (Friends, Settings, a tournament's Join...). Focus starts there, not at the top
+// of the page: the message is read out, and Tab goes on into the page from it. A page that
+// put focus somewhere itself (a form's first error, autofocus) keeps it.
+(function () {
+  "use strict";
+
+  var messages = document.querySelector("main .messages");
+  if (!messages || (document.activeElement && document.activeElement !== document.body)) return;
+  messages.setAttribute("tabindex", "-1");
+  messages.focus({ preventScroll: true });
+})();
+
 // The service worker that lets the site install as an app and show its own page offline
 // (static/sw.js). Its address carries the page's language, so a switch of language
 // installs it again with the offline page in that language.

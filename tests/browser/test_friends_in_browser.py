@@ -32,6 +32,8 @@ def befriend(asker, answerer, server: str, answerer_name: str, asker_name: str) 
     asker.get_by_label("Username").fill(answerer_name)
     asker.get_by_role("button", name="Send a friend request").click()
     asker.get_by_text("Friend request sent.").wait_for()
+    # Focus starts at the message that says what was done, not at the top of the page.
+    asker.wait_for_function("document.activeElement.matches('main .messages')")
     # The request reaches the other's open page over its socket: no reload.
     requests = answerer.locator("#requests-title")
     requests.wait_for(timeout=10_000)
