@@ -46,6 +46,22 @@
   messages.focus({ preventScroll: true });
 })();
 
+// A Copy link button (a table's or a tournament's invite): the link, made whole, to the
+// clipboard; where there is none (plain http), the link is shown to copy by hand.
+document.addEventListener("click", function (event) {
+  "use strict";
+  var button = event.target.closest && event.target.closest(".copy-link");
+  if (!button) return;
+  var url = new URL(button.getAttribute("data-copy"), window.location.href).href;
+  // The word comes from the page, in its language.
+  var done = function () { button.textContent = button.getAttribute("data-copied") || "Copied"; };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(url).then(done, function () { button.textContent = url; });
+  } else {
+    button.textContent = url;
+  }
+});
+
 // The service worker that lets the site install as an app and show its own page offline
 // (static/sw.js). Its address carries the page's language, so a switch of language
 // installs it again with the offline page in that language.

@@ -229,18 +229,6 @@
   }
   fullInviteLinks();
   document.addEventListener("htmx:wsAfterMessage", fullInviteLinks);
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest(".copy-link");
-    if (!button) return;
-    var url = new URL(button.getAttribute("data-copy"), window.location.href).href;
-    // The word comes from the page, in its language.
-    var done = function () { button.textContent = button.getAttribute("data-copied") || "Copied"; };
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(url).then(done, function () { button.textContent = url; });
-    } else {
-      button.textContent = url;  // no clipboard here (plain http): show it to copy by hand
-    }
-  });
 
   // The hand's toggles (sort by rank, mark the cards that form melds) are pure CSS;
   // this only remembers them per browser.

@@ -116,3 +116,27 @@ def test_a_short_arena_with_a_bot_filled_seat_to_its_podium(browser, server, man
     small.close()
     for e in errors:
         e.assert_none()
+
+
+def test_a_private_tournaments_invite_link_is_copied_with_a_button(browser, server):
+    """The link sat cut short in a read-only box: on a phone, copying it meant a long press
+    and a selection inside the box."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    page = context.new_page()
+    errors = PageErrors(page)
+    sign_up(page, server)
+    page.goto(f"{server}/tournaments/new/")
+    page.get_by_role("textbox", name="Name:").fill("Friday friends")
+    page.get_by_role("button", name="Create tournament").click()
+    page.wait_for_url(re.compile(r"/tournaments/\d+/"))
+
+    copy = page.get_by_role("button", name="Copy link")
+    copy.click()
+
+    # Copied to the clipboard, or (where the browser gives none) shown whole to copy.
+    page.wait_for_function("!document.querySelector('.copy-link').textContent.includes('Copy')")
+    said = page.locator(".copy-link").text_content()
+    assert said == "Copied" or "/tournaments/" in said
+    page.screenshot(path=ARTIFACTS / "tournament-invite-360.png")
+    errors.assert_none()
+    context.close()
