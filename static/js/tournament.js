@@ -33,3 +33,25 @@
   tick();
   setInterval(tick, 500);
 })();
+
+// Starts are set and shown in UTC; a player in Manila reading "08:27" may take it for their
+// own clock. The new tournament form says, under its start, when that is where the reader
+// is (the browser's own time zone), and says it again as the start is changed.
+(function () {
+  "use strict";
+  var input = document.getElementById("id_starts_at");
+  var said = document.getElementById("starts-local");
+  if (!input || !said) return;
+  function show() {
+    var m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(input.value || "");
+    if (!m) { said.hidden = true; return; }
+    var at = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]));
+    var when = at.toLocaleString(document.documentElement.lang || undefined, {
+      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+    });
+    said.textContent = said.dataset.says.replace("%(when)s", when);
+    said.hidden = false;
+  }
+  input.addEventListener("input", show);
+  show();
+})();

@@ -121,11 +121,21 @@ def test_a_short_arena_with_a_bot_filled_seat_to_its_podium(browser, server, man
 def test_a_private_tournaments_invite_link_is_copied_with_a_button(browser, server):
     """The link sat cut short in a read-only box: on a phone, copying it meant a long press
     and a selection inside the box."""
-    context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, device_scale_factor=2, timezone_id="Asia/Manila"
+    )
     page = context.new_page()
     errors = PageErrors(page)
     sign_up(page, server)
     page.goto(f"{server}/tournaments/new/")
+    # The start is set in UTC; under it, when that is where the player is (UTC+8 here).
+    page.get_by_label("Starts at (UTC)").fill("2026-12-24T12:00")
+    local = page.locator("#starts-local").inner_text()
+    assert re.fullmatch(r"That is .*24.*(08:00 PM|20:00) where you are\.", local), local
+    page.screenshot(path=ARTIFACTS / "tournament-new-360.png")
+    page.get_by_label("Starts at (UTC)").fill(
+        datetime.now(UTC).strftime("%Y-%m-%dT%H:%M")
+    )  # fmt: skip
     page.get_by_role("textbox", name="Name:").fill("Friday friends")
     page.get_by_role("button", name="Create tournament").click()
     page.wait_for_url(re.compile(r"/tournaments/\d+/"))
