@@ -326,3 +326,25 @@ def test_with_nobody_answering_play_finds_nobody_sharing(monkeypatch):
     assert hooks.shared([1, 2, 3]) == []
     assert not hooks.veto([1, 2, 3])((1, 2, 3))
     assert play.SEAT_CHOICES  # play itself needs no fair play
+
+
+@pytest.mark.django_db
+def test_a_person_who_gets_up_takes_the_shared_notice_with_them(make_game, alice, bob, carol):
+    """Seated next to someone on the same device, then gone before the deal: the table was
+    dealt (bots in the empty seats at the rematch's deadline) still telling everyone that
+    two seats shared a device, one of them a bot's."""
+    game = make_game([alice, bob, carol])
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, rated=True)
+    devices.record(alice.pk, "203.0.113.7", "e" * 32)
+    devices.record(bob.pk, "198.51.100.1", "e" * 32)
+    rematch = play.play_again(game.pk, alice, rematch=True)
+    play.play_again(game.pk, bob, rematch=True)
+    assert Game.objects.get(pk=rematch.pk).shared == [[0, 1, ["device"]]]
+
+    play.leave_table(rematch.pk, bob)
+    assert Game.objects.get(pk=rematch.pk).shared == []
+    assert play.fill_due(rematch.pk, timezone.now() + timedelta(hours=1))
+
+    dealt = Game.objects.get(pk=rematch.pk)
+    assert dealt.status == Game.Status.PLAYING and dealt.seats.get(index=1).bot_kind
+    assert dealt.shared == []

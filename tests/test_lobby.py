@@ -324,6 +324,21 @@ def test_play_again_works_after_the_next_table_was_called_off(make_game, alice, 
     assert Game.objects.get(pk=game.pk).next_game_id == again.pk
 
 
+def test_play_again_works_after_staff_aborted_the_waiting_next_table(
+    make_game, alice, bob, admin_user, django_capture_on_commit_callbacks
+):
+    game = make_game([alice, bob, "greedy"], seed=1)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    following = services.play_again(game.pk, alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.abort_game(following.pk, admin_user, "stuck")
+    assert Game.objects.get(pk=game.pk).next_game_id is None  # offered anew
+
+    again = services.play_again(game.pk, bob)
+
+    assert again.pk != following.pk and again.seats.filter(user=bob).exists()
+
+
 def test_the_same_form_after_leaving_its_table_makes_a_new_one(alice, bob):
     """A retried request, or the page come back to, sent its maker to the table they had
     left, where they had no seat."""
@@ -709,6 +724,30 @@ def test_the_same_quick_play_at_once_makes_one_table(alice):
     assert len(tables) == 1 and Game.objects.count() == 1
     if connection.vendor == "postgresql":
         assert all(isinstance(o, Game) for o in outcomes)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_play_again_and_leaving_the_next_table_at_once_never_deadlock(
+    make_game, alice, bob, settings
+):
+    """Play again locks the finished table, then the next; leaving the next table also
+    wrote to the finished table's row under the next one's lock: the other order, which on
+    PostgreSQL could end one of the two in a deadlock error (a 500)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks, and so deadlocks, are PostgreSQL's")
+    settings.TONGITS_TABLES_PER_MINUTE = settings.TONGITS_OPEN_TABLES_MAX = 100
+    for _ in range(8):
+        game = make_game([alice, bob, "greedy"], seed=1)
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        following = services.play_again(game.pk, alice)
+
+        outcomes = race(
+            lambda g=game: services.play_again(g.pk, bob),
+            lambda f=following: services.leave_table(f.pk, alice),
+        )
+
+        assert all(isinstance(o, (Game, services.ServiceError)) for o in outcomes), outcomes
+        Game.objects.filter(status=Game.Status.WAITING).update(status=Game.Status.ABORTED)
 
 
 @hypothesis_settings(

@@ -344,11 +344,11 @@ def leave_table(game_id: int, user: AbstractBaseUser) -> Game:
             # The form that made it makes a new table if sent again, not this one.
             game.form_key = ""
             game.save(update_fields=["form_key"])
-        _notify_previous_table(game)  # its finished table shows the seat free again
         if not any(s.user_id is not None for s in seats if s.pk != mine.pk):
             _end_unplayed(game, user, Game.LEFT_BEFORE_THE_DEAL)
-            # The game before it offers Play again anew, rather than a table called off.
-            Game.objects.filter(next_game=game).update(next_game=None)
+        else:
+            _note_shared(game, [s for s in seats if s.pk != mine.pk])
+            _notify_previous_table(game)  # its finished table shows the seat free again
         _changed(game)
         _notify_lobby_on_commit()
     return game
@@ -361,21 +361,38 @@ def _note_shared(game: Game, seats: list[Seat]) -> None:
     if not game.rated:
         return
     people = {s.user_id: s.index for s in seats if s.user_id is not None}
-    if len(people) < 2:
-        return
-    found = [[people[a], people[b], list(why)] for a, b, why in hooks.shared(people)]
+    # Asked again as people sit down and get up: one who left takes the notice with them.
+    found = (
+        [[people[a], people[b], list(why)] for a, b, why in hooks.shared(people)]
+        if len(people) >= 2
+        else []
+    )
     if found != game.shared:
         game.shared = found
         Game.objects.filter(pk=game.pk).update(shared=found)
 
 
-def _notify_previous_table(game: Game) -> None:
-    # Its people are offered this table; whoever came by the lobby or a link instead of
-    # its button, the finished table shows the seat taken.
-    before = Game.objects.filter(next_game=game)
-    before.update(rev=F("rev") + 1)
-    for pk, rev in before.values_list("pk", "rev"):
-        transaction.on_commit(lambda b=pk, r=rev: notify_game(b, r), robust=True)
+def _notify_previous_table(game: Game, *, forget: bool = False) -> None:
+    """The finished table(s) whose next game this is show its seats as they are now
+    (whoever came by the lobby or a link instead of its button); with ``forget``, they
+    offer Play again anew (this table was called off before its deal).
+
+    After the commit, in statements of their own: the caller holds this table's lock, and
+    Play again locks the finished table first, then this one; taking the finished table's
+    row here would take the two locks in the other order (a deadlock on PostgreSQL)."""
+    game_id = game.pk
+
+    def tell() -> None:
+        before = Game.objects.filter(next_game_id=game_id)
+        changes: dict[str, Any] = {"rev": F("rev") + 1}
+        if forget:
+            changes["next_game"] = None
+        pks = list(before.values_list("pk", flat=True))
+        Game.objects.filter(pk__in=pks).update(**changes)
+        for pk, rev in Game.objects.filter(pk__in=pks).values_list("pk", "rev"):
+            notify_game(pk, rev)
+
+    transaction.on_commit(tell, robust=True)
 
 
 def _may_join_private(game: Game, user: AbstractBaseUser, invite_token: str | None) -> bool:
@@ -406,7 +423,9 @@ def play_again(game_id: int, user: AbstractBaseUser, *, rematch: bool = False) -
             raise NotAllowed(_("Only a player at this table can start the next game."))
         if not game.is_over:
             raise NotAllowed(_("Finish this game first."))
-        if game.next_game_id is None:
+        following = game.next_game
+        called_off = following is not None and following.is_over and following.deal is None
+        if game.next_game_id is None or called_off:  # (called off: not yet forgotten)
             game.next_game = _next_table(game, seats, mine, user, rematch=rematch)
             game.save(update_fields=["next_game"])
             following = game.next_game
@@ -984,3 +1003,6 @@ def _end_unplayed(game: Game, by_user: AbstractBaseUser, reason: str) -> None:
     # A series' hand: its pause starts as after a finished hand (else only clicks would
     # ever deal the next one); a first hand left before its deal ends the series.
     series.hand_aborted(game.pk, dealt, game.finished_at)
+    if not dealt:
+        # The game before it offers Play again anew, not a table that was called off.
+        _notify_previous_table(game, forget=True)
