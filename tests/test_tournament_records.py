@@ -97,6 +97,26 @@ def test_two_entrants_sharing_a_name_stay_two_people_in_the_record(client, alice
     )
 
 
+def test_the_record_of_a_tournament_one_of_whose_people_was_deleted_replays(
+    client, alice, bob, carol
+):
+    """A deleted account's entry goes with it; its seats were written as a person who was
+    no entrant, and the site's own record was refused ("played but is no entrant")."""
+    t = _arena(bot_kind="easy")
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [first] = services.pair(t.pk)
+    _end_game(first.pk, away_at_end=False)
+    seat = first.seats.get(user=bob).index
+    bob.delete()
+
+    data = _download(client, t)
+    result, status = replay_tournament(data)
+
+    assert data["games"][0]["bots"][seat] == "gone" and len(data["entrants"]) == 2
+    assert status == 0 and result["standings_agree"], result
+
+
 def test_a_changed_record_is_refused_or_disagrees(client, played):
     t, _finished, _playing = played
     data = _download(client, t)

@@ -21,6 +21,7 @@ from games.engine.record import RecordError, load_record, replay, summary
 from games.tournaments import scoring
 
 FORMAT = "tongits-tournament/1"
+GONE = "gone"  # in a game's ``bots``: a person whose account was removed (scores nothing)
 MAX_GAMES = 2000
 
 

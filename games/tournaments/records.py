@@ -54,7 +54,12 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
         data["players"] = [
             names.get(s.user_id, name) for s, name in zip(game_seats, data["players"], strict=True)
         ]
-        data["bots"] = [s.bot_kind or None for s in game_seats]
+        # A person whose account is gone (deleted; their entry with it) scores nothing, as
+        # on the site; "gone" in their seat's place says so, and a replay skips them as it
+        # skips bots (they were no entrant any more, and the record was refused).
+        data["bots"] = [
+            s.bot_kind or (record.GONE if s.user_id is None else None) for s in game_seats
+        ]
         data["away"] = list(tg.away)
         data["ratings"] = [_number(r) for r in at_deal[tg.game_id]]
         games.append(data)
