@@ -339,6 +339,29 @@ def test_play_again_works_after_staff_aborted_the_waiting_next_table(
     assert again.pk != following.pk and again.seats.filter(user=bob).exists()
 
 
+def test_forgetting_a_called_off_table_keeps_a_newer_next_table(
+    make_game, alice, bob, django_capture_on_commit_callbacks
+):
+    """After the commit the finished game forgets the table called off; Play again may have
+    made it a newer one in between, which the forgetting wiped out."""
+    game = make_game([alice, bob, "greedy"], seed=1)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    following = services.play_again(game.pk, alice)
+    made = {}
+
+    def bob_presses_play_again_first(execute, sql, params, many, context):
+        if not made and sql.startswith('UPDATE "games_game" SET "next_game_id" = NULL'):
+            made["again"] = services.play_again(game.pk, bob)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(bob_presses_play_again_first):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.leave_table(following.pk, alice)
+
+    assert made["again"].seats.filter(user=bob).exists()
+    assert Game.objects.get(pk=game.pk).next_game_id == made["again"].pk
+
+
 def test_the_same_form_after_leaving_its_table_makes_a_new_one(alice, bob):
     """A retried request, or the page come back to, sent its maker to the table they had
     left, where they had no seat."""

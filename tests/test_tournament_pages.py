@@ -106,6 +106,17 @@ def test_joining_before_the_start_says_pairing_waits_for_it(client, staff, alice
     assert "You are in: you play as soon as two others wait." in running.content.decode()
 
 
+def test_the_new_tournament_forms_local_time_hint_is_in_filipino_too(client, alice):
+    """A "%" in a {% translate %} string is looked up doubled: the hint stayed English."""
+    from tests.test_languages import speaking
+
+    client.force_login(alice)
+    speaking(client, "fil")
+    page = client.get(reverse("new_tournament")).content.decode()
+
+    assert 'data-says="Iyan ay %(when)s sa oras mo."' in page
+
+
 def test_the_live_part_sends_a_paired_person_to_their_table_and_shows_no_secret(
     client, staff, alice, bob, carol
 ):

@@ -117,6 +117,30 @@ def test_the_record_of_a_tournament_one_of_whose_people_was_deleted_replays(
     assert status == 0 and result["standings_agree"], result
 
 
+def test_a_name_that_reads_like_anothers_renames_only_those_it_meets(alice, bob, carol):
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+    from games.tournaments.records import _entrant_names
+
+    dave = get_user_model().objects.create_user("dave")
+    shown = {alice: "Alice Cruz", bob: "Ace", carol: "Ace", dave: "Ace (bob)"}
+    for person, name in shown.items():
+        Profile.objects.update_or_create(user=person, defaults={"display_name": name})
+    t = _arena(bot_kind="easy")
+    for person in shown:
+        services.join(t.pk, person)
+
+    names = _entrant_names(list(t.entries.select_related("user")))
+
+    assert names == {
+        alice.pk: "Alice Cruz",
+        bob.pk: "bob",
+        carol.pk: "Ace (carol)",
+        dave.pk: "dave",
+    }
+
+
 def test_a_changed_record_is_refused_or_disagrees(client, played):
     t, _finished, _playing = played
     data = _download(client, t)

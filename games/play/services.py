@@ -383,12 +383,10 @@ def _notify_previous_table(game: Game, *, forget: bool = False) -> None:
     game_id = game.pk
 
     def tell() -> None:
-        before = Game.objects.filter(next_game_id=game_id)
-        changes: dict[str, Any] = {"rev": F("rev") + 1}
-        if forget:
-            changes["next_game"] = None
-        pks = list(before.values_list("pk", flat=True))
-        Game.objects.filter(pk__in=pks).update(**changes)
+        pks = list(Game.objects.filter(next_game_id=game_id).values_list("pk", flat=True))
+        Game.objects.filter(pk__in=pks).update(rev=F("rev") + 1)
+        if forget:  # unless Play again has meanwhile made it a newer table (checked as set)
+            Game.objects.filter(pk__in=pks, next_game_id=game_id).update(next_game=None)
         for pk, rev in Game.objects.filter(pk__in=pks).values_list("pk", "rev"):
             notify_game(pk, rev)
 

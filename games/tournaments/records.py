@@ -30,8 +30,17 @@ def _entrant_names(entries: list) -> dict[int, str]:
         else f"{shown[e.user_id]} ({e.user.get_username()})"
         for e in entries
     }
-    if len(set(names.values())) < len(names):  # a name shown that reads like another's
-        names = {e.user_id: e.user.get_username() for e in entries}
+    # A name shown that reads like another's "Ace (ben)": those who still share a name
+    # are written by their usernames, which no two people share (a username may read as
+    # someone's shown name, hence the last round).
+    for _round in range(2):
+        counts = Counter(names.values())
+        names = {
+            e.user_id: names[e.user_id] if counts[names[e.user_id]] == 1 else e.user.get_username()
+            for e in entries
+        }
+    if len(set(names.values())) < len(names):
+        names = {e.user_id: f"{e.user.get_username()} #{e.user_id}" for e in entries}
     return names
 
 

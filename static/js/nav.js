@@ -41,7 +41,8 @@
   "use strict";
 
   var messages = document.querySelector("main .messages");
-  if (!messages || (document.activeElement && document.activeElement !== document.body)) return;
+  if (!messages || document.querySelector("[autofocus]")) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
   messages.setAttribute("tabindex", "-1");
   messages.focus({ preventScroll: true });
 })();
