@@ -279,7 +279,12 @@ def _panel(client, st: services.State, user) -> dict[str, Any]:
     else:
         assert "series-streak" not in html
     for row in shown["rows"]:
-        cells = "".join(f'<td class="num">{v}</td>' for v in (row.wins, row.net, row.pots_won))
+        labels = ("Hands won", "Net chips", "Pots won")
+        figures = (row.wins, row.net, row.pots_won)
+        cells = "".join(
+            f'<td class="num" data-label="{label}">{v}</td>'
+            for label, v in zip(labels, figures, strict=True)
+        )
         assert f"{escape(row.name)}" in html and cells in html, (row, html)
     return shown
 
