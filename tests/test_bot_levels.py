@@ -4,6 +4,7 @@ the game's seed, and Hard bots thinking in processes of their own, not on the se
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 
@@ -123,16 +124,20 @@ def test_the_clock_hands_a_hard_bots_thought_on_and_the_game_waits_for_it(make_g
     assert fresh(game).seq == 1
 
 
-def test_a_thought_that_fails_in_the_thinker_gives_greedys_move(make_game):
+def test_a_thought_that_fails_in_the_thinker_gives_greedys_move(make_game, caplog):
     """The clock's own loop fell back on greedy; ``tick`` (``manage.py clock --once``, the
     thinkers' synchronous path) did not, and a bot that raised was retried for ever."""
     game = seeded(make_game(["hard", "hard", "hard"], seed=3))
     state = services.game_state(game)
     view = seat_view(state, state.turn)
 
-    move = thinking.choose("no-such-bot", view, 1)  # raises in the thinker
+    with caplog.at_level(logging.WARNING, logger="games.play.live.thinking"):
+        move = thinking.choose("no-such-bot", view, 1)  # raises in the thinker
 
     assert move == thinking.fallback(view) == bots.choose("greedy", view, random.Random(0))
+    # The log says what kind of error, never its message (which could name a card).
+    [said] = [r.getMessage() for r in caplog.records if "greedy moves" in r.getMessage()]
+    assert said.endswith("failed (ValueError): greedy moves instead."), said
 
 
 def test_a_lost_thought_is_started_again_after_its_lease(make_game):

@@ -288,7 +288,11 @@ async def _think_and_play(job: services.Thinking, key: tuple[int, int]) -> None:
             future = thinking.submit(job.kind, job.view, job.seed)
             move = await asyncio.wait_for(asyncio.wrap_future(future), thinking.THINK_TIMEOUT)
         except Exception as e:  # too slow, or a broken pool: the game must not wait on it
-            log.warning("Game %s: the bot's thought failed (%r); greedy moves.", job.game_id, e)
+            # The error's kind only: a bot's error message may name a card of the hand.
+            log.warning(
+                "Game %s: the bot's thought failed (%s); greedy moves.",
+                job.game_id, type(e).__name__,
+            )  # fmt: skip
             move = thinking.fallback(job.view)
         play = in_db_thread(services.play_thought, executor=thread_pool("clock", 1))
         await play(job, move)

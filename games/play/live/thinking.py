@@ -103,7 +103,11 @@ def choose(kind: str, view: SeatView, seed: int) -> Move:
     except Exception as e:
         # Too slow, a broken pool, or the bot itself failing: as the clock loop does, greedy
         # moves. (A bot that raised was retried with the same seed for ever: stuck.)
-        log.warning("A %s bot's move took too long or failed (%r): greedy moves instead.", kind, e)
+        # The error's kind only: a bot's error message may name a card of the hand.
+        log.warning(
+            "A %s bot's move took too long or failed (%s): greedy moves instead.",
+            kind, type(e).__name__,
+        )  # fmt: skip
         return fallback(view)
 
 
