@@ -18,6 +18,13 @@ def pytest_configure(config) -> None:
     pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
     if isinstance(pool, dict):
         pool["max_size"] = max(pool.get("max_size", 0), TEST_POOL_MAX)
+    # A test run shares the Redis server with whatever else runs here (a live site, another
+    # run): its channel layer's names are its own, fresh each run, so it hears no one else.
+    layer = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    if "prefix" in layer:
+        import uuid
+
+        layer["prefix"] = f"{layer['prefix']}test-{uuid.uuid4().hex[:8]}-"
 
 
 PASSWORDS = {

@@ -201,6 +201,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+
+def _default_channel_prefix(database: dict) -> str:
+    # Redis pub/sub channels are server-wide: the database number in REDIS_URL does not
+    # separate them. Two sites on one Redis server (production and a staging copy, or a
+    # test run beside a live site) must not hear each other's events, so the default
+    # prefix is named after this site's own database, which no other site shares.
+    import hashlib
+
+    where = "|".join(str(database.get(key) or "") for key in ("HOST", "PORT", "NAME"))
+    return "tongits-" + hashlib.sha256(where.encode()).hexdigest()[:12] + "-"
+
+
+# The prefix of every Redis channel and group name of this site's channel layer.
+TONGITS_CHANNEL_PREFIX = os.environ.get(
+    "TONGITS_CHANNEL_PREFIX", _default_channel_prefix(DATABASES["default"])
+)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -217,6 +234,7 @@ if REDIS_URL:
                 # redis-py 8 defaults to a 5 s socket timeout, which would drop the
                 # subscription connection that idly waits between moves.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "prefix": TONGITS_CHANNEL_PREFIX,
             },
         }
     }
