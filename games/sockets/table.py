@@ -118,7 +118,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             await self.close(code=code)
             return
         if self.user.is_authenticated:
-            await self.chat.join()  # the blocks they make meanwhile
+            await self.chat.join()  # the blocks and mutes they make meanwhile
         if self.user.is_authenticated and settings.TONGITS_SOCKET_PRESENCE:
             # Here, for their friends: online, or playing. Before the first frame, so the
             # page is counted once it shows the table.
@@ -251,6 +251,12 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
 
     async def chat_unblocked(self, event: dict) -> None:
         await self.chat.unblocked_now(event)
+
+    async def chat_muted(self, event: dict) -> None:
+        await self.chat.muted_now(event)
+
+    async def chat_unmuted(self, event: dict) -> None:
+        await self.chat.unmuted_now(event)
 
     async def send_board(
         self,

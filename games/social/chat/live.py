@@ -3,11 +3,12 @@ with a ``chat_…`` field and every ``chat.message`` event of its game's group.
 
 Kept off the moves' path: a chat frame costs one database trip on the same threads as a
 move (two for free text, and its word filter, a quarter of a millisecond), is limited per
-socket and per person at a table (``TONGITS_CHAT_PER_10_SECONDS``, the latter counted
-in the stored messages, so another tab or a new socket starts no new count), and its
-frames are made from the message alone. A watcher's message reaches a seated person's
-socket only once the game is over: each socket knows from its last board whether its
-person is seated and whether the game is over, and drops the event before sending.
+socket and per person (``TONGITS_CHAT_PER_10_SECONDS``, the latter counted in the stored
+messages under a lock of the person's, so no other tab, table, socket or worker starts a
+new count), and its frames are made from the message alone. A watcher's message reaches
+a seated person's socket only once the game is over: each socket knows from its last
+board whether its person is seated and whether the game is over, and drops the event
+before sending. A person's mutes and blocks reach all of their table sockets at once.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class TableChat:
         self.sent: deque[float] = deque()
         self.muted: set[int] = set()
         self.blocked: set[int] = set()  # blocked while this socket is open (not in muted)
-        self.group = ""  # the person's table sockets' group, for the blocks they make
+        self.group = ""  # the person's table sockets' group, for the blocks and mutes they make
         self.seated = False
         self.over = False
 
@@ -94,8 +95,9 @@ class TableChat:
         await self.socket.send(text_data=frames.log([], self.user_id))
 
     async def join(self) -> None:
-        """Hear the blocks this person makes while the socket is open (on another page,
-        say): the blocked person's talk stops at once, not at the next connect."""
+        """Hear the blocks and mutes this person makes while the socket is open (in
+        another tab, on another page): the talk they stop stops at once, not at the
+        next connect."""
         if self.user_id is not None:
             self.group = person_tables_group(self.user_id)
             await self.socket.channel_layer.group_add(self.group, self.socket.channel_name)
@@ -116,6 +118,23 @@ class TableChat:
         talk comes through again (sent after the commit: the talk so far is read anew)."""
         self.blocked.discard(int(ev["unblocked"]))
         await self.start()
+
+    async def muted_now(self, ev: dict[str, Any]) -> None:
+        """A ``chat.muted`` event: this person muted ``ev["muted"]`` (in this tab or any
+        other). A socket that did not know yet sends the talk so far again without them;
+        the one that asked knows already and has said so."""
+        muted = int(ev["muted"])
+        if muted not in self.muted:
+            self.muted.add(muted)
+            await self.start()
+
+    async def unmuted_now(self, ev: dict[str, Any]) -> None:
+        """A ``chat.unmuted`` event: the other tabs show their talk again (read anew, so a
+        person also blocked stays hidden)."""
+        unmuted = int(ev["unmuted"])
+        if unmuted in self.muted:
+            self.muted.discard(unmuted)
+            await self.start()
 
     async def event(self, ev: dict[str, Any]) -> None:
         if ev["room"] == "watchers" and not self.watchers_too:

@@ -49,7 +49,11 @@ class ChatMessage(models.Model):
         verbose_name = _("chat message")
         verbose_name_plural = _("chat messages")
         ordering = ["created_at", "pk"]
-        indexes = [models.Index(fields=["game", "created_at"])]
+        indexes = [
+            models.Index(fields=["game", "created_at"]),
+            # A person's last seconds, for their limit (services.say), however much they said.
+            models.Index(fields=["user", "created_at"], name="chat_person_recent"),
+        ]
 
     def __str__(self) -> str:
         return gettext("%(name)s in game %(game)s") % {"name": self.name, "game": self.game_id}
