@@ -392,3 +392,5 @@ TONGITS_GUEST_DAYS = int(os.environ.get("TONGITS_GUEST_DAYS", "30"))
 TONGITS_REPORTS_PER_HOUR = int(os.environ.get("TONGITS_REPORTS_PER_HOUR", "5"))
 # Friend requests one account may make in an hour (games/social/services.py).
 TONGITS_FRIEND_REQUESTS_PER_HOUR = int(os.environ.get("TONGITS_FRIEND_REQUESTS_PER_HOUR", "20"))
+# Challenges one account may send its friends in an hour (games/social/services.py).
+TONGITS_CHALLENGES_PER_HOUR = int(os.environ.get("TONGITS_CHALLENGES_PER_HOUR", "30"))

@@ -313,7 +313,9 @@ def challenge(
 ) -> Challenge:
     """Ask a friend to play: one hand (``ante`` None) or a series with ``ante``, a bot of
     ``bot_kind`` in the third seat. Live on the friend's sockets, unless they blocked
-    ``user`` (then it never reaches them, and ``user`` is not told)."""
+    ``user`` (then it never reaches them, and ``user`` is not told). The same challenge
+    again while it waits is that challenge; at most ``TONGITS_CHALLENGES_PER_HOUR`` are
+    made an hour."""
     friend = _other(friend_id)
     if ante is not None and ante not in Series.ANTES:
         raise ServiceError(_("Choose an ante of 1, 2 or 5 chips."))
@@ -323,6 +325,10 @@ def challenge(
         _lock_pair(user.pk, friend.pk)
         if not are_friends(user.pk, friend.pk):
             raise NotAllowed(_("You can challenge only your friends."))
+        waiting = _waiting_challenge(user.pk, friend.pk)
+        if waiting is not None and (waiting.ante, waiting.bot_kind) == (ante, bot_kind):
+            return waiting  # sent again (a double click, another tab): nothing new to tell
+        _check_challenges_left(user.pk)
         # One challenge a way: a new one replaces the last.
         Challenge.objects.filter(
             from_user=user, to_user=friend, status=Challenge.Status.PENDING
@@ -334,6 +340,29 @@ def challenge(
             _tell(friend.pk, challenge=made.pk)
         _tell(user.pk)
     return made
+
+
+def _waiting_challenge(from_id: int, to_id: int) -> Challenge | None:
+    found = (
+        Challenge.objects.filter(
+            from_user_id=from_id, to_user_id=to_id, status=Challenge.Status.PENDING
+        )
+        .order_by("-created_at")
+        .first()
+    )
+    return found if found is not None and _waiting(found) else None
+
+
+def _check_challenges_left(user_id: int) -> None:
+    # Each challenge is a notice on a friend's lobby: a script sent sixty in two seconds.
+    # Every one made counts, answered, taken back or replaced; the caller holds the
+    # challenger's row lock, so a burst from many tabs or workers is counted in turn.
+    since = timezone.now() - timedelta(hours=1)
+    made = Challenge.objects.filter(from_user_id=user_id, created_at__gte=since).count()
+    if made >= settings.TONGITS_CHALLENGES_PER_HOUR:
+        raise ServiceError(
+            _("You have challenged your friends many times in the last hour: try again later.")
+        )
 
 
 def _locked_challenge(challenge_id: int | str) -> Challenge:
