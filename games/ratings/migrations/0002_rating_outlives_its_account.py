@@ -15,8 +15,15 @@ def name_each_persons_rating(apps, schema_editor):
 
 
 def unname(apps, schema_editor):
+    """Back: the rows of deleted people go, with their change rows, as before."""
     Rating = apps.get_model("ratings", "Rating")
+    RatingChange = apps.get_model("ratings", "RatingChange")
+    RatingChange.objects.filter(rating__user__isnull=True, rating__bot_kind="").delete()
     Rating.objects.filter(user__isnull=True, bot_kind="").delete()
+    if schema_editor.connection.vendor == "postgresql":
+        # The table is altered next, which PostgreSQL refuses while the deletes' deferred
+        # foreign key checks are pending.
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 class Migration(migrations.Migration):
