@@ -8,6 +8,11 @@ at a moment midway and at the end).
 Each hand that is played goes to its end at once (``tests.fast_games.finish_quickly``):
 the server's own bot moves, the last through ``services.play_due``, so a hand ends in the
 same transaction as a live one (the series' pause, ratings).
+
+Staff may also close a seat's person's account (fair play's Close) or delete it, at any
+moment: during a hand, between hands, after the end. From then on that person does
+nothing (a closed account cannot log in; a deleted one is gone); ``play_path`` notes
+which seats went so, and whether the series had ended then (``Gone``).
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 from hypothesis import strategies as st
 
+from games.fairplay import actions
 from games.models import Game
 from games.play import services
 from games.play.services import ServiceError
@@ -35,7 +42,9 @@ READY = "ready"  # the seat's person clicks Next hand
 LEAVE = "leave"  # the seat's person leaves the series
 END = "end"  # the seat's person ends the series
 TIMEOUT = "timeout"  # the page asks for the next hand once the pause is over
-ACTIONS = (PLAY, ABORT, READY, LEAVE, END, TIMEOUT)
+CLOSE = "close"  # staff close the seat's person's account (fair play)
+DELETE = "delete"  # staff delete the seat's person's account
+ACTIONS = (PLAY, ABORT, READY, LEAVE, END, TIMEOUT, CLOSE, DELETE)
 # Bots cheap to play out (the Hard and search bots think in another process).
 BOT_SEATS = ("random", "greedy", "easy")
 
@@ -57,7 +66,9 @@ class Path:
 def _action() -> st.SearchStrategy[tuple[str, int]]:
     # Hands played and pauses run out more often than anything else: a path of a few
     # actions then holds a few hands, where the pot can be taken, carried or returned.
-    kinds = st.sampled_from((PLAY, TIMEOUT, PLAY, READY, TIMEOUT, LEAVE, END, ABORT))
+    kinds = st.sampled_from(
+        (PLAY, TIMEOUT, PLAY, READY, TIMEOUT, LEAVE, END, ABORT, PLAY, TIMEOUT, CLOSE, DELETE)
+    )
     return st.tuples(kinds, st.integers(0, 2))
 
 
@@ -75,16 +86,31 @@ def paths(max_actions: int = 8) -> st.SearchStrategy[Path]:
     )
 
 
+@dataclass(frozen=True)
+class Gone:
+    """A seat whose person's account staff closed or deleted: which, and whether the
+    series had already ended then."""
+
+    seat: int
+    deleted: bool
+    after_the_end: bool
+
+
 def play_path(
     path: Path,
     people: Sequence[AbstractBaseUser],
     staff: AbstractBaseUser,
     midway: Callable[[Series], object] | None = None,
+    gone: list[Gone] | None = None,
 ) -> Series:
     """Make the series of ``path`` (``people[0]`` makes it, the next ones sit in its open
     seats, and ``people[3]`` is at no seat) and do each action; an action the services
     refuse changes nothing and the path goes on. ``midway``, if given, is called with the
-    series after ``path.midway_at`` actions. Returns the Series, fresh from the database."""
+    series after ``path.midway_at`` actions; ``gone``, if given, gets the seats whose
+    accounts were closed or deleted (``staff`` needs fair play's Close permission).
+    Returns the Series, fresh from the database. A deleted account is deleted by its id:
+    the caller's ``people`` keep theirs, for the next example once this one is rolled
+    back."""
     creator, outsider = people[0], people[3]
     made = series.create_series(creator, ante=path.ante, others=path.others, rated=False)
     first = made.hands.get().game
@@ -96,10 +122,16 @@ def play_path(
     def who(seat: int) -> AbstractBaseUser:
         return at.get(seat, outsider)
 
+    noted = [] if gone is None else gone
     at_moment = min(path.midway_at, len(path.actions))
     for done, (action, seat) in enumerate(path.actions):
         if midway is not None and done == at_moment:
             midway(made)
+        if action in (CLOSE, DELETE):
+            if seat in at:  # a person sits there: from now on they do nothing
+                went = _take_away(made.pk, at.pop(seat), action == DELETE, staff)
+                noted.append(Gone(seat, action == DELETE, went))
+            continue
         _do(made.pk, action, who(seat), staff)
     if midway is not None and at_moment == len(path.actions):
         midway(made)
@@ -107,6 +139,16 @@ def play_path(
         _do(made.pk, PLAY, who(path.close), staff)
         _do(made.pk, END, who(path.close), staff)
     return Series.objects.get(pk=made.pk)
+
+
+def _take_away(series_id: int, person: AbstractBaseUser, delete: bool, staff) -> bool:
+    """Close or delete the person's account; whether the series had ended by then."""
+    ended = Series.objects.filter(pk=series_id, ended_at__isnull=False).exists()
+    if delete:
+        get_user_model().objects.filter(pk=person.pk).delete()
+    else:
+        actions.close_account(staff, person, "a random path's close")
+    return ended
 
 
 def _do(series_id: int, action: str, person: AbstractBaseUser, staff: AbstractBaseUser) -> None:

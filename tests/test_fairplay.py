@@ -8,7 +8,6 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
@@ -28,6 +27,7 @@ from games.models import Game, Seat
 from games.models import Move as MoveRow
 from games.play import services
 from tests.fast_games import finish
+from tests.test_fairplay_actions import fair_play_staff
 
 COLLUDERS = (0, 1)
 
@@ -203,7 +203,7 @@ def test_the_staff_page_lists_flagged_pairs_with_evidence_and_links_to_the_repla
 ):
     for game in planted:
         scoring.score_game(game.pk)
-    staff = get_user_model().objects.create_user("warden", password="pw-12345678", is_staff=True)
+    staff = fair_play_staff("warden")
     client.force_login(staff)
     listing = client.get(reverse("fairplay_pairs"))
     assert listing.status_code == 200
@@ -239,7 +239,7 @@ def test_a_game_in_play_is_never_read_and_the_page_shows_no_card(client, alice, 
     assert scoring.score_game(live.pk) == 0
     finished = _store(8, _colluding(8), [alice, bob, carol])
     scoring.score_game(finished.pk)
-    staff = get_user_model().objects.create_user("warden", password="pw-12345678", is_staff=True)
+    staff = fair_play_staff("warden")
     client.force_login(staff)
     page = client.get(reverse("fairplay_pair", args=[_pair(alice, bob).pk])).content.decode()
     assert reverse("replay", args=[live.pk]) not in page

@@ -11,9 +11,10 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import transaction
 from django.test import Client
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -35,9 +36,28 @@ pytestmark = pytest.mark.django_db
 User = get_user_model()
 
 
+def fair_play_staff(username: str, **fields):
+    """A member of staff in the "Fair play" group. Fairplay's migration 0004 makes the
+    group; a test that empties the database (``transaction=True``) loses it, so it is
+    made again here as the migration makes it."""
+    from django.contrib.auth.models import Permission
+
+    user = User.objects.create_user(username, password="pw-w-12345678", is_staff=True, **fields)
+    group, made = Group.objects.get_or_create(name="Fair play")
+    if made:
+        names = [StaffAction.SEE, *StaffAction.NEEDS.values(), "fairplay.view_staffaction"]
+        group.permissions.add(
+            *Permission.objects.filter(
+                content_type__app_label="fairplay", codename__in=[n.split(".")[1] for n in names]
+            )
+        )
+    user.groups.add(group)
+    return User.objects.get(pk=user.pk)  # its permissions read afresh
+
+
 @pytest.fixture
 def warden(db):
-    return User.objects.create_user("warden", password="pw-w-12345678", is_staff=True)
+    return fair_play_staff("warden")
 
 
 def signed_in(user) -> Client:
@@ -259,6 +279,177 @@ def test_closing_an_account_ends_its_sessions_and_log_ins(bob, warden):
     fresh.post(reverse("login"), {"username": "bob", "password": PASSWORDS["bob"]})
     assert not fresh.get(reverse("lobby")).wsgi_request.user.is_authenticated
     assert StaffAction.objects.get().kind == "close"
+
+
+# --- Who may act (issue 46) ------------------------------------------------------------------
+
+ACT = reverse_lazy("fairplay_act")
+
+
+def _act(user, **form):
+    return signed_in(user).post(ACT, {"reason": "A reason.", **form})
+
+
+def _nothing_done(*accounts) -> bool:
+    fresh = [User.objects.get(pk=a.pk) for a in accounts]
+    return (
+        all(a.is_active for a in fresh)
+        and not StaffAction.objects.exists()
+        and not Game.objects.filter(voided_at__isnull=False).exists()
+        and not Report.objects.filter(closed_at__isnull=False).exists()
+    )
+
+
+def test_staff_without_permissions_neither_see_fair_play_nor_act(alice, bob, carol, make_game):
+    """A staff account given no permission closed a superuser's account and voided a pair
+    (every rating recomputed) through the Fair play page."""
+    plain = User.objects.create_user("plain", is_staff=True)
+    boss = User.objects.create_superuser("boss", password="pw-b-12345678")
+    finished_game([alice, bob, carol], make_game)
+    pair = pair_of(alice, bob)
+    signed_in(alice).post(reverse("report_player", args=["bob"]))
+    for url in (reverse("fairplay_pairs"), reverse("fairplay_pair", args=[pair.pk])):
+        page = signed_in(plain).get(url)
+        assert page.status_code == 403
+        assert "given fair play&#x27;s permissions" in page.content.decode()
+    assert (
+        reverse("fairplay_pairs")
+        not in signed_in(plain).get(reverse("staff_dashboard")).content.decode()
+    )
+
+    refused = [
+        _act(plain, action="close", account=boss.pk),
+        _act(plain, action="warn", account=bob.pk),
+        _act(plain, action="void", pair=pair.pk),
+        _act(plain, action="dismiss", account=bob.pk),
+    ]
+
+    assert [r.status_code for r in refused] == [403] * 4
+    assert _nothing_done(boss, bob) and not AccountWarning.objects.exists()
+
+
+@pytest.mark.parametrize("kind", ["warn", "void", "close", "dismiss"])
+def test_each_action_needs_its_own_permission(kind, alice, bob, carol, make_game):
+    finished_game([alice, bob, carol], make_game)
+    pair = pair_of(alice, bob)
+    signed_in(alice).post(reverse("report_player", args=["bob"]))
+    staff = User.objects.create_user("staff", is_staff=True)
+    staff.user_permissions.add(*_perms("see_fair_play", StaffAction.NEEDS[kind]))
+    staff = User.objects.get(pk=staff.pk)
+    target = {"void": {"pair": pair.pk}}.get(kind, {"account": bob.pk})
+    others = [k for k in StaffAction.NEEDS if k != kind]
+
+    answers = {
+        k: _act(staff, action=k, **({"pair": pair.pk} if k == "void" else {"account": bob.pk}))
+        for k in others
+    }
+    assert {k: r.status_code for k, r in answers.items()} == {k: 403 for k in others}
+    assert "needs the fairplay." in answers[others[0]].content.decode()
+    assert _nothing_done(bob)
+
+    done = _act(staff, action=kind, **target)
+    assert done.status_code == 302
+    assert list(StaffAction.objects.values_list("kind", "staff__username")) == [(kind, "staff")]
+
+
+def _perms(*names: str):
+    from django.contrib.auth.models import Permission
+
+    codenames = [n.split(".")[-1] for n in names]
+    return Permission.objects.filter(content_type__app_label="fairplay", codename__in=codenames)
+
+
+def test_the_page_offers_only_the_actions_one_may_take(alice, bob, carol, make_game):
+    finished_game([alice, bob, carol], make_game)
+    pair = pair_of(alice, bob)
+    staff = User.objects.create_user("staff", is_staff=True)
+    staff.user_permissions.add(*_perms("see_fair_play", "warn_account"))
+    page = signed_in(staff).get(reverse("fairplay_pair", args=[pair.pk])).content.decode()
+    assert 'value="warn"' in page
+    assert 'value="close"' not in page and 'value="void"' not in page
+    full = signed_in(fair_play_staff("warden")).get(reverse("fairplay_pair", args=[pair.pk]))
+    assert 'value="close"' in full.content.decode() and 'value="void"' in full.content.decode()
+
+
+def test_nobody_closes_an_account_holding_a_right_they_lack(alice):
+    """ "More rights": a superuser's account is closed only by a superuser, and any other
+    account only by someone holding every permission it holds (its own and its groups')."""
+    from django.contrib.auth.models import Permission
+
+    warden = fair_play_staff("warden")
+    boss = User.objects.create_superuser("boss", password="pw-b-12345678")
+    editor = fair_play_staff("editor")
+    editor.user_permissions.add(Permission.objects.get(codename="delete_user"))
+    peer = fair_play_staff("peer")
+
+    for account, says in (
+        (boss, "Only a superuser may close a superuser&#x27;s account."),
+        (editor, "editor holds rights you do not"),
+        (warden, "Nobody acts on their own account"),
+    ):
+        refused = _act(warden, action="close", account=account.pk)
+        assert refused.status_code == 403 and says in refused.content.decode(), account
+    assert _nothing_done(boss, editor, warden)
+
+    assert _act(warden, action="close", account=peer.pk).status_code == 302  # the same rights
+    assert _act(warden, action="close", account=alice.pk).status_code == 302  # none
+    other_boss = User.objects.create_superuser("boss2", password="pw-b-12345678")
+    assert _act(other_boss, action="close", account=boss.pk).status_code == 302
+    assert _act(other_boss, action="close", account=editor.pk).status_code == 302
+    closed = set(User.objects.filter(is_active=False).values_list("username", flat=True))
+    assert closed == {"peer", "alice", "boss", "editor"}
+    logged = StaffAction.objects.order_by("at", "pk").values_list("staff__username", "whom")
+    assert list(logged) == [
+        ("warden", "peer"), ("warden", "alice"), ("boss2", "boss"), ("boss2", "editor"),
+    ]  # fmt: skip
+
+
+def test_nobody_acts_on_a_pair_they_are_in_or_on_their_own_reports(alice, bob, make_game):
+    warden = fair_play_staff("warden")
+    finished_game([alice, warden, bob], make_game)
+    signed_in(alice).post(reverse("report_player", args=["warden"]))
+    for form in (
+        {"action": "void", "pair": pair_of(alice, warden).pk},
+        {"action": "dismiss", "account": warden.pk},
+        {"action": "warn", "account": warden.pk},
+    ):
+        refused = _act(warden, **form)
+        assert refused.status_code == 403, form
+        assert "Nobody acts on their own account" in refused.content.decode()
+    assert _nothing_done(alice, warden)
+
+
+def test_an_action_called_without_a_reason_is_refused_and_changes_nothing(bob, warden):
+    with pytest.raises(actions.Refused):
+        actions.close_account(warden, bob, "   ")
+    assert _nothing_done(bob)
+
+
+def test_the_fair_play_group_holds_every_fair_play_permission():
+    group = Group.objects.get(name="Fair play")
+    held = set(group.permissions.values_list("content_type__app_label", "codename"))
+    wanted = {tuple(p.split(".")) for p in [StaffAction.SEE, *StaffAction.NEEDS.values()]}
+    assert held == wanted | {("fairplay", "view_staffaction")}
+
+
+def test_the_log_says_who_what_whom_why_and_when_in_the_admin_and_keeps_whom(bob, warden):
+    _act(warden, action="warn", account=bob.pk, reason="Soft play with alice.")
+    bob.delete()
+    action = StaffAction.objects.get()
+    assert (action.staff, action.kind, action.account, action.whom) == (warden, "warn", None, "bob")
+    admin = signed_in(warden)
+    listing = admin.get(reverse("admin:fairplay_staffaction_changelist")).content.decode()
+    assert "Soft play with alice." in listing and "bob" in listing and "warden" in listing
+    shown = admin.get(reverse("admin:fairplay_staffaction_change", args=[action.pk]))
+    assert shown.status_code == 200  # to read: the log is never edited or deleted there
+    assert admin.get(reverse("admin:fairplay_staffaction_add")).status_code == 403
+    assert (
+        admin.post(
+            reverse("admin:fairplay_staffaction_delete", args=[action.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
+    assert StaffAction.objects.filter(pk=action.pk).exists()
 
 
 def test_voided_games_show_as_such_and_leave_the_figures(alice, bob, carol, warden, make_game):

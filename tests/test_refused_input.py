@@ -23,6 +23,7 @@ from games.social.models import Challenge, Friendship
 from games.tournaments import services as tournaments
 from games.tournaments.models import Entry, Tournament
 from tests.table.support import SEED, session_headers, socket
+from tests.test_fairplay_actions import fair_play_staff
 from tongits_site.asgi import application
 
 HUGE = "9" * 30  # more digits than any integer column holds
@@ -58,7 +59,8 @@ def test_a_next_that_is_not_a_path_sends_the_person_to_friends(alice, bob):
 
 
 @pytest.mark.django_db
-def test_a_staff_action_with_an_odd_back_goes_back_to_fair_play(staff, alice):
+def test_a_staff_action_with_an_odd_back_goes_back_to_fair_play(alice):
+    staff = fair_play_staff("warden")
     response = _client(staff).post(
         "/staff/fair-play/act/",
         {"action": "warn", "reason": "abuse", "account": alice.pk, "back": "oops"},

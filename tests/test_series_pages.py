@@ -15,6 +15,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.utils import timezone
 
+from games.fairplay import actions
 from games.models import Game
 from games.play import services
 from games.series import pages
@@ -98,6 +99,56 @@ def test_leaving_and_ending_from_the_screen_between_hands(client, alice, bob, ca
     assert "bob gets 1 back" in page
     assert "The house keeps the 1 that alice put in (left the series)" in page
     assert "The house keeps the 1 that carol put in (left the series)" in page
+
+
+def _one_hand_of(alice, bob, carol):
+    made = series.create_series(alice, ante=2, others=("open", "open"))
+    game = series.state(made).latest
+    services.join_table(game.pk, bob)
+    services.join_table(game.pk, carol)
+    finish(game.pk)  # one hand: nobody can have won the pot yet
+    return made
+
+
+def test_a_series_ended_right_after_an_account_was_closed_keeps_its_antes(
+    client, alice, bob, carol
+):
+    """Bob's account was closed during the hand, and Alice ended the series right after
+    it: Bob still counted as seated and got his antes back, which the house keeps from
+    anyone who is no longer at the table (rules.md, Series)."""
+    from tests.test_fairplay_actions import fair_play_staff
+
+    made = _one_hand_of(alice, bob, carol)
+    actions.close_account(fair_play_staff("warden"), bob, "Shared hands with carol.")
+
+    client.force_login(alice)
+    client.post(f"/series/{made.pk}/end/")
+
+    st = series.state(Series.objects.get(pk=made.pk))
+    assert st.series.people_at_end == [0, 2] and st.series.left == [1]
+    assert [(e.seat, e.amount) for e in st.book.events if e.kind == "return"] == [(0, 2), (2, 2)]
+    assert st.book.house == 2 and st.book.standings[1].pot_chips == -2
+    page = client.get(f"/series/{made.pk}/").content.decode()
+    assert "bob gets" not in page
+    assert "The house keeps the 2 that bob put in (left the series)" in page
+
+
+def test_a_series_ended_right_after_an_account_was_deleted_names_it_so(client, alice, bob, carol):
+    """With Bob's account deleted during the hand, the page said "The house keeps the 2
+    that Open seat put in (a bot's seat)"."""
+    made = _one_hand_of(alice, bob, carol)
+    bob.delete()
+
+    client.force_login(alice)
+    client.post(f"/series/{made.pk}/end/")
+
+    st = series.state(Series.objects.get(pk=made.pk))
+    assert st.series.people_at_end == [0, 2] and st.series.left == [1]
+    assert st.book.house == 2
+    page = client.get(f"/series/{made.pk}/").content.decode()
+    assert "The house keeps the 2 that Deleted account put in (left the series)" in page
+    assert "Open seat" not in page and "a bot&#x27;s seat" not in page
+    assert '>Deleted account <span class="badge">left</span>' in page  # the standings
 
 
 def test_ending_against_bots_gives_back_only_ones_own_antes(client, alice):

@@ -1,11 +1,13 @@
-"""The series' money on random paths (issue 23): whatever people, bots, staff and the
-pause's timer do to a series (tests/series_paths.py), no account ends it with more pot
-chips than the pots it won plus its own antes returned, the books balance, and its record
-round-trips at any moment (tests/series_round_trip.py)."""
+"""The series' money on random paths (issues 23 and 46): whatever people, bots, staff and
+the pause's timer do to a series (tests/series_paths.py), staff closing or deleting a
+person's account at any moment included, no account ends it with more pot chips than the
+pots it won plus its own antes returned (a closed or deleted one gets none back), the
+books balance, and its record round-trips at any moment (tests/series_round_trip.py)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 import pytest
 from django.db import transaction
@@ -17,15 +19,16 @@ from games.play.live import snapshots
 from games.series import services as series
 from games.series.models import Series
 from games.table import rendering
-from tests.series_paths import Path, paths, play_path
+from tests.series_paths import Gone, Path, paths, play_path
 from tests.series_round_trip import round_trip
+from tests.test_fairplay_actions import fair_play_staff
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("staff", password="pw-staff-123!", is_staff=True)
+def staff(db):
+    return fair_play_staff("staff")  # aborts hands, and closes accounts
 
 
 @pytest.fixture
@@ -33,17 +36,20 @@ def outsider(django_user_model):
     return django_user_model.objects.create_user("dave", password="pw-dave-123!")
 
 
-def check_books(made: Series) -> None:
+def check_books(made: Series, gone: Sequence[Gone] = ()) -> None:
     """The pot's books of a series against what its hands' seats say, counted apart from
-    the ledger: who sat where in each dealt hand, and which hands took a pot."""
+    the ledger: who sat where in each dealt hand, and which hands took a pot. ``gone``:
+    the seats whose accounts staff closed or deleted (``play_path``)."""
     st = series.state(made)
     book, ante = st.book, made.ante
     assert book.total() == 0 and book.house >= 0 and book.pot >= 0
 
     seats = Seat.objects.filter(game__series_hand__series=made, game__dealer__isnull=False)
-    held: dict[int, dict[int, int | None]] = defaultdict(dict)  # hand -> seat -> account
-    for number, index, user_id in seats.values_list("game__series_hand__number", "index", "user"):
-        held[number][index] = user_id
+    held: dict[int, dict[int, int | str | None]] = defaultdict(dict)  # hand -> seat -> account
+    rows = seats.values_list("game__series_hand__number", "index", "user", "bot_kind")
+    for number, index, user_id, bot in rows:
+        # A dealt hand's seat of nobody was a person's whose account was deleted since.
+        held[number][index] = user_id or (None if bot else f"deleted {index}")
     # Same seats every hand: a person keeps theirs until they leave, then a bot has it.
     for number in held:
         for index, user_id in held[number].items():
@@ -66,12 +72,20 @@ def check_books(made: Series) -> None:
         assert returned == (own_in_last_pot if still_seated else 0), (account, seat)
         if seat not in made.left:
             assert book.standings[seat].pot_chips == pot_chips
+    # A person whose account was closed or deleted before the end is no person seated at
+    # it: nothing comes back to them (the house keeps their antes).
+    for went in gone:
+        if not went.after_the_end and made.ended:
+            assert went.seat not in made.people_at_end, went
+            assert went.seat in made.left or not held, went  # no hand dealt: nothing to leave
+    deleted_after = {g.seat for g in gone if g.deleted and g.after_the_end}
 
     in_last_pot = 3 * ante * len(since)
     if made.ended:
         assert book.pot == 0
         assert book.house == ante * len(since) * (3 - len(made.people_at_end))
-        assert st.people() == made.people_at_end or not made.people_at_end
+        seated = [p for p in made.people_at_end if p not in deleted_after]
+        assert st.people() == seated or not made.people_at_end
     else:
         assert book.pot == in_last_pot and book.house == 0
         assert not [e for e in book.events if e.kind in ("return", "house")]
@@ -96,13 +110,18 @@ def test_no_path_pays_an_account_more_than_its_pots_and_its_own_antes(
     rendering.forget_boards()
     with transaction.atomic():
         seen: dict = {}
+        gone: list[Gone] = []
         made = play_path(
             path,
             [alice, bob, carol, outsider],
             staff,
             lambda s: _round_trip(s, outsider, client, seen),
+            gone,
         )
-        check_books(made)
+        for went in gone:
+            when = "after" if went.after_the_end else "before"
+            event(f"an account {'deleted' if went.deleted else 'closed'} {when} the end")
+        check_books(made, gone)
         _round_trip(made, outsider, client, seen, "at the end")
         transaction.set_rollback(True)
 

@@ -178,6 +178,7 @@ async def test_staff_closing_an_account_for_fair_play_closes_its_sockets_at_once
     """Fair play's Close account (a bulk update, which sends no save signal) ends the
     account's open table and lobby sockets too, not only its next request."""
     from games.fairplay import actions
+    from tests.test_fairplay_actions import fair_play_staff
 
     _, headers = await logged_in(alice)
     _, bob_headers = await logged_in(bob)
@@ -185,8 +186,7 @@ async def test_staff_closing_an_account_for_fair_play_closes_its_sockets_at_once
     bobs = await table_socket(game.pk, bob_headers)
 
     def close() -> None:
-        staff = type(alice).objects.create_user("staffer", password="x-staff-pw-1!", is_staff=True)
-        actions.close_account(staff, alice, "Colluding.")
+        actions.close_account(fair_play_staff("staffer"), alice, "Colluding.")
 
     await database_sync_to_async(close)()
 

@@ -197,7 +197,7 @@ def test_games_voided_by_fair_play_leave_the_standings_and_the_podium(alice, bob
     """Voided games count in no one's figures: the standings kept their points, and a
     finished tournament's podium stood as before."""
     from games.fairplay import actions as fairplay
-    from tests.test_fairplay_actions import pair_of
+    from tests.test_fairplay_actions import fair_play_staff, pair_of
 
     t = _arena()
     for person in (alice, bob, carol):
@@ -210,8 +210,7 @@ def test_games_voided_by_fair_play_leave_the_standings_and_the_podium(alice, bob
     assert t.podium and sum(row.score.points for row, _e in standings(t)) > 0
     rev = t.rev
 
-    staff = get_user_model().objects.create_user("warden", is_staff=True)
-    fairplay.void_pair(staff, pair_of(alice, bob), "played as a team")
+    fairplay.void_pair(fair_play_staff("warden"), pair_of(alice, bob), "played as a team")
 
     t.refresh_from_db()
     assert [(row.score.points, row.score.games) for row, _e in standings(t)] == [(0, 0)] * 3

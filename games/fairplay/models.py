@@ -137,13 +137,26 @@ class Report(models.Model):
 
 
 class StaffAction(models.Model):
-    """What a member of staff did on the Fair play page, who, when and why: the log."""
+    """What a member of staff did on the Fair play page, who, when and why: the log.
+
+    Its ``Meta.permissions`` are fair play's: one to see its pages and one per action,
+    each held only when given (to an account, or by the "Fair play" group that migration
+    0004 makes); a superuser holds them all. See docs/fair-play.md, "Who may act"."""
 
     class Kind(models.TextChoices):
         WARN = "warn", _("warned")
         VOID = "void", _("voided the pair's rated games")
         CLOSE = "close", _("closed the account")
         DISMISS = "dismiss", _("dealt with the reports")
+
+    SEE = "fairplay.see_fair_play"
+    # The permission each kind of action needs.
+    NEEDS = {
+        Kind.WARN: "fairplay.warn_account",
+        Kind.VOID: "fairplay.void_pair",
+        Kind.CLOSE: "fairplay.close_account",
+        Kind.DISMISS: "fairplay.deal_with_reports",
+    }
 
     staff = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
@@ -158,6 +171,9 @@ class StaffAction(models.Model):
         Pair, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions",
         verbose_name=_("pair"),
     )  # fmt: skip
+    # Whom, by username as it was (the account, or the pair's two): the log still says
+    # whom once an account is deleted and ``account`` or ``pair`` is empty.
+    whom = models.CharField(_("whom"), max_length=310, blank=True)
     reason = models.TextField(_("why"), max_length=1000)
     games = models.JSONField(_("games"), default=list, blank=True)  # the games voided
     at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
@@ -166,6 +182,14 @@ class StaffAction(models.Model):
         verbose_name = _("staff action")
         verbose_name_plural = _("staff actions")
         ordering = ["-at", "-pk"]
+        # Names in English, as Django's own permissions are stored.
+        permissions = [
+            ("see_fair_play", "Can see the Fair play pages: pairs, evidence, reports, the log"),
+            ("warn_account", "Can warn an account about fair play"),
+            ("void_pair", "Can void a pair's rated games (every rating is recomputed)"),
+            ("close_account", "Can close an account (not one with rights the closer lacks)"),
+            ("deal_with_reports", "Can mark an account's reports dealt with"),
+        ]
 
 
 class AccountWarning(models.Model):

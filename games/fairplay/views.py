@@ -1,18 +1,25 @@
 """The staff Fair play page: pairs of accounts by score, one pair's evidence, the
 reports, the actions taken; and the Report pages players use.
 
-The staff pages are staff only (``staff_only``: others get a 403, visitors the log-in
-page). They show counts, names and links to the replays of finished games, never a card:
-the scoring reads only finished games, a report carries only games that are over, and a
-replay shows a game's cards only once it has ended.
+The staff pages are for staff given fair play's permission to see them
+(``fair_play_only``: others get a 403, visitors the log-in page), and each action for
+those given its own (``actions.check``; docs/fair-play.md, "Who may act"). They show
+counts, names and links to the replays of finished games, never a card: the scoring
+reads only finished games, a report carries only games that are over, and a replay shows
+a game's cards only once it has ended.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,13 +39,34 @@ LISTED = 100
 LOGGED = 50  # the staff actions shown, the latest first
 
 
+def fair_play_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Staff holding ``fairplay.see_fair_play`` (the Fair play group has it); a 403 that
+    says so for other staff."""
+
+    @staff_only
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not actions.may_see(request.user):
+            raise PermissionDenied(
+                gettext("These pages are for staff given fair play's permissions.")
+            )
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _allowed(user) -> dict[str, bool]:
+    """The actions this member of staff may take, by kind: the page offers only those."""
+    return {kind: actions.may(user, kind) for kind in StaffAction.NEEDS}
+
+
 def _names(pairs: list[Pair]) -> dict[int, str]:
     ids = {p.low_id for p in pairs} | {p.high_id for p in pairs}
     users = get_user_model().objects.filter(pk__in=ids)
     return {u.pk: u.get_username() for u in users}
 
 
-@staff_only
+@fair_play_only
 def pairs(request: HttpRequest) -> HttpResponse:
     rows = list(Pair.objects.order_by("-peak", "-score", "pk")[:LISTED])  # flagged first
     names = _names(rows)
@@ -52,8 +80,9 @@ def pairs(request: HttpRequest) -> HttpResponse:
         "alpha": ALPHA,
         "flagged": Pair.objects.filter(flagged_after__isnull=False).count(),
         "reports": _open_reports(),
-        "log": StaffAction.objects.select_related("staff", "account", "pair")[:LOGGED],
+        "log": StaffAction.objects.select_related("staff")[:LOGGED],
         "kinds": StaffAction.Kind,
+        "can": _allowed(request.user),
     }
     return render(request, "games/fairplay/pairs.html", context)
 
@@ -80,7 +109,7 @@ def _open_reports() -> list[dict]:
     ]
 
 
-@staff_only
+@fair_play_only
 def pair(request: HttpRequest, pair_id: int) -> HttpResponse:
     found = get_object_or_404(Pair, pk=pair_id)
     names = _names([found])
@@ -104,6 +133,7 @@ def pair(request: HttpRequest, pair_id: int) -> HttpResponse:
         "countable": actions.pair_games(found).count(),
         "log": found.actions.select_related("staff")[:LOGGED],
         "kinds": StaffAction.Kind,
+        "can": _allowed(request.user),
     }
     return render(request, "games/fairplay/pair.html", context)
 
@@ -180,11 +210,12 @@ class ActionForm(forms.Form):
     pair = forms.IntegerField(required=False)
 
 
-@staff_only
+@fair_play_only
 @require_POST
 def act(request: HttpRequest) -> HttpResponse:
     """One staff action (warn, void a pair's games, close an account, deal with the
-    reports), logged with who, when and why."""
+    reports), logged with who, when and why. One the actor may not take is refused with
+    a 403 that says why (``actions.Refused``), and changes nothing."""
     form = ActionForm(request.POST)
     back = local_path(request, request.POST.get("back"), reverse("fairplay_pairs"))
     if not form.is_valid():

@@ -17,6 +17,14 @@ at a time, so ids follow the order they were taken in across connections.)
 Who is rated: a registered person, or a bot level (every bot of one kind is one player).
 Guests, an uploaded record's seats and open seats are not; a game is rated only if its
 table was rated, it was not uploaded, and at least one rated seat is a person's.
+
+A person stays rated after their account is deleted (``Rating.person``): their seats are
+empty then, and ``recompute`` reads who sat there from the seat's change row, which the
+live update wrote. Otherwise every game they played would be rated again as if they had
+never sat, and a bot level that played only them would lose its rating.
+
+Size: ~420 lines, kept whole: the live step and the rebuild share who is rated, the rows'
+keys and the order, and the rebuild is right only while the two agree.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import F, Min, Q
 from openskill.models import PlackettLuce
@@ -212,11 +221,11 @@ def _change(game_id: int, seat: int, row: Rating, prior: Skill, new: Skill, at) 
 def _where(keys: Iterable[Key]) -> Q:
     users = [k[1] for k in keys if k[0] == "user"]
     bots = [k[1] for k in keys if k[0] == "bot"]
-    return Q(user_id__in=users) | Q(bot_kind__in=bots)
+    return Q(person__in=users) | Q(bot_kind__in=bots)
 
 
 def _key(row: Rating) -> Key:
-    return ("bot", row.bot_kind) if row.bot_kind else ("user", row.user_id)
+    return ("bot", row.bot_kind) if row.bot_kind else ("user", row.person)
 
 
 def _locked_rows(keys: set[Key]) -> dict[Key, Rating]:
@@ -232,21 +241,23 @@ def _locked_rows(keys: set[Key]) -> dict[Key, Rating]:
     Rating.objects.bulk_create(
         [_new_row(k) for k in order], ignore_conflicts=True
     )  # a row another game made meanwhile is kept
-    # Users by their one-to-one: ignore_conflicts covers it as well as the bots' constraint.
-    # PostgreSQL locks the rows in the ORDER BY's order; bot levels' names are lowercase
-    # ASCII words, which every collation sorts as Python does.
+    # People by their unique person: ignore_conflicts covers it as well as the bots'
+    # constraint. PostgreSQL locks the rows in the ORDER BY's order; bot levels' names are
+    # lowercase ASCII words, which every collation sorts as Python does.
     rows = (
         Rating.objects.select_for_update()
         .filter(_where(keys))
-        .order_by(F("user_id").asc(nulls_first=True), "bot_kind")
+        .order_by(F("person").asc(nulls_first=True), "bot_kind")
     )
     return {_key(r): r for r in rows}
 
 
-def _new_row(key: Key) -> Rating:
+def _new_row(key: Key, account: bool = True) -> Rating:
+    """A new player's row; ``account``: the person's account still exists (a rebuild
+    makes a deleted person's row again, without it)."""
     if key[0] == "bot":
         return Rating(bot_kind=key[1], mu=NEW.mu, sigma=NEW.sigma)
-    return Rating(user_id=key[1], mu=NEW.mu, sigma=NEW.sigma)
+    return Rating(user_id=key[1] if account else None, person=key[1], mu=NEW.mu, sigma=NEW.sigma)
 
 
 # --- Rebuilding every rating ------------------------------------------------------------------
@@ -306,14 +317,10 @@ def recompute() -> int:
     games = _replay_order(
         list(rated_games().values_list("pk", "winner_seat", "chips", "finished_at")), applied
     )
-    seats: dict[int, list[Seat]] = {}
-    rows = Seat.objects.filter(game_id__in=[g[0] for g in games]).only(
-        "game_id", "index", "user_id", "bot_kind"
-    )
-    for seat in rows:
-        seats.setdefault(seat.game_id, []).append(seat)
+    seats = _seats_of([g[0] for g in games])
     people = {s.user_id for ss in seats.values() for s in ss if s.user_id}
     guests, claimed = _guest_ids(people), _claimed(people)
+    gone = _deleted_people(seats)
     skills: dict[Key, Skill] = {}
     changes: list[tuple[int, int, Key, Skill, Skill, datetime]] = []
     rated = 0
@@ -321,6 +328,9 @@ def recompute() -> int:
         table = seats.get(pk, [])
         then = {s.user_id for s in table if s.user_id in claimed and at and at < claimed[s.user_id]}
         keys = seat_keys(table, guests | then if then else guests)
+        for seat in table:
+            if (pk, seat.index) in gone:
+                keys[seat.index] = ("user", gone[pk, seat.index])
         if not _counts(keys):
             continue
         priors = {k: skills.get(k, NEW) for k in keys if k is not None}
@@ -332,7 +342,8 @@ def recompute() -> int:
         rated += 1
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
-    made = {k: _new_row(k) for k in skills}
+    living = _accounts({k[1] for k in skills if k[0] == "user"})
+    made = {k: _new_row(k, k[0] == "bot" or k[1] in living) for k in skills}
     for key, row in made.items():
         row.mu, row.sigma, row.games = skills[key].mu, skills[key].sigma, skills[key].games
     Rating.objects.bulk_create(made.values())
@@ -341,6 +352,33 @@ def recompute() -> int:
         _change(pk, s, made[key], prior, new, at) for pk, s, key, prior, new, at in changes
     )
     return rated
+
+
+def _seats_of(game_ids: list[int]) -> dict[int, list[Seat]]:
+    seats: dict[int, list[Seat]] = {}
+    rows = Seat.objects.filter(game_id__in=game_ids).only("game_id", "index", "user_id", "bot_kind")
+    for seat in rows:
+        seats.setdefault(seat.game_id, []).append(seat)
+    return seats
+
+
+def _deleted_people(seats: dict[int, list[Seat]]) -> dict[tuple[int, int], int]:
+    """(game, seat) → the person who sat there, for the seats emptied by the deletion of
+    a rated person's account: read from the seat's change row (its rating's ``person``).
+    A rated game's seats are all held, so an empty one was a person's. One query."""
+    empty = {g for g, table in seats.items() for s in table if s.user_id is None and not s.bot_kind}
+    if not empty:
+        return {}
+    rows = RatingChange.objects.filter(game_id__in=empty, rating__person__isnull=False)
+    return {
+        (game, seat): person
+        for game, seat, person in rows.values_list("game_id", "seat", "rating__person")
+    }
+
+
+def _accounts(ids: set[int]) -> set[int]:
+    """Which of these people still have an account."""
+    return set(get_user_model().objects.filter(pk__in=ids).values_list("pk", flat=True))
 
 
 # --- Reading ----------------------------------------------------------------------------------
@@ -353,7 +391,7 @@ def skills_of(user_ids: Iterable[int] = (), bot_kinds: Iterable[str] = ()) -> di
     found = {k: NEW for k in keys}
     if keys:
         for row in Rating.objects.filter(_where(keys)).only(
-            "user_id", "bot_kind", "mu", "sigma", "games"
+            "person", "bot_kind", "mu", "sigma", "games"
         ):
             found[_key(row)] = Skill(row.mu, row.sigma, row.games)
     return found
@@ -374,7 +412,7 @@ def history(user_id: int, last: int = 100) -> list[tuple[datetime, float, float,
     # In the order they were applied (see the module's docstring), not by ``at``: the last
     # is the rating as it stands.
     rows = (
-        RatingChange.objects.filter(rating__user_id=user_id)
+        RatingChange.objects.filter(rating__person=user_id)
         .order_by("-pk")
         .values_list("at", "mu", "sigma", "games")[:last]
     )

@@ -1,20 +1,28 @@
 """A rating per rated player (a person, or a bot level) and one change row per rated
 seat of a game. The change rows are the rating's history (the profile's chart) and what
 makes a game rate once: (game, seat) is unique. ``recompute_ratings`` rebuilds both from
-the stored games."""
+the stored games.
+
+A person's rating outlives their account: deleting it empties ``user`` and keeps the row
+(a tombstone, ``person`` still the account's id) and its change rows, so the games they
+played keep their place in everyone's rating history and a rebuild gives the live
+numbers after any deletion."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from games.models import Game
 
 
 class Rating(models.Model):
+    # The id of the person's account, kept once it is deleted; ``user`` is the same
+    # account while it lives (for joins: the leaderboard's names).
+    person = models.BigIntegerField(null=True, blank=True)
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="rating",
     )  # fmt: skip
     bot_kind = models.CharField(max_length=10, blank=True)  # a bot level is one player
@@ -27,15 +35,22 @@ class Rating(models.Model):
             models.UniqueConstraint(
                 fields=["bot_kind"], condition=~Q(bot_kind=""), name="one_rating_per_bot_kind"
             ),
+            models.UniqueConstraint(
+                fields=["person"], condition=Q(person__isnull=False), name="one_rating_per_person"
+            ),
             models.CheckConstraint(
-                condition=(Q(user__isnull=False) & Q(bot_kind=""))
-                | (Q(user__isnull=True) & ~Q(bot_kind="")),
+                condition=(Q(person__isnull=False) & Q(bot_kind=""))
+                | (Q(person__isnull=True) & Q(user__isnull=True) & ~Q(bot_kind="")),
                 name="rating_of_a_person_or_a_bot",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(user=F("person")),
+                name="rating_user_is_its_person",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"rating of {self.bot_kind or self.user_id}"
+        return f"rating of {self.bot_kind or self.person}"
 
 
 class RatingChange(models.Model):

@@ -106,7 +106,7 @@ def leaderboard() -> dict[str, Any]:
         .select_related("user__profile")
         .order_by(F("mu").desc(), "pk")[:LISTED]
     )
-    bots = Rating.objects.filter(user__isnull=True).order_by(F("mu").desc(), "pk")
+    bots = Rating.objects.exclude(bot_kind="").order_by(F("mu").desc(), "pk")
     return {
         "by_rating": [
             Ranked(

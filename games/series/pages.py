@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.history.charts import signed
-from games.models import Seat
+from games.models import OPEN_SEAT, Seat
 from games.series import services
 from games.series.models import Hand, Series
 
@@ -39,9 +39,20 @@ def context_for_game(game_id: int, user: AbstractBaseUser) -> dict[str, Any]:
     return context(services.state(hand.series), user, shown_hand=hand.number)
 
 
+def seat_name(seat: Seat, dealt: bool) -> str:
+    """A seat as the series' pages name it: ``shown_name``, but an open seat of a hand
+    that was dealt is a person's whose account was deleted since (a dealt hand's seats are
+    all held), and is called so, not an open seat. An uploaded series says "Open seat"
+    for such a seat (its record's player), and is read the same way."""
+    if dealt and seat.is_open and seat.name == OPEN_SEAT:
+        return gettext("Deleted account")
+    return seat.shown_name
+
+
 def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None = None):
     book, series = st.book, st.series
-    names = [s.shown_name for s in st.seats]
+    dealt = st.latest.dealer is not None
+    names = [seat_name(s, dealt) for s in st.seats]
     mine = st.seat_of(user)
     rows = [
         Row(
@@ -111,12 +122,14 @@ def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None =
 
 def _kept_by_house(st: services.State, names: list[str]) -> list[tuple[str, int, bool]]:
     """At the end, the seats whose antes in the pot nobody won went to the house: (name,
-    amount, whether its person left), so the page says whose chips the house keeps."""
+    amount, whether its person left), so the page says whose chips the house keeps. A
+    person whose account was deleted left with it (a series that ended before such seats
+    were marked left holds them as seats of nobody: never a bot's)."""
     if not st.series.ended:
         return []
     people = set(st.series.people_at_end)
     return [
-        (names[seat], amount, seat in st.series.left)
+        (names[seat], amount, seat in st.series.left or not st.seats[seat].bot_kind)
         for seat, amount in enumerate(st.book.put_in)
         if amount and seat not in people
     ]

@@ -221,7 +221,10 @@ def _gone_leave(st: State) -> State:
 
 def _end(st: State, reason: str) -> None:
     """``reason``: one of ``Series.END_REASONS``' keys, stored in English and put into the
-    reader's words where it is shown (``Series.end_reason_shown``)."""
+    reader's words where it is shown (``Series.end_reason_shown``). A seat whose account
+    was closed or deleted since the last hand has left first: it is no person still
+    seated, and its antes go to the house (rules.md, Series)."""
+    st = _gone_leave(st)
     series = st.series
     series.ended_at, series.end_reason = timezone.now(), reason
     series.ready, series.next_at, series.people_at_end = [], None, st.people()
