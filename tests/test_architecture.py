@@ -42,6 +42,12 @@ def test_no_module_of_games_is_part_of_an_import_circle():
     assert circles("games") == []
 
 
+def test_no_module_of_the_benchmarks_is_part_of_an_import_circle():
+    # bench.live and bench.live_arena imported each other (issue 47): a run's shared pieces
+    # now sit in modules of their own that import neither.
+    assert circles("bench") == []
+
+
 def test_the_import_contracts_are_kept():
     result = _run(["-c", LINT], REPO)
     assert result.returncode == 0, result.stdout + result.stderr
