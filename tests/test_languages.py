@@ -761,11 +761,12 @@ def test_the_coachs_better_move_is_read_in_each_readers_language(client, alice, 
 
 
 def test_the_boards_words_makemessages_cannot_see_are_listed_for_it():
-    # games/table/board_html.py translates its buttons from a table and a meld's heading inside
-    # an f-string; games/table/board_strings.py lists them so the catalogue keeps them.
-    from games.table import board_html
+    # games/table/board_hand.py translates its buttons from a table and board_felt.py a meld's
+    # heading inside an f-string; games/table/board_strings.py lists them so the catalogue
+    # keeps them.
+    from games.table import board_hand
 
     listed = (REPO / "games" / "table" / "board_strings.py").read_text()
-    for _kind, _classes, label in board_html.ACTIONS:
+    for _kind, _classes, label in board_hand.ACTIONS:
         assert f'pgettext_lazy("action", "{label}")' in listed, label
     assert '_("Meld %(n)s:")' in listed
