@@ -106,6 +106,40 @@ def test_a_module_of_games_over_400_lines_says_at_its_top_why():
             assert "\nSize: " in doc, f"{path.relative_to(REPO)} has no 'Size:' reason"
 
 
+SITE = ("games", "accounts", "tongits_site")
+MODULE_LINES = 600
+# games/play/services.py is being split (issue 47 leaves it to the lead, after the work on it
+# now lands); the lead removes it from here with the split.
+OVERSIZED_FOR_NOW = {"games/play/services.py"}
+
+
+def oversized(root: Path, packages: tuple[str, ...] = SITE) -> list[str]:
+    """Modules of ``packages`` under ``root`` over MODULE_LINES lines whose first five lines
+    do not say why (a line "Size: …"): a reader should learn it before reading 600 lines."""
+    found = []
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            lines = path.read_text().splitlines()
+            if len(lines) > MODULE_LINES and not any(x.startswith("Size: ") for x in lines[:5]):
+                found.append(path.relative_to(root).as_posix())
+    return found
+
+
+def test_no_module_of_the_site_is_over_600_lines_unless_its_first_lines_say_why():
+    assert [p for p in oversized(REPO) if p not in OVERSIZED_FOR_NOW] == []
+
+
+def test_the_size_check_finds_a_long_module_and_lets_one_that_says_why_pass(tmp_path):
+    (tmp_path / "games").mkdir()
+    body = "x = 1\n" * MODULE_LINES
+    (tmp_path / "games" / "long.py").write_text('"""A module."""\n' + body)
+    (tmp_path / "games" / "said.py").write_text('"""A module.\n\nSize: one table.\n"""\n' + body)
+    (tmp_path / "games" / "short.py").write_text(body)
+    assert oversized(tmp_path, ("games",)) == ["games/long.py"]
+
+
 def test_the_readmes_layout_names_every_package_of_games_and_only_paths_that_exist():
     readme = (REPO / "README.md").read_text()
     layout = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
