@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import architecture_picture
 from tests.import_graph import circles
 
 REPO = Path(__file__).resolve().parent.parent
@@ -160,3 +161,19 @@ def test_no_process_id_file_is_committed():
         ["git", "ls-files", "*.pid"], cwd=REPO, capture_output=True, text=True, check=True
     )
     assert tracked.stdout == ""
+
+
+def test_the_architecture_picture_is_drawn_from_the_code_as_it_is():
+    drawn = (REPO / "docs" / "architecture.svg").read_text()
+    assert drawn == architecture_picture.svg(), (
+        "docs/architecture.svg is not the code's: python -m tests.architecture_picture "
+        "> docs/architecture.svg"
+    )
+
+
+def test_the_path_of_a_move_in_the_picture_names_only_what_the_code_has(monkeypatch):
+    assert architecture_picture.check_move() == []
+    renamed = [(what, [*needs, ("games/play/services.py", "submit_move_renamed")])
+               for what, needs in architecture_picture.MOVE]  # fmt: skip
+    monkeypatch.setattr(architecture_picture, "MOVE", renamed)
+    assert "games/play/services.py: submit_move_renamed" in architecture_picture.check_move()

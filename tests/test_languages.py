@@ -576,7 +576,7 @@ def test_the_catalogue_translates_every_string_it_holds():
 
 
 def test_the_committed_compiled_catalogue_is_the_po_file_compiled():
-    # The .mo is committed (README: Languages), so a change to the .po needs a
+    # The .mo is committed (docs/languages.md), so a change to the .po needs a
     # `manage.py compilemessages` too; this fails until it is done.
     with MO.open("rb") as compiled:
         catalogue = gettext.GNUTranslations(compiled)._catalog
