@@ -1,5 +1,6 @@
 """``python -m bench.live --arena``: a crowd arriving at one arena tournament, measured from
-the outside (bench/live.py starts the workers and the database; this is the run).
+the outside (bench/live.py starts the workers and the database; bench/live_arena_run.py is
+the run; here are its people and the arena's own pieces).
 
 ``--people N`` (999) accounts enter one rated arena before it starts and open its page, as
 a browser does. When it starts, the workers' server clocks pair them all (three at a
@@ -45,6 +46,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from bench.live_clients import Bench, Client, Table
+from bench.live_site import make_people
 
 POLL_RULE = re.compile(r'id="tournament-live"[^>]*hx-trigger="every (\d+)s(, tongits:start)?"')
 LEAD_SECONDS = 3.0  # from the moment every page is open to the start
@@ -197,7 +199,7 @@ class Person(Client):
 
 class ArenaBench(Bench):
     """What the people share beyond bench.live's: the arena, its tables, the polls' answers.
-    A mixin: bench/live.py's run gives ``orm`` (its ORM thread)."""
+    A mixin: bench/live_run.py's run gives ``orm`` (its ORM thread)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -320,7 +322,6 @@ def profile_pairing(people: int) -> str:
 
     from django.utils import timezone
 
-    from bench.live import make_people
     from games.tournaments import services
 
     users = [u for u, _cookie in make_people(people, prefix="profile")]
@@ -415,7 +416,7 @@ def parse_arena(p: argparse.ArgumentParser, opts: argparse.Namespace) -> None:
 
 
 def arena_summary(figures: dict[str, Any]) -> list[str]:
-    """The lines bench/live.py prints for an arena run."""
+    """The lines bench/live_figures.py prints for an arena run."""
     f = figures
     return [
         f"arena of {f['people']} people: {f['first_tables']} tables of the first pairing dealt "

@@ -52,7 +52,7 @@ class Stats:
     no_answer: int = 0
     stalls: int = 0
     tables_not_made: int = 0  # a new table for a finished one was refused
-    stagger_moves: int = 0  # moves played before the sockets open (bench/live.py advance)
+    stagger_moves: int = 0  # moves played before the sockets open (bench/live_site.py advance)
     handshakes: Counter = field(default_factory=Counter)  # accepted / failed / timed_out
     closes: Counter = field(default_factory=Counter)  # unexpected closes by code
     reconnects: int = 0
@@ -421,7 +421,7 @@ async def http_get(port: int, path: str, cookie: str, timeout: float = 30) -> in
 class Bench:
     """What the clients share: options, counters, the workers and the way to new games.
 
-    bench/live.py fills in ``new_game`` (it makes tables through the site's services)."""
+    bench/live_run.py fills in ``new_game`` (it makes tables through the site's services)."""
 
     def __init__(self, workers: Workers, *, think: float, seed: int, open_timeout: float,
                  herd: bool) -> None:  # fmt: skip

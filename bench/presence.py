@@ -33,7 +33,6 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidHandshake
 
-from bench.live import make_people
 from bench.live_server import (
     DEFAULT_REDIS,
     BenchDatabase,
@@ -43,6 +42,7 @@ from bench.live_server import (
     setup_django,
     site_env,
 )
+from bench.live_site import make_people
 
 FRAME = re.compile(r'id="presence-(\d+)" class="presence presence-(\w+)"')
 

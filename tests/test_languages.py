@@ -576,7 +576,7 @@ def test_the_catalogue_translates_every_string_it_holds():
 
 
 def test_the_committed_compiled_catalogue_is_the_po_file_compiled():
-    # The .mo is committed (README: Languages), so a change to the .po needs a
+    # The .mo is committed (docs/languages.md), so a change to the .po needs a
     # `manage.py compilemessages` too; this fails until it is done.
     with MO.open("rb") as compiled:
         catalogue = gettext.GNUTranslations(compiled)._catalog
@@ -761,11 +761,12 @@ def test_the_coachs_better_move_is_read_in_each_readers_language(client, alice, 
 
 
 def test_the_boards_words_makemessages_cannot_see_are_listed_for_it():
-    # games/table/board_html.py translates its buttons from a table and a meld's heading inside
-    # an f-string; games/table/board_strings.py lists them so the catalogue keeps them.
-    from games.table import board_html
+    # games/table/board_hand.py translates its buttons from a table and board_felt.py a meld's
+    # heading inside an f-string; games/table/board_strings.py lists them so the catalogue
+    # keeps them.
+    from games.table import board_hand
 
     listed = (REPO / "games" / "table" / "board_strings.py").read_text()
-    for _kind, _classes, label in board_html.ACTIONS:
+    for _kind, _classes, label in board_hand.ACTIONS:
         assert f'pgettext_lazy("action", "{label}")' in listed, label
     assert '_("Meld %(n)s:")' in listed

@@ -16,6 +16,7 @@ from bench.posterior import Chain
 from bench.sampler import discard_moments
 from games.bots import choose, greedy, search
 from games.bots.knowledge import unseen_mask
+from games.bots.search import opponents
 from games.engine import GameState, Move, apply, new_game, seat_view
 from games.engine.cards import RANK_MASKS, mask_of
 from games.engine.determinize import WorldError, state_from_view
@@ -72,7 +73,7 @@ def test_sampled_hands_of_seats_that_have_finished_a_turn_hold_no_meld():
     # such seats none either: that is what makes their points low, as they really are.
     for state in decision_points(6):
         view = seat_view(state, state.turn)
-        finished = [s for s in range(3) if s != state.turn and s in search._played_a_turn(view)]
+        finished = [s for s in range(3) if s != state.turn and s in opponents.played_a_turn(view)]
         assert finished
         for seed in range(5):
             world = search.sample_world(view, random.Random(seed), shape=3)
@@ -320,7 +321,7 @@ def test_a_draw_call_is_made_when_the_rollouts_value_it_higher_not_by_greedys_ru
         chips[view.seat] = 0.1 if called else 0.0
         return Outcome(view.seat, "draw", (0, 0, 0), (False,) * 3, tuple(chips), ()), 1
 
-    monkeypatch.setattr(search, "_rollout", fake_rollout)
+    monkeypatch.setattr(search, "rollout_with", fake_rollout)
     assert search.choose_with(view, random.Random(1), SMALL).type == CALL
     old = replace(SMALL, draw_by_value=False)
     assert search.choose_with(view, random.Random(1), old).type != CALL
@@ -370,7 +371,7 @@ def test_a_seat_still_unopened_after_its_turns_is_taken_for_a_random_player():
     unopened = replace(view, seats=tuple(replace(s, opened=False) for s in seats))
     opened = replace(view, seats=tuple(replace(s, opened=True) for s in seats))
     high = replace(unopened, discards=tuple(kings))
-    assert search._turns_finished(unopened, 1) == 3
+    assert opponents.turns_finished(unopened, 1) == 3
     assert search.random_chance(unopened, 1, budget) > budget.random_above
     assert search.random_chance(opened, 1, budget) < search.random_chance(unopened, 1, budget)
     assert search.random_chance(high, 1, budget) < budget.random_above
@@ -388,7 +389,7 @@ def moments_with_random_players(budget: search.Budget, count: int) -> list[GameS
         state = random_players_until(seed, 13)
         view = seat_view(state, state.turn)
         if state.outcome is None and state.turn == 0 and len(view.legal) > 2:
-            if search._random_players(view, (1, 2), budget):
+            if opponents.random_players(view, (1, 2), budget):
                 states.append(state)
         if len(states) >= count:
             break

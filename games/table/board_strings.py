@@ -1,7 +1,8 @@
-"""Strings of ``games/table/board_html.py`` that ``makemessages`` cannot find there, for our
-catalogue: the action buttons' labels, translated from a table of them
-(``pgettext("action", label)``), and a meld's heading, whose ``gettext`` sits inside an
-f-string. Listed exactly as that module writes them. Never imported: only read by
+"""Strings of the board's parts made in Python that ``makemessages`` cannot find there, for
+our catalogue: the action buttons' labels, translated from a table of them
+(``pgettext("action", label)``, ``games/table/board_hand.py``), and a meld's heading, whose
+``gettext`` sits inside an f-string (``games/table/board_felt.py``). Listed exactly as those
+modules write them. Never imported: only read by
 makemessages (as ``tongits_site/django_strings.py`` is for Django's own strings)."""
 
 from django.utils.translation import gettext_noop as _

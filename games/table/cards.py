@@ -9,7 +9,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games.engine.cards import parse_card, short
-from games.table import board_html
+from games.table import board_html, board_markup
 from games.table.pieces import Face, card_in
 from games.words.card_names import FACE_DOWN as FACE_DOWN_NAME
 from games.words.card_names import name_in
@@ -67,5 +67,5 @@ def board_part(context, part: str) -> SafeString:
 
 @register.simple_tag
 def board_clock(panel, now: str) -> SafeString:
-    """A seat's turn clock (games/table/board_html.py)."""
-    return SafeString(board_html.clock(panel, now))
+    """A seat's turn clock (games/table/board_markup.py)."""
+    return SafeString(board_markup.clock(panel, now))

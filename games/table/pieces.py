@@ -1,7 +1,8 @@
 """The pieces every board is drawn from: a card's face and its markup, a seat's panel.
 
-Below the board's HTML (board_html.py), its context (rendering.py) and the template tags
-(cards.py), which all use them, so that none of those imports another round a circle.
+Below the board's HTML (board_html.py and the board_*.py it lists), its context
+(rendering.py) and the template tags (cards.py), which all use them, so that none of those
+imports another round a circle.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ from games.play.live import snapshots
 from games.play.live.snapshots import SeatRow, Snapshot
 from games.table import board_html
 from games.table import story as table_view
-from games.table.board_html import _meld_key
+from games.table.board_felt import meld_key
+from games.table.board_markup import MEMO_SIZE
 from games.table.pieces import SeatPanel, face, faces, hand_card, hand_faces
 
 FRAME_TEMPLATE = "games/table.html#frame"
@@ -450,7 +451,7 @@ def _render_part(part: str, values: dict[str, Any], stand_in: dict[str, Any]) ->
     if found is None:
         html = _render(part, stand_in)
         found = memo[key] = (html, hash(html))
-        while len(memo) > board_html.MEMO_SIZE:
+        while len(memo) > MEMO_SIZE:
             del memo[next(iter(memo))]
     return found
 
@@ -500,7 +501,7 @@ def _piles_key(v: dict[str, Any]) -> tuple:
 
 def _melds_key(v: dict[str, Any]) -> tuple:
     groups = tuple(
-        (p.is_me, p.name, tuple(_meld_key(m) for m in p.melds)) for p in v.get("meld_groups", ())
+        (p.is_me, p.name, tuple(meld_key(m) for m in p.melds)) for p in v.get("meld_groups", ())
     )
     return (v["oob"], v.get("waiting"), v.get("dealt"), groups)
 

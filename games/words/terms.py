@@ -150,7 +150,7 @@ TIP = "%%tip%%"
 def term_html(name: str, badge: str, tip: str, lang: str | None = None) -> str:
     """The markup of ``{% term name badge %}`` with the tooltip id ``tip``, in the active
     language (``lang``: it, if the caller has it already), for parts made in Python
-    (games/table/board_html.py)."""
+    (games/table/board_felt.py, board_hand.py, board_result.py)."""
     if lookup(name) is None:
         return format_html("{}", name)
     return _markup(name, badge, lang or get_language()).replace(TIP, tip)

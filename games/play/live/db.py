@@ -126,7 +126,7 @@ def _let_go_if_unfit() -> None:
 
     Taking a connection from the pool and giving it back at every call, as
     ``close_old_connections`` does with CONN_MAX_AGE=0, cost a busy worker some of its CPU
-    at every move (README, live-play benchmark). So each of these threads holds one of
+    at every move (docs/performance.md, Lab notes). So each of these threads holds one of
     the pool's connections for as long as it lives: the pool's size counts them
     (settings.TONGITS_DB_POOL_MAX)."""
     for conn in connections.all(initialized_only=True):
