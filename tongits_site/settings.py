@@ -392,3 +392,7 @@ TONGITS_GUEST_DAYS = int(os.environ.get("TONGITS_GUEST_DAYS", "30"))
 TONGITS_REPORTS_PER_HOUR = int(os.environ.get("TONGITS_REPORTS_PER_HOUR", "5"))
 # Friend requests one account may make in an hour (games/social/services.py).
 TONGITS_FRIEND_REQUESTS_PER_HOUR = int(os.environ.get("TONGITS_FRIEND_REQUESTS_PER_HOUR", "20"))
+# Tournaments one account may make in 24 hours, and may have not yet over at once (staff's
+# are not counted; games/tournaments/services.py).
+TONGITS_TOURNAMENTS_PER_DAY = int(os.environ.get("TONGITS_TOURNAMENTS_PER_DAY", "10"))
+TONGITS_OPEN_TOURNAMENTS_MAX = int(os.environ.get("TONGITS_OPEN_TOURNAMENTS_MAX", "3"))
