@@ -10,7 +10,7 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -176,3 +176,15 @@ def test_the_due_tournaments_are_found_through_an_index(db):
         cursor.execute("SET LOCAL enable_seqscan = off")  # a table this small is read whole
         plan = query.values_list("pk", flat=True).explain()
     assert "tournament_due" in plan, plan
+
+
+# --- The hourly arenas --------------------------------------------------------------------
+
+
+def test_the_hourly_command_refuses_more_hours_than_it_may_make_plainly(db):
+    for hours in ("1500", "0", "-3"):
+        with pytest.raises(CommandError, match="--hours"):
+            call_command("hourly_tournament", "--hours", hours, stdout=StringIO())
+    assert not Tournament.objects.exists()
+    call_command("hourly_tournament", "--hours", "48", stdout=(out := StringIO()))
+    assert "48 hourly" in out.getvalue()
