@@ -364,9 +364,11 @@ def _seat(t: Tournament, tables: list[list[AbstractBaseUser]], skills) -> list[G
     statements for all, ``play.seat_tables``), and point each entry at its game."""
     for people in tables:
         random.shuffle(people)  # who sits where is no one's advantage; the seed draws the dealer
+    # A private tournament's games are private: watched by whoever may see it (``watching``).
     games = play.seat_tables(
-        tables, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated
-    )
+        tables, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated,
+        public=t.public,
+    )  # fmt: skip
     bot = skills[("bot", t.bot_kind)].value
     TournamentGame.objects.bulk_create(
         # Seats in order: the people as seated, then the bots (seat_tables' order).
