@@ -165,5 +165,11 @@ def test_once_over_it_is_replayed_by_the_entrant_and_the_invitee_not_a_stranger(
 
 def test_the_way_back_from_its_table_opens_the_tournament_for_whoever_came_by_its_link(db):
     arena = _arena()
-    client = _invited(Client(), arena.t)
-    assert client.get(reverse("tournament", args=[arena.t.pk])).status_code == 200
+    client = _invited(_logged_in(arena.stranger), arena.t)
+    back = reverse("tournament", args=[arena.t.pk])  # the table's way back: no invite in it
+
+    page = client.get(back).content.decode()
+    client.post(reverse("tournament_join", args=[arena.t.pk]), {"invite": arena.t.invite_token})
+
+    assert f'name="invite" value="{arena.t.invite_token}"' in page  # its Join form joins
+    assert arena.t.entries.filter(user=arena.stranger).exists()

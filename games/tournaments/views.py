@@ -190,9 +190,14 @@ def _context(request: HtmxHttpRequest, t: Tournament, found=None) -> dict[str, A
         "invite_url": request.build_absolute_uri(_url(t, invite=True))
         if insider and not t.public
         else "",
-        "invite": request.GET.get("invite", ""),
+        # The link this browser opened: its page come back to without it still joins.
+        "invite": request.GET.get("invite", "") or _remembered(request, t),
         "can_join": state in ("upcoming", "running") and request.user.is_authenticated,
     }
+
+
+def _remembered(request: HtmxHttpRequest, t: Tournament) -> str:
+    return t.invite_token if not t.public and watching.invited(request.session, t.pk) else ""
 
 
 def _clock(seconds: int) -> str:
