@@ -48,6 +48,9 @@ UNFINISHED = (Game.Status.WAITING, Game.Status.PLAYING)
 MINUTES = (2, 5, 10, 15, 20, 30, 45, 60, 90, 120)
 TURN_SECONDS = (10, 15, 20, 30, 45, 60)
 NO_SUCH_TOURNAMENT = _("There is no such tournament.")
+# The same name and start from the same person within this long is the same form sent
+# twice: it gives the tournament the first made.
+REPEATED = timedelta(seconds=30)
 # The server clock looks at this many due tournaments a tick at most, so a tick stays
 # short; the rest are looked at a quarter of a second later.
 LOOKS_PER_TICK = 20
@@ -96,11 +99,18 @@ def create(
     if user is not None and is_guest(user):
         raise NotAllowed(_("Claim your account (a username and a password) to make tournaments."))
     with transaction.atomic():
-        if user is not None and not user.is_staff:
+        if user is not None:
             # The person's row lock, as making a table takes it: two forms sent at once
             # are counted one after the other, not both against the same count.
             _lock_people([user.pk])
-            _check_can_make(user, now)
+            earlier = Tournament.objects.filter(
+                created_by=user, name=name, starts_at=starts_at, finished_at__isnull=True,
+                created_at__gte=now - REPEATED,
+            ).first()  # fmt: skip
+            if earlier is not None:
+                return earlier  # the same form sent twice (a double click, a retry)
+            if not user.is_staff:
+                _check_can_make(user, now)
         return Tournament.objects.create(
             name=name, created_by=user, starts_at=starts_at, minutes=minutes,
             variant=variant, rated=rated, turn_seconds=turn_seconds, bot_kind=bot_kind,
