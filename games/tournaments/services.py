@@ -8,7 +8,7 @@ server clock's tick (``tick``, through ``games.play.hooks``) and after the commi
 tournament game's last move (``game_finished``: one pairing queued for all the games that
 end before it begins).
 
-Size: ~530 lines, kept whole: every write of a tournament and the order of its locks
+Size: ~560 lines, kept whole: every write of a tournament and the order of its locks
 (the tournament's row, then its people's) are read together in one place."""
 
 from __future__ import annotations
