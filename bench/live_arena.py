@@ -289,7 +289,10 @@ def start_arena(tournament_id: int, lead: float) -> float:
     from games.tournaments.models import Tournament
 
     starts_at = timezone.now() + timedelta(seconds=lead)
-    Tournament.objects.filter(pk=tournament_id).update(starts_at=starts_at, rev=F("rev") + 1)
+    # The clock looks at it at its new start (``due_at``), as after staff's edit.
+    Tournament.objects.filter(pk=tournament_id).update(
+        starts_at=starts_at, due_at=starts_at, rev=F("rev") + 1
+    )
     return starts_at.timestamp()
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,6 +22,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 
 from games.models import BOT_NAMES, Game, Seat
+from games.play import hooks
 
 
 def seat_names(game: Game) -> list[str]:
@@ -39,9 +41,12 @@ def shown_seat_names(game: Game) -> list[str]:
     return [seat.shown_name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
 
 
-def check_can_replay(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
+def check_can_replay(
+    user: AbstractBaseUser | AnonymousUser, game: Game, session: SessionBase | None = None
+) -> None:
     """Raise PermissionDenied or Http404, with a message for the person, unless ``user``
-    may see this game's replay and record."""
+    may see this game's replay and record (``session``: her browser's, which may hold an
+    invitation to watch a private game: ``games.play.hooks.may_watch``)."""
     if not game.is_over:
         raise PermissionDenied(
             gettext(
@@ -61,10 +66,14 @@ def check_can_replay(user: AbstractBaseUser | AnonymousUser, game: Game) -> None
         )
     if game.public or user.is_staff or any(s.user_id == user.pk for s in game.seats.all()):
         return
+    if hooks.may_watch(game.pk, user, session):  # a private tournament's, to its invitees
+        return
     raise PermissionDenied(gettext("This was a private game: only its players can replay it."))
 
 
-def replayable_game(user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game:
+def replayable_game(
+    user: AbstractBaseUser | AnonymousUser, game_id: int, session: SessionBase | None = None
+) -> Game:
     """The game ``game_id`` with its seats, if ``user`` may replay it (else as above)."""
     players = Seat.objects.select_related("user__profile")
     game = (
@@ -75,7 +84,7 @@ def replayable_game(user: AbstractBaseUser | AnonymousUser, game_id: int) -> Gam
     )
     if game is None:
         raise Http404(gettext("There is no such game."))
-    check_can_replay(user, game)
+    check_can_replay(user, game, session)
     return game
 
 

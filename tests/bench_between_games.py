@@ -153,7 +153,7 @@ def _last_move(game_id: int) -> None:
 
 
 def _starts(t_pk: int, at) -> None:
-    Tournament.objects.filter(pk=t_pk).update(starts_at=at)
+    Tournament.objects.filter(pk=t_pk).update(starts_at=at, due_at=at)
 
 
 async def _until(ws, pattern: str) -> None:

@@ -105,6 +105,27 @@ def test_the_home_page_and_the_lobby_list_the_games_anyone_may_watch(client, ali
     assert watched(Client(), public) and watched(Client(), bots)
 
 
+def test_a_person_who_hides_their_presence_is_left_off_the_list_of_games_to_watch(
+    client, alice, bob, carol
+):
+    """Hiding one's presence hid it from friends, while the public list of games to
+    watch still told everyone that the person was playing, and where."""
+    from games.social import presence
+
+    presence.set_hidden(bob.pk, True)
+    shown, hidden = services.quick_play(alice), services.quick_play(bob)
+
+    home = client.get(reverse("lobby")).content.decode()
+    client.force_login(carol)
+    lobby = client.get(reverse("lobby")).content.decode()
+    friends = client.get(reverse("friends")).content.decode()
+
+    for page in (home, lobby):
+        assert f'id="watch-{shown.pk}"' in page and f'id="watch-{hidden.pk}"' not in page
+    assert "Your games then leave the list of games to watch too" in friends
+    assert watched(Client(), hidden)  # a public table: anyone with its link may watch
+
+
 async def test_a_watcher_without_an_account_is_sent_each_move_and_never_a_hidden_card(
     alice, bob, carol, make_game
 ):

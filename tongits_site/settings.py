@@ -394,3 +394,7 @@ TONGITS_REPORTS_PER_HOUR = int(os.environ.get("TONGITS_REPORTS_PER_HOUR", "5"))
 TONGITS_FRIEND_REQUESTS_PER_HOUR = int(os.environ.get("TONGITS_FRIEND_REQUESTS_PER_HOUR", "20"))
 # Challenges one account may send its friends in an hour (games/social/services.py).
 TONGITS_CHALLENGES_PER_HOUR = int(os.environ.get("TONGITS_CHALLENGES_PER_HOUR", "30"))
+# Tournaments one account may make in 24 hours, and may have not yet over at once (staff's
+# are not counted; games/tournaments/services.py).
+TONGITS_TOURNAMENTS_PER_DAY = int(os.environ.get("TONGITS_TOURNAMENTS_PER_DAY", "10"))
+TONGITS_OPEN_TOURNAMENTS_MAX = int(os.environ.get("TONGITS_OPEN_TOURNAMENTS_MAX", "3"))

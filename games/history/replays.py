@@ -223,7 +223,7 @@ def step_number(text: str | None, total: int) -> int:
 @login_required
 @refusals_explained
 def replay_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    game = replayable_game(request.user, game_id)
+    game = replayable_game(request.user, game_id, request.session)
     moves = list(game.moves.order_by("seq").values_list("payload", flat=True))
     record = game.record(moves)
     names = distinct_names(shown_seat_names(game))
@@ -247,7 +247,7 @@ def replay_game(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @refusals_explained
 def record_json(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = replayable_game(request.user, game_id)
+    game = replayable_game(request.user, game_id, request.session)
     response = JsonResponse(record_dict(game), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="tongits-{game.pk}.json"'
     return response

@@ -14,6 +14,11 @@ from its ``AppConfig.ready``; play calls them.
   address or a device, as ``[(low id, high id, (why, …)), …]`` (fair play answers). Play
   asks ``shared`` when people sit at a rated table; an arena's pairing asks ``veto``.
   With nobody registered, nobody shares anything.
+- ``on_watch(fn)``: ``fn(game_id, user, session)`` says whether ``user`` may watch a
+  private game without a seat at it (and replay it once it is over), which play and its
+  tables cannot tell: a private tournament's game, to whoever may see the tournament
+  (``session``: the browser's, where an invite link it opened is kept; may be None).
+  With nobody registered, nobody may.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ _finish: list[Callable] = []
 _tick: list[Callable] = []
 _sharing: list[Callable] = []
 _voided: list[Callable] = []
+_watch: list[Callable] = []
 
 
 def on_finish(fn: Callable) -> None:
@@ -49,6 +55,11 @@ def on_voided(fn: Callable) -> None:
 def on_sharing(fn: Callable) -> None:
     if fn not in _sharing:
         _sharing.append(fn)
+
+
+def on_watch(fn: Callable) -> None:
+    if fn not in _watch:
+        _watch.append(fn)
 
 
 def shared(user_ids: Iterable[int]) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -88,3 +99,8 @@ def ticked(now: datetime) -> None:
 def voided(game_ids: list[int]) -> None:
     for fn in _voided:
         fn(game_ids)
+
+
+def may_watch(game_id: int, user, session=None) -> bool:
+    """Whether ``user`` may watch private game ``game_id`` without a seat (see on_watch)."""
+    return any(fn(game_id, user, session) for fn in _watch)

@@ -203,12 +203,14 @@ def seat_tables(
     variants: list[str] | None = None,
     turn_seconds: int | None = None,
     rated: bool = False,
+    public: bool = True,
 ) -> list[Game]:
     """Tables the server makes (a tournament's pairing), dealt at once: each table's
     ``people`` in seats 0, 1, … in order and bots of ``bot_kind`` in the rest. Public to
-    watch. No person asked for them, so no table limit applies; the caller holds the locks
-    that keep one person from two such tables. All in a few statements, however many
-    tables: a crowd's pairing holds its locks for a few statements, not a thousand.
+    watch unless ``public`` is off (a private tournament's). No person asked for them, so
+    no table limit applies; the caller holds the locks that keep one person from two such
+    tables. All in a few statements, however many tables: a crowd's pairing holds its
+    locks for a few statements, not a thousand.
 
     Nobody is told of each game: no socket can be at a table that did not exist (the
     people learn of theirs from the page that sent them, and the lobby is told once).
@@ -225,7 +227,7 @@ def seat_tables(
         for people in tables:
             seed = secrets.randbits(128)
             game = Game(
-                created_by=None, public=True, variants=list(variants or []),
+                created_by=None, public=public, variants=list(variants or []),
                 turn_seconds=seconds, rated=rated,
             )  # fmt: skip
             occupants = [*people, *[bot_kind] * (3 - len(people))]

@@ -21,7 +21,7 @@ import logging
 from dataclasses import dataclass
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.db.models.functions import Greatest
 from django.dispatch import receiver
 from django.utils import timezone
@@ -182,6 +182,13 @@ def recheck(user_id: int) -> Status:
 
 def is_hidden(user_id: int) -> bool:
     return Presence.objects.filter(user_id=user_id, hidden=True).exists()
+
+
+def hiding() -> QuerySet:
+    """The people who hide their presence (their user ids, as a subquery). Their tables
+    are left off the public list of games to watch as well, where anyone could find them
+    playing; a public table still opens to whoever has its link."""
+    return Presence.objects.filter(hidden=True).values("user_id")
 
 
 @receiver(friends_made)

@@ -52,6 +52,7 @@ WATCHING = gettext_lazy("You are watching this table: log in and take a seat to 
 
 class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     counted = False  # in the person's presence (games/social/presence.py)
+    invited: int | None = None  # the private game play's hooks let it watch unseated
     ended = False  # and told that their game ended
     over = False  # the last board sent was of a finished game
 
@@ -113,6 +114,10 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         snap = await snapshots.current(self.game_id, on_arrival)
         code = spectators.refusal_code(snap, self.user)
+        if code not in (None, spectators.NOT_FOUND) and await on_arrival(self.is_invited)():
+            # A private tournament's game, watched by someone who may see the tournament.
+            self.invited = self.game_id
+            code = None
         if code is not None:
             await self.leave()
             await self.close(code=code)
@@ -127,6 +132,10 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             presence.keep_beating()  # so a crash of this worker heals
         watch.add(self)
         await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
+
+    def is_invited(self) -> bool:
+        """(On a database thread: reading the session may query.)"""
+        return spectators.invited_to(self.game_id, self.user, self.scope.get("session"))
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
@@ -280,7 +289,7 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             if snap.rev <= self.rev and not whole:
                 return  # this socket has it already (or something newer)
             try:
-                table = spectators.table_for(snap, self.user)
+                table = spectators.table_for(snap, self.user, invited=self.invited == self.game_id)
             except PermissionDenied:
                 await self.close(code=4403)
                 return

@@ -1,6 +1,8 @@
 """Who may watch a table without a seat, as on lichess: anyone, with an account or not, at
 a public table, and at any game whose seats are all bots. A private table with a person
-at it stays her own (and her invitees'): the people seated there, and nobody else.
+at it stays her own (and her invitees'): the people seated there, and nobody else; but
+for a private game that the table cannot tell about, whom play's hooks admit
+(``invited``: a private tournament's game, to whoever may see the tournament).
 
 A watcher is a spectator: the engine's observer view (``seat_view(state, None)``), so no
 hand, stock or secret set is shown before the game ends. The page and the socket both ask
@@ -17,6 +19,7 @@ from django.http import Http404
 from django.utils.translation import gettext
 
 from games.models import Game, Seat
+from games.play import hooks
 from games.play.live import snapshots
 from games.play.live.snapshots import Snapshot
 from games.table import rendering
@@ -35,34 +38,51 @@ def open_to_all(snap: Snapshot) -> bool:
     return snap.public or bots_only(snap)
 
 
-def table_for(snap: Snapshot, user: AbstractBaseUser | AnonymousUser) -> rendering.Table:
+def table_for(
+    snap: Snapshot, user: AbstractBaseUser | AnonymousUser, *, invited: bool = False
+) -> rendering.Table:
     """The table as ``user`` sees it: her seat's view, or a spectator's where anyone may
-    watch. PermissionDenied otherwise."""
+    watch, or she is ``invited`` (``invited_to``). PermissionDenied otherwise."""
     if user.is_authenticated:
         try:
             return rendering.table_for(snap, user)
         except PermissionDenied:
-            if not bots_only(snap):
+            if not (bots_only(snap) or invited):
                 raise
-    elif not open_to_all(snap):
+    elif not (open_to_all(snap) or invited):
         raise PermissionDenied(rendering.LOG_IN_TO_WATCH)
     return rendering.Table(snap, snap.seats, None, False)
 
 
-def load_table(game_id: int, user: AbstractBaseUser | AnonymousUser) -> rendering.Table:
+def invited_to(game_id: int, user: AbstractBaseUser | AnonymousUser, session=None) -> bool:
+    """Whether play's hooks admit ``user`` (and her browser's ``session``) to watch this
+    private game without a seat: a query or two, asked only of a watcher refused."""
+    return hooks.may_watch(game_id, user, session)
+
+
+def load_table(
+    game_id: int, user: AbstractBaseUser | AnonymousUser, session=None
+) -> rendering.Table:
     """``table_for`` the game as the database holds it now; Http404 if there is none."""
     snap = snapshots.fresh(game_id)
     if snap is None:
         raise Http404(gettext("There is no such game."))
-    return table_for(snap, user)
+    try:
+        return table_for(snap, user)
+    except PermissionDenied:
+        if not invited_to(game_id, user, session):
+            raise
+    return table_for(snap, user, invited=True)
 
 
-def refusal_code(snap: Snapshot | None, user: AbstractBaseUser | AnonymousUser) -> int | None:
+def refusal_code(
+    snap: Snapshot | None, user: AbstractBaseUser | AnonymousUser, *, invited: bool = False
+) -> int | None:
     """The socket's close code for a watcher who may not watch (None: she may)."""
     if snap is None:
         return NOT_FOUND
     try:
-        table_for(snap, user)
+        table_for(snap, user, invited=invited)
     except PermissionDenied:
         return FORBIDDEN if user.is_authenticated else LOG_IN
     return None

@@ -15,8 +15,10 @@ class TournamentsConfig(AppConfig):
         # people back in the pool; games voided by fair play leave the standings. Through
         # play's hooks: neither play nor fair play imports tournaments.
         from games.play import hooks
-        from games.tournaments import services
+        from games.tournaments import services, watching
 
         hooks.on_tick(services.tick)
         hooks.on_finish(services.game_finished)
         hooks.on_voided(services.games_voided)
+        # A private tournament's games are watched by whoever may see the tournament.
+        hooks.on_watch(watching.may_watch)

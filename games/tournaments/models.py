@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -45,14 +46,30 @@ class Tournament(models.Model):
     # is dealt or ends, it finishes): the page's standings are computed once per revision
     # (games.tournaments.standings.board), not once per watcher's refresh.
     rev = models.PositiveIntegerField(default=0)
+    # When the server clock looks at it next (a pairing may be owed, its clock ends, or
+    # something changed): it finds the tournaments due in one indexed query, however many
+    # exist. None once it is finished. Set by ``games.tournaments.services``.
+    due_at = models.DateTimeField(_("due at"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         ordering = ["-starts_at"]
+        indexes = [
+            models.Index(
+                fields=["due_at"], name="tournament_due", condition=models.Q(due_at__isnull=False)
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        # Made, or corrected whole by staff (its start or length may have moved): the clock
+        # looks at it at its start, or now if it has started.
+        if kwargs.get("update_fields") is None and self.finished_at is None:
+            self.due_at = max(timezone.now(), self.starts_at)
+        super().save(*args, **kwargs)
 
     HOURLY = "hourly-"
 

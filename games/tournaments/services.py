@@ -8,7 +8,7 @@ server clock's tick (``tick``, through ``games.play.hooks``) and after the commi
 tournament game's last move (``game_finished``: one pairing queued for all the games that
 end before it begins).
 
-Size: ~420 lines, kept whole: every write of a tournament and the order of its locks
+Size: ~560 lines, kept whole: every write of a tournament and the order of its locks
 (the tournament's row, then its people's) are read together in one place."""
 
 from __future__ import annotations
@@ -20,12 +20,15 @@ import threading
 import time
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, F, Min, OuterRef, Q, Subquery
+from django.db.models import Case, Count, F, Min, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.models import is_guest
 from games import bots
@@ -37,7 +40,7 @@ from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
 from games.tournaments import pairing, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
-from games.words.text import encodable
+from games.words.text import encodable, lazy_message
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +48,18 @@ UNFINISHED = (Game.Status.WAITING, Game.Status.PLAYING)
 MINUTES = (2, 5, 10, 15, 20, 30, 45, 60, 90, 120)
 TURN_SECONDS = (10, 15, 20, 30, 45, 60)
 NO_SUCH_TOURNAMENT = _("There is no such tournament.")
+# The same name and start from the same person within this long is the same form sent
+# twice: it gives the tournament the first made.
+REPEATED = timedelta(seconds=30)
+# The server clock looks at this many due tournaments a tick at most, so a tick stays
+# short; the rest are looked at a quarter of a second later.
+LOOKS_PER_TICK = 20
+# A tournament whose waiting people could not be seated (at another table, or kept apart)
+# is looked at again after this; one whose clock ended, until its last game is over.
+RECHECK = timedelta(seconds=2)
+# While people play, a look is owed at least this often: their game's end pairs them, and
+# this heals an end whose pairing was lost (a worker that died in between).
+HEAL = timedelta(seconds=30)
 
 
 # --- Making one ---------------------------------------------------------------------------
@@ -83,11 +98,49 @@ def create(
         raise NotAllowed(_("Only staff schedule public tournaments; yours is private."))
     if user is not None and is_guest(user):
         raise NotAllowed(_("Claim your account (a username and a password) to make tournaments."))
-    return Tournament.objects.create(
-        name=name, created_by=user, starts_at=starts_at, minutes=minutes, variant=variant,
-        rated=rated, turn_seconds=turn_seconds, bot_kind=bot_kind, public=public,
-        schedule_key=schedule_key,
-    )  # fmt: skip
+    with transaction.atomic():
+        if user is not None:
+            # The person's row lock, as making a table takes it: two forms sent at once
+            # are counted one after the other, not both against the same count.
+            _lock_people([user.pk])
+            earlier = Tournament.objects.filter(
+                created_by=user, name=name, starts_at=starts_at, finished_at__isnull=True,
+                created_at__gte=now - REPEATED,
+            ).first()  # fmt: skip
+            if earlier is not None:
+                return earlier  # the same form sent twice (a double click, a retry)
+            if not user.is_staff:
+                _check_can_make(user, now)
+        return Tournament.objects.create(
+            name=name, created_by=user, starts_at=starts_at, minutes=minutes,
+            variant=variant, rated=rated, turn_seconds=turn_seconds, bot_kind=bot_kind,
+            public=public, schedule_key=schedule_key,
+        )  # fmt: skip
+
+
+def _check_can_make(user: AbstractBaseUser, now: datetime) -> None:
+    """Refuse a tournament beyond the person's limits: how many a day, and how many not yet
+    over at once (staff's and the site's are not counted). Each is a page and a pool that
+    the site keeps; nothing held a script from making hundreds."""
+    theirs = Tournament.objects.filter(created_by=user)
+    per_day = settings.TONGITS_TOURNAMENTS_PER_DAY
+    if theirs.filter(created_at__gte=now - timedelta(days=1)).count() >= per_day:
+        raise ServiceError(lazy_message(lambda: ngettext(
+            "You have made %(count)d tournament in the last 24 hours, as many as a day "
+            "allows: try again later.",
+            "You have made %(count)d tournaments in the last 24 hours, as many as a day "
+            "allows: try again later.",
+            per_day,
+        ) % {"count": per_day}))  # fmt: skip
+    at_once = settings.TONGITS_OPEN_TOURNAMENTS_MAX
+    if theirs.filter(finished_at__isnull=True).count() >= at_once:
+        raise ServiceError(lazy_message(lambda: ngettext(
+            "You have %(count)d tournament not over yet, as many as you may run at once: "
+            "make another once it has ended.",
+            "You have %(count)d tournaments not over yet, as many as you may run at once: "
+            "make another once one has ended.",
+            at_once,
+        ) % {"count": at_once}))  # fmt: skip
 
 
 def may_see(tournament: Tournament, user: AbstractBaseUser, token: str | None) -> bool:
@@ -121,8 +174,14 @@ def _locked(tournament_id: int) -> Tournament:
 
 def _changed(tournament_id: int) -> None:
     """What its page shows has changed: a new revision (the standings are computed again
-    once per revision, ``standings.board``)."""
-    Tournament.objects.filter(pk=tournament_id).update(rev=F("rev") + 1)
+    once per revision, ``standings.board``); and its pool may have: the server clock looks
+    at it now (at its start, before it)."""
+    now = timezone.now()
+    soonest = Greatest(Value(now), F("starts_at"))
+    Tournament.objects.filter(pk=tournament_id).update(
+        rev=F("rev") + 1,
+        due_at=Case(When(due_at__gt=soonest, then=soonest), default=F("due_at")),
+    )
 
 
 def join(tournament_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Entry:
@@ -315,9 +374,11 @@ def _seat(t: Tournament, tables: list[list[AbstractBaseUser]], skills) -> list[G
     statements for all, ``play.seat_tables``), and point each entry at its game."""
     for people in tables:
         random.shuffle(people)  # who sits where is no one's advantage; the seed draws the dealer
+    # A private tournament's games are private: watched by whoever may see it (``watching``).
     games = play.seat_tables(
-        tables, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated
-    )
+        tables, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated,
+        public=t.public,
+    )  # fmt: skip
     bot = skills[("bot", t.bot_kind)].value
     TournamentGame.objects.bulk_create(
         # Seats in order: the people as seated, then the bots (seat_tables' order).
@@ -343,30 +404,76 @@ def _seat(t: Tournament, tables: list[list[AbstractBaseUser]], skills) -> list[G
 
 
 def tick(now: datetime) -> None:
-    """On every server clock tick: pair every running tournament whose pool can make a
-    table, and end those whose clock ended once their last game is over."""
-    live = Tournament.objects.filter(finished_at__isnull=True, starts_at__lte=now)
-    for t in live.only("pk", "starts_at", "minutes", "finished_at"):
-        if now < t.ends_at:
-            if _can_pair(t, now):
-                pair(t.pk, now)
-        else:
-            end_if_over(t.pk, now)
+    """On every server clock tick: look at the tournaments that fall due (``due_at``),
+    found in one indexed query however many exist. A look pairs whoever can be paired,
+    ends a tournament whose clock ended once its last game is over, and says when to look
+    next."""
+    due = Tournament.objects.filter(due_at__lte=now).order_by("due_at")
+    for tournament_id in list(due.values_list("pk", flat=True)[:LOOKS_PER_TICK]):
+        _look(tournament_id, now)
 
 
-def _can_pair(t: Tournament, now: datetime) -> bool:
-    """Cheap, and before any lock: do three wait, or one or two for ``BOT_WAIT``? The clock
-    ticks four times a second, and most ticks find one or two people just come back from a
-    game: they are no reason to take the tournament's lock (a game's end pairs its people
-    itself, ``game_finished``)."""
+def _look(tournament_id: int, now: datetime) -> None:
+    fields = ("pk", "starts_at", "minutes", "finished_at", "rev")
+    t = Tournament.objects.filter(pk=tournament_id).only(*fields).first()
+    if t is None:
+        return
+    state = t.state(now)
+    if state == "finished":  # finished by staff's hand, say: never due again
+        Tournament.objects.filter(pk=t.pk).update(due_at=None)
+        return
+    counts = _pool_counts(t) if state == "running" else None
+    if counts is not None and _can_pair(counts, now) and pair(t.pk, now):
+        return  # its revision moved on: the next tick looks again, at the pool left
+    if state == "ending" and end_if_over(t.pk, now):
+        return  # finished: due no more
+    # Unless something changed since it was read (a join, a game's end: ``_changed``,
+    # which makes it due now).
+    Tournament.objects.filter(pk=t.pk, rev=t.rev, finished_at__isnull=True).update(
+        due_at=_next_look(t, state, counts, now)
+    )
+
+
+def _next_look(t: Tournament, state: str, counts: tuple | None, now: datetime) -> datetime:
+    """When a look is owed again, if nothing changes meanwhile (anything that changes its
+    pool makes it due at once: ``_changed``)."""
+    if state == "upcoming":
+        return t.starts_at
+    if counts is None:
+        return now + RECHECK  # its last games' ends finish it; this heals an end missed
+    waiting, since, active = counts
+    when = t.ends_at
+    if active > waiting:  # someone plays: their game's end pairs them; this heals one missed
+        when = min(when, now + HEAL)
+    if waiting:
+        bots_due = (since or now) + pairing.BOT_WAIT
+        # Waiting but not seated (at another table, or kept apart): asked again soon.
+        when = min(when, bots_due if waiting < 3 and bots_due > now else now + RECHECK)
+    return when
+
+
+def _pool_counts(t: Tournament) -> tuple[int, datetime | None, int]:
+    """How many wait in its pool, since when the longest, and how many are in it at all
+    (waiting or at a game), in one query."""
     active = t.entries.filter(state=Entry.State.ACTIVE, user__is_active=True)
-    waiting = active.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED))
-    found = waiting.aggregate(count=Count("pk"), since=Min("waiting_since"))
-    if found["count"] >= 3:
+    waits = Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED)
+    found = active.aggregate(
+        waiting=Count("pk", filter=waits),
+        since=Min("waiting_since", filter=waits),
+        active=Count("pk"),
+    )
+    return found["waiting"], found["since"], found["active"]
+
+
+def _can_pair(counts: tuple, now: datetime) -> bool:
+    """Cheap, and before any lock: do three wait, or one or two for ``BOT_WAIT``? Most
+    looks find one or two people just come back from a game: they are no reason to take
+    the tournament's lock (a game's end pairs its people itself, ``game_finished``)."""
+    waiting, since, _active = counts
+    if waiting >= 3:
         return True
     # (No wait recorded counts as waiting from now, as the pairing reads it.)
-    since = found["since"]
-    return since is not None and now - since >= pairing.BOT_WAIT
+    return waiting > 0 and since is not None and now - since >= pairing.BOT_WAIT
 
 
 def games_voided(game_ids: list[int]) -> None:
@@ -398,10 +505,10 @@ def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
             return False
         if t.games.filter(game__status__in=UNFINISHED).exists():
             return False
-        t.finished_at = now
+        t.finished_at, t.due_at = now, None
         t.podium = _podium(t)
         t.rev += 1
-        t.save(update_fields=["finished_at", "podium", "rev"])
+        t.save(update_fields=["finished_at", "due_at", "podium", "rev"])
     log.info("Tournament %s finished.", tournament_id)
     return True
 

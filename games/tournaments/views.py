@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.htmx import HtmxHttpRequest
 from games.models import Game
 from games.play.services import ServiceError
-from games.tournaments import records, services
+from games.tournaments import records, services, watching
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Entry, Tournament
 from games.tournaments.standings import Board, board, forget
@@ -86,8 +86,13 @@ def _visible(request: HtmxHttpRequest, tournament_id: int) -> Tournament:
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         raise Http404(gettext("There is no such tournament."))
-    if not services.may_see(t, request.user, request.GET.get("invite")):
+    token = request.GET.get("invite")
+    if watching.invited(request.session, t.pk):
+        return t  # its link was opened in this browser: the way back from its tables
+    if not services.may_see(t, request.user, token):
         raise PermissionDenied(gettext("This tournament is private: you need its invite link."))
+    # Its games are watched, and replayed, through links that do not carry the invite.
+    watching.remember_invite(request.session, t, token)
     return t
 
 
@@ -185,9 +190,14 @@ def _context(request: HtmxHttpRequest, t: Tournament, found=None) -> dict[str, A
         "invite_url": request.build_absolute_uri(_url(t, invite=True))
         if insider and not t.public
         else "",
-        "invite": request.GET.get("invite", ""),
+        # The link this browser opened: its page come back to without it still joins.
+        "invite": request.GET.get("invite", "") or _remembered(request, t),
         "can_join": state in ("upcoming", "running") and request.user.is_authenticated,
     }
+
+
+def _remembered(request: HtmxHttpRequest, t: Tournament) -> str:
+    return t.invite_token if not t.public and watching.invited(request.session, t.pk) else ""
 
 
 def _clock(seconds: int) -> str:

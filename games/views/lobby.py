@@ -30,6 +30,7 @@ from games.play import services
 from games.ratings import core as ratings
 from games.series import services as series_services
 from games.social import pages as social_pages
+from games.social import presence
 from games.table import spectators
 from games.views import home
 
@@ -120,6 +121,12 @@ def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.prefetch_related(Prefetch("seats", queryset=seats))
 
 
+def _to_watch() -> QuerySet[Game]:
+    """The games anyone may watch, but those of a person who hides their presence: they
+    hid being here, and this list says to everyone that they are playing."""
+    return spectators.to_watch().exclude(seats__user__in=presence.hiding())
+
+
 def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> dict[str, Any]:
     """What the lobby shows ``user``: their games now, and the public tables to join.
     ``origin`` ("https://host") makes invite links whole, ready to copy."""
@@ -131,7 +138,7 @@ def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> d
     )
     mine = list(_with_seats(current.order_by("-created_at")))
     listed = list(_with_seats(open_tables.order_by("-created_at"))[:OPEN_TABLES_SHOWN])
-    watched = list(_with_seats(spectators.to_watch().exclude(seats__user=user))[:WATCH_SHOWN])
+    watched = list(_with_seats(_to_watch().exclude(seats__user=user))[:WATCH_SHOWN])
     skills = _skills(mine + listed + watched)
     return {
         "origin": origin,
@@ -144,7 +151,7 @@ def lobby_context(user: AbstractBaseUser | AnonymousUser, origin: str = "") -> d
 
 def to_watch_context(user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
     """The games anyone may watch, for the home page's visitor."""
-    watched = list(_with_seats(spectators.to_watch())[:WATCH_SHOWN])
+    watched = list(_with_seats(_to_watch())[:WATCH_SHOWN])
     skills = _skills(watched)
     return {"to_watch": [table_line(g, user, skills) for g in watched]}
 

@@ -35,7 +35,7 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     may watch a public table or a game of bots, without an account (games.table.spectators);
     a visitor refused a private table is asked to log in."""
     try:
-        tbl = spectators.load_table(game_id, request.user)
+        tbl = spectators.load_table(game_id, request.user, request.session)
     except PermissionDenied:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -65,7 +65,7 @@ def about(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The menu's part about who sits at this table, alone: asked for when the menu opens
     on a page that went on to an arena's next game over its socket (static/js/table.js),
     so that the move from game to game costs no query for it."""
-    tbl = spectators.load_table(game_id, request.user)
+    tbl = spectators.load_table(game_id, request.user, request.session)
     me = tbl.mine.index if tbl.mine is not None else None
     context = {"game_id": game_id, "me": me, **_about(tbl)}
     return render(request, "games/table.html#about", context)
