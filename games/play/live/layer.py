@@ -19,9 +19,9 @@ does not separate them), so each site names its channels with its own prefix
 with the same one, or anything else that can publish on the server, would reach this
 site's sockets. So every message is also sealed: its bytes follow an HMAC keyed by the
 site's secret key and prefix, and the subscription drops, before any queue, a message
-whose seal is not this site's (once per message per worker, about a microsecond). What
-passes was published by a process of this site; the sockets still check that an event
-fits before they use it (games/sockets/).
+whose seal is not this site's (once per message per worker, about what msgpack's packing
+of the same message costs). What passes was published by a process of this site; the
+sockets still check that an event fits before they use it (games/sockets/).
 """
 
 from __future__ import annotations
