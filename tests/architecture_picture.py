@@ -76,11 +76,11 @@ MOVE: list[tuple[str, list[tuple[str, str]]]] = [
     ),
     (
         "Every socket of the game, on every worker: GameConsumer.game_update takes the "
-        "snapshot of that rev (live/snapshots.py apply_news, once a process), then "
+        "snapshot of that rev (live/news.py apply_news, once a process), then "
         "GameConsumer.send_board.",
         [
             ("games/sockets/table.py", "GameConsumer.game_update"),
-            ("games/play/live/snapshots.py", "apply_news"),
+            ("games/play/live/news.py", "apply_news"),
             ("games/sockets/table.py", "GameConsumer.send_board"),
         ],
     ),

@@ -203,20 +203,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 
-def _default_channel_prefix(database: dict) -> str:
+def _default_channel_prefix(database: dict, secret_key: str) -> str:
     # Redis pub/sub channels are server-wide: the database number in REDIS_URL does not
     # separate them. Two sites on one Redis server (production and a staging copy, or a
     # test run beside a live site) must not hear each other's events, so the default
-    # prefix is named after this site's own database, which no other site shares.
-    import hashlib
+    # prefix is named after this site's own database, and keyed by its secret: two sites
+    # on two machines can both call theirs 127.0.0.1:5432/tongits.
+    import hmac
 
     where = "|".join(str(database.get(key) or "") for key in ("HOST", "PORT", "NAME"))
-    return "tongits-" + hashlib.sha256(where.encode()).hexdigest()[:12] + "-"
+    named = hmac.digest(secret_key.encode(), b"channel prefix|" + where.encode(), "sha256")
+    return "tongits-" + named.hex()[:12] + "-"
 
 
 # The prefix of every Redis channel and group name of this site's channel layer.
 TONGITS_CHANNEL_PREFIX = os.environ.get(
-    "TONGITS_CHANNEL_PREFIX", _default_channel_prefix(DATABASES["default"])
+    "TONGITS_CHANNEL_PREFIX", _default_channel_prefix(DATABASES["default"], SECRET_KEY)
 )
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -235,6 +237,9 @@ if REDIS_URL:
                 # subscription connection that idly waits between moves.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
                 "prefix": TONGITS_CHANNEL_PREFIX,
+                # Every message is sealed with a key made from it: a message not sealed by
+                # this site (another site on the server) is dropped (games/play/live/layer.py).
+                "secret_key": SECRET_KEY,
             },
         }
     }

@@ -48,6 +48,7 @@ from games.models import Game, Seat
 from games.play import hooks, ratelimit
 from games.play.live import publish, rows, snapshots, thinking, watch
 from games.play.live.layer import drops_own_events
+from games.play.live.news import move_news
 from games.play.live.snapshots import SeatRow
 from games.ratings import core as ratings
 from games.series import hooks as series
@@ -722,7 +723,7 @@ def _apply_and_log(
         # This process's sockets of the game render from it without a query.
         snapshots.remember_position((snap.pk, snap.commitment), found)
         snapshots.remember(snap)
-        notify_game(snap.pk, snap.rev, snapshots.move_news(snap))
+        notify_game(snap.pk, snap.rev, move_news(snap))
 
     transaction.on_commit(after_commit, robust=True)
     return MoveResult(game.pk, seq, payload, finished=new.outcome is not None)
@@ -883,7 +884,7 @@ def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> N
     """Tell every socket of the game that it is now at ``rev``; each renders its own view
     (from its process's snapshot of that rev, loaded once for all of them). ``news`` is
     what a move changed, so that other processes need not load it (see
-    ``snapshots.move_news``)."""
+    ``games.play.live.news``)."""
     message = {"type": "game.update", "game": game_id, "rev": rev}
     if news is not None:
         message["news"] = news

@@ -6,6 +6,11 @@ render per socket per change would keep a worker busy with a crowd in the lobby.
 changes are gathered: the first one starts a short wait, the changes that come meanwhile
 join it, and then every lobby socket of the process renders once, on the database
 threads (games/play/live/db.py), not on the one thread Channels gives all sockets.
+
+Its frames share the table socket's budget (``guard.GuardedSocket``). A page says it is
+hidden or shown again, and the socket writes that down once it has settled
+(``AWAY_SETTLE_SECONDS``): hidden and shown again meanwhile (a glance at another tab, or a
+script toggling) touches no row and tells no friend.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import asyncio
 import json
 import logging
 import re
+from contextlib import suppress
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
@@ -22,6 +28,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
 
 from accounts.languages import of_socket
@@ -31,6 +38,7 @@ from games.play.services import LAYER_DOWN, LOBBY_GROUP
 from games.social import pages as social_pages
 from games.social import presence
 from games.social.services import person_group
+from games.sockets.guard import GuardedSocket, whole
 from games.views.lobby import lobby_context
 
 log = logging.getLogger(__name__)
@@ -40,27 +48,25 @@ CSRF_SECRET = re.compile(r"[a-zA-Z0-9]{32}")
 UNAUTHENTICATED = 4401
 # How long the first change waits for others to join it before the lists are sent.
 GATHER_SECONDS = 0.5
+# How long a page's hidden or shown must last before its person's presence is changed.
+AWAY_SETTLE_SECONDS = 1.0
 
 
-class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
+class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     """Also the person's own socket for friends: it counts them as here (presence), hears
     their friends' presence and their own requests and challenges on ``person_group``,
     and takes one frame from the page, {"away": true|false}, when it is hidden or shown."""
 
+    events = GuardedSocket.events | {"social.presence", "social.changed", "lobby.update"}
     joined = False
     person = ""
     counted = False  # in the person's presence (settings.TONGITS_SOCKET_PRESENCE)
-    away: bool | None = None
+    away = False  # as this socket last wrote it down (presence.set_away)
+    wanted_away = False  # as its page last said
+    settling: asyncio.Task | None = None  # the wait before writing it down
+    writing = False  # that task is writing it down (it waited out the settle)
+    leaving = False  # the socket is closing: nothing more is written down
     language: str | None = None  # the page's, found at the first friend's event
-
-    async def dispatch(self, message: dict) -> None:
-        # Channels closes old database connections before every handler, a trip to its
-        # one database thread per event: a crowd's presence events would queue there.
-        # These handlers touch no database on the loop (their work goes to in_db_thread).
-        if message["type"].startswith("social.") or message["type"] == "lobby.update":
-            await getattr(self, message["type"].replace(".", "_"))(message)
-            return
-        await super().dispatch(message)
 
     async def connect(self) -> None:
         # Accept before closing, so the browser sees our close code rather than a refusal.
@@ -88,6 +94,7 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             await self.send_if_open(await in_db_thread(self.render_social)(""))
 
     async def disconnect(self, code: int) -> None:
+        await self.settled()
         _sockets.discard(self)
         if self.joined:
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
@@ -99,33 +106,69 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
                 log.warning("Could not leave %s: channel layer: %s", group, e)
         if self.counted:
             self.counted = False
-            await on_arrival(presence.disconnected)(self.scope["user"].pk, bool(self.away))
+            await on_arrival(presence.disconnected)(self.scope["user"].pk, self.away)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """{"away": true} when the page is hidden, false when it is back; anything else is
-        ignored (this socket takes no other frame)."""
+        ignored (this socket takes no other frame). Written down once it has settled."""
         try:
             away = json.loads(text_data or "").get("away")
         except (ValueError, AttributeError, RecursionError):  # "[[[[…" nested thousands deep
             return
-        if not self.counted or not isinstance(away, bool) or away == bool(self.away):
+        if not self.counted or self.leaving or not isinstance(away, bool):
             return
-        self.away = away
-        await in_db_thread(presence.set_away)(self.scope["user"].pk, away)
+        self.wanted_away = away
+        if away != self.away and self.settling is None:
+            self.settling = asyncio.create_task(self.settle_away())
+
+    async def settle_away(self) -> None:
+        """Each ``AWAY_SETTLE_SECONDS``, the page's last word, while it changes anything:
+        one write a second at most, however often the page says."""
+        try:
+            while True:
+                await asyncio.sleep(AWAY_SETTLE_SECONDS)
+                if self.leaving or self.wanted_away == self.away:
+                    return
+                self.writing, self.away = True, self.wanted_away
+                await in_db_thread(presence.set_away)(self.scope["user"].pk, self.away)
+                self.writing = False
+        finally:
+            self.settling, self.writing = None, False
+
+    async def settled(self) -> None:
+        """Before the socket is taken off the counts: a change still waiting is dropped
+        (the page is gone), one being written is let finish, so the counts agree."""
+        self.leaving = True
+        task = self.settling
+        if task is None:
+            return
+        if not self.writing:
+            task.cancel()
+        with suppress(asyncio.CancelledError, Exception):
+            await task
 
     async def social_presence(self, event: dict) -> None:
         """A friend's presence changed: its new status came with the event (no query)."""
-        status = presence.Status(event["kind"], event.get("game"), bool(event.get("watchable")))
+        user, game, kind = event.get("user"), event.get("game"), event.get("kind")
+        if not whole(user) or not (game is None or whole(game)) or type(kind) is not str:
+            return  # not a presence this site sends: the next change shows the right one
+        status = presence.Status(kind, game, bool(event.get("watchable")))
         if self.language is None:
             self.language = of_socket(self.scope)
         with translation.override(self.language):
-            html = social_pages.presence_html(int(event["user"]), status)
+            html = social_pages.presence_html(user, status)
         await self.send_if_open(html)
 
     async def social_changed(self, event: dict) -> None:
         """Their friends, requests or challenges changed: the page's parts again, and for
         a challenger whose challenge was accepted, the way to the table."""
-        await self.send_if_open(await in_db_thread(self.render_social)(event.get("go", "")))
+        go = _table_path(event.get("go"))
+        await self.send_if_open(await in_db_thread(self.render_social)(go))
+
+    async def reread(self) -> None:
+        """The page's friends and requests as the database has them."""
+        if self.person:
+            await self.send_if_open(await in_db_thread(self.render_social)(""))
 
     async def send_if_open(self, text: str) -> None:
         # A friend's event may come while this socket closes (a page left, a crowd going
@@ -188,6 +231,20 @@ class LobbyConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         # The page's own origin, which SameOriginValidator (asgi.py) has already checked.
         headers = dict(self.scope.get("headers", []))
         return headers.get(b"origin", b"").decode("latin-1")
+
+
+def _table_path(go: object) -> str:
+    """``go`` if it is the path of one of this site's tables, else "": the page goes
+    there by itself (static/js/social.js), so no event may send it anywhere else."""
+    if type(go) is not str or not go:
+        return ""
+    try:
+        found = resolve(go)
+    except Resolver404:
+        return ""
+    if found.url_name != "table" or not whole(found.kwargs.get("game_id")):
+        return ""
+    return reverse("table", args=[found.kwargs["game_id"]])
 
 
 _sockets: set[LobbyConsumer] = set()

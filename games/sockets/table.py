@@ -15,6 +15,11 @@ threads (games/play/live/db.py), so the round trips of many tables overlap.
 Table talk shares the socket and never the moves' path: a frame with a ``chat_…`` field
 and a ``chat.message`` event of the game's group go to games/social/chat/live.py, whose
 frames are made from the message alone.
+
+No board is made from what an event says unless it fits: an event of another game, with no
+version, or whose move does not follow the position this process holds (the log's, see
+``games.play.live.news``) is answered from the database. Frames are counted and events
+kept to their kinds by ``guard.GuardedSocket``.
 """
 
 from __future__ import annotations
@@ -34,11 +39,14 @@ from accounts.sockets import SessionBoundSockets
 from games.play import actions
 from games.play.live import snapshots, watch
 from games.play.live.db import in_db_thread, on_arrival
+from games.play.live.news import apply_news
 from games.play.live.snapshots import Snapshot
-from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
+from games.play.ratelimit import SLOW_DOWN
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
 from games.social import presence
 from games.social.chat import live as chat
+from games.social.chat.models import ChatMessage
+from games.sockets.guard import GuardedSocket, whole
 from games.table import rendering, spectators
 from games.tournaments import services as tournaments
 
@@ -50,7 +58,10 @@ RECONNECT = 1012
 WATCHING = gettext_lazy("You are watching this table: log in and take a seat to play.")
 
 
-class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
+class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
+    events = GuardedSocket.events | {
+        "game.update", "arena.next", "chat.message", "chat.blocked", "chat.unblocked",
+    }  # fmt: skip
     counted = False  # in the person's presence (games/social/presence.py)
     invited: int | None = None  # the private game play's hooks let it watch unseated
     ended = False  # and told that their game ended
@@ -79,15 +90,6 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         except Disconnected:
             pass
 
-    async def dispatch(self, message):
-        # Channels closes old database connections before every handler, a trip to the
-        # database thread per event; the handlers that use the database do so through
-        # database_sync_to_async, which does that itself.
-        handler = getattr(self, message["type"].replace(".", "_"), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
     async def connect(self) -> None:
         self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
         # The user itself, not channels' lazy stand-in for it: every frame asks who it is.
@@ -102,7 +104,6 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         self.seq = -1  # and its seq
         self.sent: dict[str, int] = {}  # a hash of each part as last sent, without its data-seq
         self.lock = asyncio.Lock()  # one frame at a time, whoever asks (events, the watch)
-        self.frames = FrameLimiter.from_settings()
         self.chat = chat.TableChat(self)  # the table's talk (games/social/chat/live.py)
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
         # while a 44xx close after accepting stops it.
@@ -155,15 +156,11 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             # The group's entry expires by itself (the layer's group_expiry).
             log.warning("Could not leave %s: channel layer: %s", group, e)
 
+    async def slow_down(self) -> None:
+        await self.send_message(SLOW_DOWN)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        # First, before any parsing, thread or query: a flood costs next to nothing.
-        verdict = self.frames.verdict()
-        if verdict != ADMIT:
-            if verdict == WARN:
-                await self.send_message(SLOW_DOWN)
-            elif verdict == CLOSE:
-                await self.close(code=TOO_MANY_REQUESTS)
-            return
+        # (Counted already against the socket's budget of frames: guard.GuardedSocket.)
         if not self.user.is_authenticated:
             said = chat.watcher_frame(text_data)
             if said is not None:  # the talk so far, which anyone watching may read
@@ -199,19 +196,28 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         await self.send(text_data=shown)
 
     async def game_update(self, event: dict) -> None:
-        if event.get("game", self.game_id) != self.game_id:
-            return  # the last game's, come after this socket went on to the next one
-        if event["rev"] > self.rev:
+        rev = event.get("rev")
+        if event.get("game", self.game_id) != self.game_id or not whole(rev):
+            # Not this game's (the last game's, come after the socket went on, or another
+            # site's), or no version: nothing in it is used; the database says.
+            await self.reread()
+            return
+        if rev > self.rev:
             # The first of this process's sockets of the game to hear of a move makes the
-            # new snapshot from the move itself; the others find it made.
-            snap = snapshots.apply_news(self.game_id, event["rev"], event.get("news"))
-            await self.send_board(snap, min_rev=event["rev"])
+            # new snapshot from the move itself, if the move fits; the others find it made.
+            snap = apply_news(self.game_id, rev, event.get("news"))
+            await self.send_board(snap, min_rev=rev)
         if self.counted and not self.ended:
             # The game ended: its people are no longer playing, for their friends.
             snap = snapshots.cached(self.game_id)
             if snap is not None and snap.is_over:
                 self.ended = True
                 await in_db_thread(presence.recheck)(self.user.pk)
+
+    async def reread(self) -> None:
+        """This socket's board as the database has it (only the parts that changed)."""
+        if self.group:
+            await self.send_board(await snapshots.reloaded(self.game_id))
 
     async def arena_next(self, event: dict) -> None:
         """The arena dealt this person's next game (games/tournaments/services.py). A
@@ -220,7 +226,10 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         (static/js/table.js). Between an arena's games a person loads no page and opens no
         socket, which is most of what a table cost the workers between games. A socket at
         any other game (a second tab watching a friend, say) stays where it is."""
-        game_id = event["game"]
+        game_id = event.get("game")
+        if not whole(game_id):
+            await self.reread()
+            return
         if event.get("after") == self.game_id and not self.over:
             # The last game's end first: its final board may still be on its way to this
             # socket (this process's sockets hear a move from a task of their own), and
@@ -253,13 +262,16 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         return self.over and self.user.is_authenticated and bool(self.group)
 
     async def chat_message(self, event: dict) -> None:
-        await self.chat.event(event)
+        if _chat_line_fits(event):  # (a line missing is no harm: the log is only added to)
+            await self.chat.event(event)
 
     async def chat_blocked(self, event: dict) -> None:
-        await self.chat.blocked_now(event)
+        if whole(event.get("blocked")):
+            await self.chat.blocked_now(event)
 
     async def chat_unblocked(self, event: dict) -> None:
-        await self.chat.unblocked_now(event)
+        if whole(event.get("unblocked")):
+            await self.chat.unblocked_now(event)
 
     async def chat_muted(self, event: dict) -> None:
         await self.chat.muted_now(event)
@@ -331,6 +343,20 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
         if next_game:  # first, so the page knows its new game before the board lands
             out.insert(0, rendering.next_game_part(snap.pk))
         return rendering.stamp("".join(out))
+
+
+def _chat_line_fits(event: dict) -> bool:
+    """A ``chat.message`` event with every field its frames use, each of its type."""
+    seat, user = event.get("seat"), event.get("user")
+    return (
+        whole(event.get("id"))
+        and event.get("room") in ChatMessage.Room.values
+        and event.get("kind") in ChatMessage.Kind.values
+        and (seat is None or (type(seat) is int and 0 <= seat <= 2))
+        and (user is None or whole(user))
+        and type(event.get("name")) is str
+        and type(event.get("body")) is str
+    )
 
 
 async def _next_games_lost(sockets: list) -> None:

@@ -1,5 +1,6 @@
 """The channel layer of a production worker: channels_redis's pub/sub layer, except that a
-worker does not hear its own game events back from Redis.
+worker does not hear its own game events back from Redis, and hears nothing that another
+site (or anyone else who can write to the Redis server) publishes under this site's names.
 
 A move's process tells its own sockets of the game at once (``watch.tell``), on its event
 loop, after the commit. Through Redis the same event came back to it a moment later and
@@ -11,23 +12,86 @@ So every event this process publishes carries its mark (``ORIGIN``, random per p
 and the subscription drops a message with that mark before it reaches any queue. Every
 other worker's sockets hear it as before; everything else (other messages, groups,
 subscriptions, a Redis restart) is channels_redis's own.
+
+Redis pub/sub channels belong to the whole Redis server (the database number in the URL
+does not separate them), so each site names its channels with its own prefix
+(``TONGITS_CHANNEL_PREFIX``). A prefix is only a name, though: a second site configured
+with the same one, or anything else that can publish on the server, would reach this
+site's sockets. So every message is also sealed: its bytes follow an HMAC keyed by the
+site's secret key and prefix, and the subscription drops, before any queue, a message
+whose seal is not this site's (once per message per worker, about what msgpack's packing
+of the same message costs). What passes was published by a process of this site; the
+sockets still check that an event fits before they use it (games/sockets/).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+import logging
 import secrets
+import time
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
+
+log = logging.getLogger(__name__)
 
 # Put in every event this process publishes (games/play/live/publish.py). Hex, so its bytes in
 # the serialized message are exactly these: a message holding them is this process's.
 ORIGIN = secrets.token_hex(12)
-_MARK = ORIGIN.encode()
+SEAL_BYTES = 16  # of the HMAC-SHA256, in front of each message
+SAY_EVERY = 60.0  # seconds between two warnings of messages dropped for their seal
 
 
 class EchoFreeLayer(RedisPubSubChannelLayer):
-    """``RedisPubSubChannelLayer`` whose subscriptions skip this process's own events."""
+    """``RedisPubSubChannelLayer`` whose messages are sealed with the site's key and whose
+    subscriptions skip this process's own events and anything not sealed by this site.
+
+    ``secret_key``: the site's own secret (settings.SECRET_KEY); ``origin``: this process's
+    mark (another value makes a layer that stands for another worker, in tests)."""
+
+    def __init__(self, *args, secret_key: str = "", origin: str = ORIGIN, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not secret_key:
+            from django.conf import settings
+
+            secret_key = settings.SECRET_KEY
+        prefix = kwargs.get("prefix", "asgi")
+        self._seal_key = hmac.digest(
+            secret_key.encode(), b"tongits channel layer seal|" + prefix.encode(), "sha256"
+        )
+        self.origin = origin
+        self._mark = origin.encode()
+        self._said_at = -SAY_EVERY
+        self.dropped = 0  # messages dropped for their seal (for tests and the curious)
+
+    def serialize(self, message) -> bytes:
+        body = super().serialize(message)
+        return self._seal(body) + body
+
+    def deserialize(self, message: bytes):
+        return super().deserialize(message[SEAL_BYTES:])
+
+    def _seal(self, body: bytes) -> bytes:
+        return hmac.digest(self._seal_key, body, "sha256")[:SEAL_BYTES]
+
+    def sealed_here(self, data: bytes) -> bool:
+        """Whether ``data`` (a message as Redis delivered it) was sealed by this site."""
+        if type(data) is not bytes or len(data) <= SEAL_BYTES:
+            return False
+        return hmac.compare_digest(data[:SEAL_BYTES], self._seal(data[SEAL_BYTES:]))
+
+    def not_sealed(self, channel: object) -> None:
+        self.dropped += 1
+        now = time.monotonic()
+        if now - self._said_at >= SAY_EVERY:
+            self._said_at = now
+            # Another site sharing this prefix, or someone writing to Redis: never a worker
+            # of this site, whose messages all carry the seal.
+            log.warning(
+                "Dropped a channel layer message on %s not sealed by this site (%d so far).",
+                channel, self.dropped,
+            )  # fmt: skip
 
     def _get_layer(self):
         layer = self._layers.get(asyncio.get_running_loop())
@@ -40,8 +104,12 @@ class EchoFreeLayer(RedisPubSubChannelLayer):
 class _EchoFreeShard(RedisSingleShardConnection):
     def _receive_message(self, message):
         if message is not None:
+            site = self.channel_layer.channel_layer  # the EchoFreeLayer of this loop's layer
             data = message["data"]
-            if type(data) is bytes and _MARK in data:
+            if not site.sealed_here(data):
+                site.not_sealed(message.get("channel"))
+                return
+            if site._mark in data:
                 return  # published here: this process's sockets were told already
         super()._receive_message(message)
 

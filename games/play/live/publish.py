@@ -29,7 +29,7 @@ from typing import Any
 
 from redis.asyncio.connection import SSLConnection, UnixDomainSocketConnection, parse_url
 
-from games.play.live.layer import ORIGIN, EchoFreeLayer, drops_own_events
+from games.play.live.layer import EchoFreeLayer, drops_own_events
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def publish(layer: Any, group: str, message: dict[str, Any], *, echo: bool = Fal
         except ValueError:  # an address only channels_redis itself understands
             return False
     if drops_own_events(layer) and not echo:  # this process's sockets are told without Redis
-        message = {**message, "from": ORIGIN}
+        message = {**message, "from": layer.origin}
     channel = layer._get_group_channel_name(group)
     publisher.publish(channel, layer.serialize(message), group)
     return True

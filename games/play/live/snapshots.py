@@ -18,7 +18,6 @@ get a seat's view of it (``games.table.rendering``), never the snapshot.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -244,51 +243,6 @@ def snapshot_row(game: Game) -> dict[str, Any]:
     return {name: getattr(game, name) for name in FIELDS}
 
 
-# --- What a move changed, for the other processes ---------------------------------------
-
-
-def move_news(snap: Snapshot) -> dict[str, Any]:
-    """What a process that holds the snapshot one move older needs to make this one
-    without a query: the move as logged and the row's new summary. It travels only
-    between the site's own processes (the channel layer), never to a browser; it holds
-    no card that the log does not (a drawn card is not in the log: each process draws it
-    from its own copy of the stock), and the seed only once the game is over."""
-    seat, payload = snap.position.last_move
-    return {
-        "seq": snap.seq,
-        "move": [seat, payload],
-        "status": snap.status,
-        "seed": snap.seed,
-        "due_at": snap.due_at.isoformat() if snap.due_at else None,
-        "seats": [[r.index, r.user_id, r.bot_kind, r.away, r.name] for r in snap.seats],
-    }
-
-
-def apply_news(game_id: int, rev: int, news: dict[str, Any] | None) -> Snapshot | None:
-    """This process's snapshot of the game moved on by one move's news, if it held the
-    one just before (else None: the socket loads it)."""
-    with _lock:
-        before = _snapshots.get(game_id)
-    if news is None or before is None or before.position is None:
-        return before if before is not None and before.rev >= rev else None
-    if before.rev >= rev:
-        return before
-    if before.rev != rev - 1 or before.seq != news["seq"] - 1:
-        return None
-    seat, payload = news["move"]
-    move = Move.from_dict(payload)
-    found = before.position.after(move, apply(before.position.state, move), payload)
-    due_at = news["due_at"]
-    snap = dataclasses.replace(
-        before, rev=rev, seq=news["seq"], status=news["status"], seed=news["seed"],
-        due_at=datetime.fromisoformat(due_at) if due_at else None,
-        seats=tuple(SeatRow(*row) for row in news["seats"]), position=found,
-    )  # fmt: skip
-    remember_position((game_id, snap.commitment), found)
-    remember(snap)
-    return snap
-
-
 _snapshots: OrderedDict[int, Snapshot] = OrderedDict()
 
 
@@ -371,6 +325,12 @@ async def snapshot(game_id: int, min_rev: int = 0) -> Snapshot | None:
         if snap is None:
             return None
     return snap  # the database holds nothing newer: take what it holds
+
+
+async def reloaded(game_id: int) -> Snapshot | None:
+    """The game as the database has it now (a query for its rev if this process holds it
+    at that rev), read once for this process's sockets that ask meanwhile."""
+    return await asyncio.shield(_load(game_id))
 
 
 def _load(game_id: int, threads: Callable = in_db_thread) -> asyncio.Future:
