@@ -80,6 +80,7 @@ CAPABILITIES = [
     "games.social.chat",
     "games.tournaments",
     "games.fairplay",
+    "games.notifications",
 ]
 
 
