@@ -71,6 +71,8 @@ def announce_turn(game_id: int) -> str:
     facts = {"table": game_id, "seq": game["seq"]}
     last = MoveRow.objects.filter(game_id=game_id).order_by("-seq").values("seat", "payload")
     last = last.first()
+    if last is not None and last["seat"] == seat.index:
+        return "their own turn goes on"  # they drew or melded: they know
     if last is not None and last["payload"].get("type") == "discard":
         facts.update(_who(seats[last["seat"]]), discard=last["payload"]["card"])
     tell(seat.user_id, Kind.YOUR_TURN, f"turn:{game_id}:{game['seq']}", **facts)

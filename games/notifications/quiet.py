@@ -4,7 +4,7 @@ hours, for in UTC they would fall at the wrong hours of the person's day."""
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -45,7 +45,7 @@ def quiet_until(now: datetime, zone_name: str, start: time | None, end: time | N
     # Wall-clock time in the zone (a gap or fold of daylight saving time is resolved by
     # zoneinfo's rules); at least a minute on, so a clock at the edge never waits for nothing.
     ends = datetime.combine(day, end, tzinfo=where)
-    return max(ends.astimezone(ZoneInfo("UTC")), now + timedelta(minutes=1))
+    return max(ends.astimezone(UTC), now + timedelta(minutes=1))
 
 
 def local_now(now: datetime, zone_name: str) -> datetime | None:
