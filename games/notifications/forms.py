@@ -45,6 +45,10 @@ class PreferencesForm(forms.ModelForm):
         self.fields["address"].initial = user.email
         self.fields["time_zone"].widget.attrs["data-detect-time-zone"] = ""
 
+    def kind_fields(self) -> list:
+        """The kinds' checkboxes, for the template to put each inside its label."""
+        return [self[name] for name in KIND_FIELDS]
+
     def clean_time_zone(self) -> str:
         name = (self.cleaned_data.get("time_zone") or "").strip()
         if name and zone(name) is None:

@@ -81,6 +81,9 @@
       show(true);
       off.focus();
     }).catch(function (error) {
+      // What failed, for whoever looks into it (a browser without its push service says
+      // AbortError); the person reads the sentence.
+      status.setAttribute("data-error", (error && (error.name + ": " + error.message)) || "");
       say(error && error.message === "denied" ? "denied" : "error");
     }).then(function () { on.disabled = false; });
   }
