@@ -5,18 +5,20 @@ with backoff; nothing is ever sent twice for one event, whatever the worker does
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Profile
-from games.notifications import delivery, notices
+from games.notifications import delivery, notices, push
 from games.notifications.models import Delivery, Notice, PushSubscription
 from games.social import services as social
-from tests.notifications.support import run_worker, vapid_ok
+from tests.notifications.support import Browser, run_worker, vapid_ok
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -224,3 +226,40 @@ def test_a_challenge_not_delivered_within_its_ten_minutes_is_dropped(
 
     assert Notice.objects.get(pk=notice.pk).why == "expired"
     assert endpoint.received == []
+
+
+def test_vapid_keys_prints_a_pair_the_site_signs_its_pushes_with(alice, bob, endpoint, settings):
+    out = io.StringIO()
+    call_command("vapid_keys", "--subject", "mailto:ops@tongits.example.com", stdout=out)
+    lines = dict(line.split("=", 1) for line in out.getvalue().splitlines())
+    for name, value in lines.items():
+        setattr(settings, name, value)
+    settings.TONGITS_PUSH_SERVICES = ["127.0.0.1"]
+    phone = Browser()
+    push.keep(bob.pk, phone.subscription(endpoint.url("/bob")), "")
+
+    social.request_friend(alice, bob.pk)
+    run_worker()
+
+    [got] = endpoint.received
+    assert vapid_ok(got, lines["TONGITS_VAPID_PUBLIC_KEY"], endpoint.origin)
+    assert phone.read(got)["title"] == "alice asks to be your friend"
+
+
+def test_a_notice_whose_task_a_dead_worker_took_is_queued_again_by_the_hourly_command(
+    alice, bob, subscribe, endpoint
+):
+    subscribe(bob, "/bob-phone")
+    social.request_friend(alice, bob.pk)
+    DBTaskResult.objects.update(status="RUNNING", worker_ids=["gone"])  # taken, then died
+    Notice.objects.update(created_at=timezone.now() - timedelta(minutes=20))
+    out = io.StringIO()
+
+    call_command("notify_hourly", stdout=out)
+    run_worker()
+
+    assert "1 lost notice(s) queued again" in out.getvalue()
+    assert len(endpoint.received) == 1
+    call_command("notify_hourly", stdout=io.StringIO())  # sent now: nothing more
+    run_worker()
+    assert len(endpoint.received) == 1
