@@ -11,6 +11,6 @@ class NotificationsConfig(AppConfig):
     verbose_name = _("Notifications")
 
     def ready(self) -> None:
-        from . import events
+        from . import checks, events  # noqa: F401 (checks registers itself)
 
         events.connect()

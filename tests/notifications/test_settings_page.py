@@ -210,3 +210,14 @@ def test_the_service_worker_shows_pushed_notices_and_opens_their_page(client):
     assert 'addEventListener("push"' in source and "showNotification" in source
     assert 'addEventListener("notificationclick"' in source
     assert '"__ICON__"' not in source and "img/icon-192" in source
+
+
+def test_check_deploy_warns_of_emails_linking_to_a_plain_http_address(settings):
+    from django.core import checks
+
+    settings.TONGITS_SITE_URL = "http://127.0.0.1:8000"
+    warned = [m.id for m in checks.run_checks(include_deployment_checks=True)]
+    settings.TONGITS_SITE_URL = "https://tongits.example.com"
+    fine = [m.id for m in checks.run_checks(include_deployment_checks=True)]
+
+    assert "notifications.W001" in warned and "notifications.W001" not in fine
