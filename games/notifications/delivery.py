@@ -124,6 +124,8 @@ def _targets(notice: Notice, prefs: Preferences) -> list[str]:
         if found:
             return found
     wants_email = notice.kind == Kind.DIGEST or prefs.email
+    if notice.facts.get("push_only"):
+        wants_email = False
     return [EMAIL] if wants_email and notice.user.email else []
 
 

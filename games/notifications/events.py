@@ -3,8 +3,9 @@ a table that waits (``your_turn``, for the correspondence tables).
 
 A live table does not tell its people "your turn": they are at it, with its clock and its
 sound. It tells the end only to a person who was not there to see it (their seat was
-away, the server playing for them); a table that waits (a turn of an hour or more) tells
-everyone both. The facts name at most the discard that made it someone's turn, a card
+away, the server playing for them), and only by push (an email for every live game left
+early would be too many); a table that waits (a turn of an hour or more) tells everyone
+both, by push or email. The facts name at most the discard that made it someone's turn, a card
 face up on the pile for everyone; never a card of a hand, the stock or the seed.
 """
 
@@ -32,15 +33,19 @@ def waits(turn_seconds: int) -> bool:
 
 
 def _finished(game_id: int, seats, outcome, now, rated: bool) -> None:
-    # In the transaction of the last move, under the game's lock: at most one query (only
-    # when someone was at the table), and the notices are stored after the commit.
+    # In the transaction of the last move, under the game's lock: one query when a person
+    # sat at the table (none for bots alone); the notices are stored after the commit.
     people = [s for s in seats if s.user_id is not None and not s.is_bot]
-    told = [s for s in people if s.away]
-    if len(told) < len(people) and _waits(game_id):
-        told = people
+    if not people:
+        return
+    waited = _waits(game_id)
+    told = people if waited else [s for s in people if s.away]
+    # A live game's end is worth a push to someone who left it, not an email each time.
+    only = {} if waited else {"push_only": True}
     for seat in told:
         chips = outcome.chips[seat.index]
-        tell(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game_id}", table=game_id, chips=chips)
+        key = f"game-ended:{game_id}"
+        tell(seat.user_id, Kind.GAME_ENDED, key, table=game_id, chips=chips, **only)
 
 
 def _waits(game_id: int) -> bool:

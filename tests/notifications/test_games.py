@@ -53,6 +53,15 @@ def test_a_live_tables_end_is_told_only_to_the_person_who_was_away(
     assert message["url"] == f"/games/{game.pk}/"
 
 
+def test_a_live_tables_end_is_never_emailed(make_game, alice, bob, vapid):
+    finish(make_game([alice, "easy", bob], seed=5).pk)  # both away, neither with push
+
+    run_worker()
+
+    assert mail.outbox == []
+    assert set(Notice.objects.values_list("why", flat=True)) == {"nowhere"}
+
+
 def test_a_waiting_tables_end_is_told_to_everyone(make_game, alice, bob, vapid):
     game = make_game([alice, "easy", bob], seed=5, turn_seconds=DAY)
     finish(game.pk)
