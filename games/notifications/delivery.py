@@ -110,10 +110,10 @@ def _send(notice: Notice, prefs: Preferences, now: datetime) -> str:
     language = getattr(getattr(notice.user, "profile", None), "language", "") or "en"
     with translation.override(language):
         said = words(notice.kind, notice.facts)
-        tally = _to_targets(notice, prefs, said, _targets(notice, prefs))
+        tally = _to_targets(notice, said, _targets(notice, prefs))
         if not tally.sent and not tally.retry and tally.gone:
             # Every device's subscription was gone: email stands in for them.
-            tally = _to_targets(notice, prefs, said, _targets(notice, prefs))
+            tally = _to_targets(notice, said, _targets(notice, prefs))
     return _settle(notice, tally, now)
 
 
@@ -129,7 +129,7 @@ def _targets(notice: Notice, prefs: Preferences) -> list[str]:
     return [EMAIL] if wants_email and notice.user.email else []
 
 
-def _to_targets(notice: Notice, prefs: Preferences, said: Words, targets: list[str]) -> Tally:
+def _to_targets(notice: Notice, said: Words, targets: list[str]) -> Tally:
     tally = Tally()
     for target in targets:
         attempts = _claim(notice, target)
@@ -206,9 +206,13 @@ def _settle(notice: Notice, tally: Tally, now: datetime) -> str:
     if tally.retry:
         deliver.using(run_after=now + tally.wait).enqueue(notice.pk)
         return f"sent {tally.sent}, {tally.retry} to retry"
-    if tally.sent:
+    # From every try so far, not this one's alone (a retry finds the others sent).
+    done = set(Delivery.objects.filter(notice=notice).values_list("status", flat=True))
+    if tally.sent or Delivery.Status.SENT in done:
         status, why = Notice.Status.SENT, ""
-    elif Delivery.objects.filter(notice=notice).exists():
+    elif Delivery.Status.SENDING in done:
+        status, why = Notice.Status.FAILED, "unknown"  # a worker died mid-send: never again
+    elif done:
         status, why = Notice.Status.FAILED, "failed"
     else:
         status, why = Notice.Status.DROPPED, "nowhere"

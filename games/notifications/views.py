@@ -106,9 +106,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     context = {"kind": Kind(kind).label, "token": token}
     if request.method == "POST":
         prefs = Preferences.for_user(user_id)
-        setattr(prefs, kind, False)
-        if request.POST.get("all") == "1":
+        every = request.POST.get("all") == "1"
+        if every:  # no email at all; what goes to their devices stays as it was
             prefs.email = prefs.digest = False
+        else:
+            setattr(prefs, kind, False)
         prefs.save()
-        context.update(done=True, all=request.POST.get("all") == "1")
+        context.update(done=True, all=every)
     return render(request, "notifications/unsubscribe.html", context)

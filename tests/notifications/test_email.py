@@ -82,6 +82,7 @@ def test_stop_all_emails_turns_off_email_and_the_digest(alice, bob, vapid, clien
 
     prefs = Preferences.for_user(bob.pk)
     assert prefs.email is False and prefs.digest is False
+    assert prefs.friend_request is True  # a device with push still hears of requests
 
 
 def test_a_forged_or_mangled_link_changes_nothing(alice, bob, vapid, client):

@@ -199,6 +199,7 @@ def test_a_worker_that_died_while_sending_leaves_that_device_alone_for_good(
 
     assert endpoint.received == []
     assert Delivery.objects.get(notice=notice).status == "sending"
+    assert Notice.objects.get(pk=notice.pk).why == "unknown"
 
 
 def test_a_kind_turned_off_sends_nothing(alice, bob, subscribe, endpoint):
