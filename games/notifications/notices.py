@@ -14,7 +14,6 @@ is dropped rather than sent (a challenge after ten minutes).
 from __future__ import annotations
 
 import functools
-import logging
 from datetime import datetime
 from typing import Any
 
@@ -22,8 +21,6 @@ from django.db import IntegrityError, transaction
 
 from . import delivery
 from .models import Kind, Notice
-
-log = logging.getLogger(__name__)
 
 
 def tell(
