@@ -8,6 +8,7 @@ from django.contrib.auth.views import LoginView, LogoutView, PasswordChangeView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from accounts import sockets
 from accounts.forms import ClaimForm, ProfileForm, SignupForm
 from accounts.models import Profile, is_guest
+from games.notifications import views as notifications
 from games.redirects import local_path
 
 # With axes in front, login() must be told which backend vouched for the new user.
@@ -42,15 +44,22 @@ def profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_settings(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=Profile.for_user(request.user))
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Your settings are saved."))
-        return redirect("settings")
+    # Two forms on the page: the display name, and Notifications (``part``).
+    posted = request.POST if request.method == "POST" else None
+    notifying = posted is not None and posted.get("part") == "notifications"
+    form = ProfileForm(None if notifying else posted, instance=Profile.for_user(request.user))
+    alerts = notifications.preferences_form(request.user, posted if notifying else None)
+    if posted is not None:
+        done, anchor = (alerts, "#notifications") if notifying else (form, "")
+        if done.is_valid():
+            done.save()
+            messages.success(request, _("Your settings are saved."))
+            return redirect(reverse("settings") + anchor)
     context = {
         "form": form,
         "guest": is_guest(request.user),
         "guest_days": settings.TONGITS_GUEST_DAYS,
+        **notifications.settings_context(request.user, alerts),
     }
     return render(request, "accounts/settings.html", context)
 

@@ -1,6 +1,7 @@
 // Tongits Online's service worker (served at /sw.js by tongits_site/pwa.py, scope /).
-// It exists so the site installs on a phone's home screen and an offline visit shows our
-// own page instead of the browser's error. It keeps the offline page and that page's
+// It exists so the site installs on a phone's home screen, an offline visit shows our
+// own page instead of the browser's error, and a notification pushed to this device
+// (games/notifications) is shown and opens its page when tapped. It keeps the offline page and that page's
 // static files, and nothing else: never a table, a game, a series, a socket or an API
 // answer, which can hold cards. Every other request goes to the network untouched.
 "use strict";
@@ -10,6 +11,8 @@ var CACHE = "tongits-offline-" + VERSION;
 // Filled in by the server: the offline page (in the reader's language) and its files.
 var OFFLINE = "__OFFLINE__";
 var PRECACHE = "__PRECACHE__";
+// The site's icon, shown with a notification.
+var ICON = "__ICON__";
 // Paths whose answers are never kept nor answered from the cache (tests read this list).
 var NEVER = ["/games/", "/game/", "/table/", "/series/", "/ws/", "/api/", "/invite/",
   "/play/", "/live/", "/accounts/", "/admin/", "/staff/", "/players/", "/i18n/"];
@@ -56,4 +59,36 @@ self.addEventListener("fetch", function (event) {
   event.respondWith(fetch(request).catch(function () {
     return caches.open(CACHE).then(function (cache) { return cache.match(request); });
   }));
+});
+
+// A notice pushed by the site (games/notifications/delivery.py): title, text, the page to
+// open and a tag (a newer notice of a table replaces the older one). Never a card of a
+// hand: at most the discard that made it someone's turn, which everyone at the table saw.
+self.addEventListener("push", function (event) {
+  var data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = {}; }
+  var title = data.title || "Tongits Online";
+  event.waitUntil(self.registration.showNotification(title, {
+    body: data.body || "",
+    tag: data.tag || undefined,
+    icon: ICON,
+    badge: ICON,
+    data: {url: data.url || "/"}
+  }));
+});
+
+// A tap opens the notice's page: in a tab of the site already open, else a new one. Only a
+// path of this site is opened, whatever the message said.
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var asked = (event.notification.data && event.notification.data.url) || "/";
+  var url = new URL(asked, self.location.origin);
+  if (url.origin !== self.location.origin) url = new URL("/", self.location.origin);
+  event.waitUntil(self.clients.matchAll({type: "window", includeUncontrolled: true})
+    .then(function (windows) {
+      for (var i = 0; i < windows.length; i++) {
+        if (windows[i].url === url.href && "focus" in windows[i]) return windows[i].focus();
+      }
+      return self.clients.openWindow(url.href);
+    }));
 });

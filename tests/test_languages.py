@@ -182,6 +182,10 @@ SAME_IN_BOTH = {
     "Username:",
     "Password:",
     "Email:",
+    # Settings' Notifications: words Filipino speakers use as they are.
+    "Email",
+    "Email address:",
+    "Time zone:",
     # Words of the game Filipino players say as they are (issue 11: "as players say them").
     "Rating",
     "Rating:",

@@ -1,5 +1,6 @@
 """What makes the site installable on a phone's home screen: the web app manifest, the
-service worker at /sw.js (scope /), and the page it shows when the phone is offline.
+service worker at /sw.js (scope /), and the page it shows when the phone is offline. The
+worker also shows the notifications the site pushes (games/notifications).
 
 The worker (static/sw.js) keeps only the offline page and the static files that page
 uses; it never stores a table, a game, a series or a socket's frame, which can hold
@@ -85,6 +86,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     version = hashlib.sha256((text + json.dumps(keep)).encode()).hexdigest()[:12]
     text = text.replace('"__PRECACHE__"', json.dumps(keep)).replace("__VERSION__", version)
     text = text.replace('"__OFFLINE__"', json.dumps(keep[0]))
+    text = text.replace('"__ICON__"', json.dumps(static("img/icon-192.png")))
     return HttpResponse(text, content_type="text/javascript; charset=utf-8")
 
 

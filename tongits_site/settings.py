@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "games.social",
     "games.social.chat",
     "games.tournaments",
+    "games.notifications",
     "accounts",
     "django_tasks",
     "django_tasks_db",
@@ -271,6 +272,18 @@ EMAIL_BACKEND = os.environ.get(
     "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "tongits@localhost")
+# SMTP, for the SMTP backend (django.core.mail.backends.smtp.EmailBackend); a provider's
+# API instead through django-anymail (installed by the site, not a requirement: see
+# docs/notifications.md), whose settings are JSON in DJANGO_ANYMAIL.
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)
+# A mail server that hangs must not hold the background worker for long.
+EMAIL_TIMEOUT = int(os.environ.get("DJANGO_EMAIL_TIMEOUT", "20"))
+ANYMAIL: dict = json.loads(os.environ.get("DJANGO_ANYMAIL", "{}"))
 
 # English, and Filipino as players in the Philippines speak it at the table (Taglish).
 # A first visit follows the browser's Accept-Language; the switch in the menu and the
@@ -403,3 +416,20 @@ TONGITS_CHALLENGES_PER_HOUR = int(os.environ.get("TONGITS_CHALLENGES_PER_HOUR", 
 # are not counted; games/tournaments/services.py).
 TONGITS_TOURNAMENTS_PER_DAY = int(os.environ.get("TONGITS_TOURNAMENTS_PER_DAY", "10"))
 TONGITS_OPEN_TOURNAMENTS_MAX = int(os.environ.get("TONGITS_OPEN_TOURNAMENTS_MAX", "3"))
+
+# Notifications (games/notifications, docs/notifications.md). Web Push is on when both VAPID
+# keys are set (``manage.py vapid_keys`` makes a pair); the subject tells the push services
+# whom to contact about the site.
+TONGITS_VAPID_PUBLIC_KEY = os.environ.get("TONGITS_VAPID_PUBLIC_KEY", "")
+TONGITS_VAPID_PRIVATE_KEY = os.environ.get("TONGITS_VAPID_PRIVATE_KEY", "")
+TONGITS_VAPID_SUBJECT = os.environ.get("TONGITS_VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+# The hosts (and their subdomains) of the push services the worker posts to: a browser's
+# subscription elsewhere is refused, so nobody can aim the worker at another server.
+TONGITS_PUSH_SERVICES = env_list(
+    "TONGITS_PUSH_SERVICES",
+    "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+)
+# The site's address as people reach it, for the links in emails (a worker has no request).
+TONGITS_SITE_URL = os.environ.get("TONGITS_SITE_URL", "http://127.0.0.1:8000")
+# The hour of a person's own day from which their daily digest is sent (manage.py notify_hourly).
+TONGITS_DIGEST_HOUR = int(os.environ.get("TONGITS_DIGEST_HOUR", "8"))

@@ -1,7 +1,9 @@
 """The one place that changes friendships, blocks and challenges.
 
 Each change runs in a transaction and tells the people it concerns after the commit, on
-their own group (``person_group``): their lobby sockets re-render what changed. A blocked
+their own group (``person_group``): their lobby sockets re-render what changed. A friend
+request and a challenge are also told on the person's phone or by email
+(``games.notifications``, after the commit, by the background worker). A blocked
 person is never told anything about the block: their request or challenge to the person
 who blocked them is kept and looks sent to them, but never reaches that person.
 
@@ -29,6 +31,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import display_name_for
 from games import bots
 from games.models import Game
+from games.notifications import notices
+from games.notifications.models import Kind
 from games.play import services
 from games.play.services import NotAllowed, ServiceError, person_tables_group
 from games.series import services as series_services
@@ -204,9 +208,11 @@ def request_friend(user: AbstractBaseUser, other_id: int | str) -> Done:
                 _("You have asked many people to be friends in the last hour: try again later.")
             )
         RequestSent.objects.create(user=user)
-        Friendship.objects.create(from_user=user, to_user=other)
+        row = Friendship.objects.create(from_user=user, to_user=other)
         if not blocks(other.pk, user.pk):
             _tell(other.pk)
+            name = display_name_for(user)
+            notices.tell(other, Kind.FRIEND_REQUEST, f"friend:{row.pk}", name=name, by=user.pk)
     return Done(_("Friend request sent."))
 
 
@@ -338,8 +344,18 @@ def challenge(
         )
         if not blocks(friend.pk, user.pk):
             _tell(friend.pk, challenge=made.pk)
+            _notify_challenge(made, user)
         _tell(user.pk)
     return made
+
+
+def _notify_challenge(made: Challenge, user: AbstractBaseUser) -> None:
+    # On the friend's phone too; past its ten minutes it is not sent (quiet hours included).
+    notices.tell(
+        made.to_user_id, Kind.CHALLENGE, f"challenge:{made.pk}",
+        expires=made.created_at + CHALLENGE_TTL, name=display_name_for(user), by=user.pk,
+        ante=made.ante,
+    )  # fmt: skip
 
 
 def _waiting_challenge(from_id: int, to_id: int) -> Challenge | None:
