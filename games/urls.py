@@ -24,4 +24,5 @@ urlpatterns = [
     path("", include("games.fairplay.urls")),
     path("", include("games.social.urls")),
     path("", include("games.tournaments.urls")),
+    path("", include("games.daily.urls")),
 ]

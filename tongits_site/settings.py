@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "games.social",
     "games.social.chat",
     "games.tournaments",
+    "games.daily",
     "accounts",
     "django_tasks",
     "django_tasks_db",
