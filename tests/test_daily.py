@@ -1,0 +1,143 @@
+"""The daily deal (issue 51): one deal a day for everyone, dealt from a seed committed in
+advance; each person's one game of it against two Normal bots that answer the same moves
+the same way; par; and the day's results, which nobody sees before they have played it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from games.daily import days, par, services, tasks
+from games.daily.models import Day, Entry
+from games.engine.deal import deal_from_seed
+from games.models import Game
+from games.play import services as play_services
+from tests.daily_support import bot_moves, greedy_person, hard_person, manila, play
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_day_turns_at_midnight_in_manila_not_utc():
+    assert days.day_of(manila("2026-12-05 23:59:59")).isoformat() == "2026-12-05"
+    assert days.day_of(manila("2026-12-06 00:00:00")).isoformat() == "2026-12-06"
+    # 16:00 UTC is midnight in Manila (UTC+8): the UTC date is still the 5th.
+    assert days.ends(days.day_of(manila("2026-12-05 12:00"))).isoformat() == (
+        "2026-12-06T00:00:00+08:00"
+    )
+
+
+def test_todays_and_tomorrows_deals_are_drawn_ahead_with_their_commitments():
+    now = manila("2026-12-05 09:00")
+    today = services.ensure_days(now)
+    tomorrow = Day.objects.get(day=today.day + timedelta(days=1))
+
+    assert today.day.isoformat() == "2026-12-05"
+    assert Game.commit_to(today.seed) == today.commitment
+    assert Game.commit_to(tomorrow.seed) == tomorrow.commitment
+    assert today.seed != tomorrow.seed
+    assert services.ensure_days(now + timedelta(hours=14)).pk == today.pk  # drawn once
+
+
+def test_making_a_day_queues_its_par_in_the_background(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        day = services.ensure_days(manila("2026-12-05 09:00"))
+    queued = DBTaskResult.objects.filter(task_path="games.daily.tasks.work_out_par")
+    assert day.pk in [task.args_kwargs["args"][0] for task in queued]
+
+
+def test_each_person_plays_the_days_deal_once_in_seat_zero_against_two_normal_bots(alice, bob):
+    now = timezone.now()
+    first = services.start(alice, now)
+    again = services.start(alice, now)
+    other = services.start(bob, now)
+    day = services.ensure_days(now)
+
+    assert first.pk == again.pk and other.pk != first.pk
+    for game in (first, other):
+        assert game.daily and not game.public and not game.rated
+        assert game.seed == day.seed and game.commitment == day.commitment
+        dealer, hands, stock = deal_from_seed(int(day.seed))
+        assert game.dealer == dealer and game.deal["stock"] == other.deal["stock"]
+        assert [s.bot_kind for s in game.seats.order_by("index")] == ["", "normal", "normal"]
+    assert first.seats.get(index=0).user == alice and other.seats.get(index=0).user == bob
+    assert Entry.objects.filter(day=day).count() == 2
+
+
+def test_two_games_of_the_day_with_the_same_moves_meet_the_same_bot_moves(alice, bob):
+    now = timezone.now()
+    alices = play(services.start(alice, now), alice, greedy_person)
+    bobs = play(services.start(bob, now), bob, greedy_person)
+
+    assert alices.status == bobs.status == Game.Status.FINISHED
+    assert bot_moves(alices) == bot_moves(bobs) and bot_moves(alices)
+    assert alices.chips == bobs.chips
+
+
+def test_par_is_what_a_person_scores_who_plays_as_hard_at_the_live_table(alice):
+    # Par is worked out in the engine alone; a person who makes Hard's moves at the real
+    # table meets the same Normal answers from the server clock, and scores par exactly.
+    now = timezone.now()
+    day = services.ensure_days(now)
+    game = play(services.start(alice, now), alice, hard_person(day.seed))
+    worked_out = par.play(int(day.seed))
+
+    assert game.status == Game.Status.FINISHED
+    assert game.chips[0] == worked_out.chips
+    assert list(game.moves.order_by("seq").values_list("payload", flat=True)) == worked_out.moves
+
+
+def test_par_is_stored_once_by_its_task():
+    day = services.ensure_days(timezone.now())
+    chips = tasks.store_par(day.pk)
+    day.refresh_from_db()
+
+    assert day.par == chips == par.play(int(day.seed)).chips
+    assert day.par_moves and day.par_at is not None
+    Day.objects.filter(pk=day.pk).update(par=chips + 100)
+    assert tasks.store_par(day.pk) == chips + 100  # never worked out again
+
+
+def test_a_daily_game_left_alone_is_finished_by_the_server_clock_and_counts(alice):
+    now = timezone.now()
+    game = services.start(alice, now)
+    later = now + timedelta(days=1)
+    for _ in range(500):
+        if play_services.play_due(game.pk, now=later) is None:
+            break
+    game.refresh_from_db()
+    day = services.ensure_days(now)
+
+    assert game.status == Game.Status.FINISHED
+    assert game.seats.get(index=0).away
+    assert [r.game_id for r in services.results(day)] == [game.pk]
+    assert services.has_finished(alice, day)
+
+
+def test_a_day_is_over_only_after_its_midnight_and_when_its_last_game_has_ended(alice, bob):
+    now = timezone.now()
+    play(services.start(alice, now), alice)
+    bobs = play(services.start(bob, now), bob, moves=1)
+    day = services.ensure_days(now)
+    after = days.ends(day.day) + timedelta(seconds=1)
+
+    assert not services.is_closed(day, now)
+    assert not services.is_closed(day, after)  # Bob's game, begun before midnight, goes on
+    play(bobs, bob)
+    assert services.is_closed(day, after)
+
+
+def test_a_daily_game_counts_in_no_figure_or_leaderboard_of_the_site(client, alice):
+    play(services.start(alice, timezone.now()), alice)
+    board = client.get("/leaderboard/").content.decode()  # by someone else
+    client.force_login(alice)
+    profile = client.get("/players/alice/").content.decode()
+
+    from games.history import stats
+
+    assert stats.player_stats(alice).games == 0
+    assert stats.recent_gains(alice) == []
+    assert "/players/alice/" not in board
+    assert "daily deal" in profile.lower()
