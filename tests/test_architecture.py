@@ -87,6 +87,7 @@ CAPABILITIES = [
     "games.social.chat",
     "games.tournaments",
     "games.fairplay",
+    "games.daily",
 ]
 
 

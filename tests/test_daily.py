@@ -5,8 +5,10 @@ the same way; par; and the day's results, which nobody sees before they have pla
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
@@ -141,3 +143,54 @@ def test_a_daily_game_counts_in_no_figure_or_leaderboard_of_the_site(client, ali
     assert stats.recent_gains(alice) == []
     assert "/players/alice/" not in board
     assert "daily deal" in profile.lower()
+
+
+def test_anyone_checks_a_past_days_seed_and_par_once_the_day_is_over(alice):
+    day = services.ensure_days(timezone.now())
+    tasks.store_par(day.pk)
+    out = StringIO()
+    with pytest.raises(CommandError, match="not over yet"):
+        call_command("verify_deal", "--daily", day.day.isoformat(), stdout=out)
+
+    Day.objects.filter(pk=day.pk).update(day=day.day - timedelta(days=2))
+    day.refresh_from_db()
+    call_command("verify_deal", "--daily", day.day.isoformat(), stdout=out)
+    assert f"seed {day.seed}" in out.getvalue()
+    assert "the seed's SHA-256 is the commitment" in out.getvalue()
+    assert "scored the same" in out.getvalue()
+
+    Day.objects.filter(pk=day.pk).update(par=day.par + 1)
+    with pytest.raises(CommandError, match="par played again scores"):
+        call_command("verify_deal", "--daily", day.day.isoformat(), stdout=out)
+
+
+def test_the_daily_deal_command_makes_the_days_and_works_out_missing_pars():
+    out = StringIO()
+    call_command("daily_deal", "--par", stdout=out)
+    assert Day.objects.count() == 2 and not Day.objects.filter(par__isnull=True).exists()
+    assert "commitment" in out.getvalue()
+
+
+def test_the_duplicate_score_counts_days_that_are_over_and_the_board_ranks_by_it(alice, bob):
+    now = timezone.now()
+    for back in range(1, 7):
+        made = Day.objects.create(day=days.day_of(now) - timedelta(days=back), seed=str(back),
+                                  commitment=Game.commit_to(str(back)), par=back % 3)  # fmt: skip
+        for user in (alice, bob):
+            game = play(services.start(user, now), user)  # today's deal, then moved back
+            Entry.objects.filter(game=game).update(day=made)
+    # Today's game does not count yet: the day goes on.
+    play(services.start(alice, now), alice)
+    expected = {}
+    for user in (alice, bob):
+        rows = Entry.objects.filter(user=user).exclude(day__day=days.day_of(now))
+        diffs = [e.game.chips[0] - e.day.par for e in rows.order_by("-day__day")]
+        expected[user.pk] = sum(diffs) / len(diffs)
+        assert services.duplicate_for(user, now).mean == pytest.approx(expected[user.pk])
+        assert services.duplicate_for(user, now).days == 6
+
+    month = days.month_of(days.day_of(now) - timedelta(days=1))
+    board = services.monthly_board(month, now)
+    in_month = [s for s in board if s.score.days >= services.MIN_DAYS]
+    assert [s.user_id for s in in_month] == [s.user_id for s in board]
+    assert board == sorted(board, key=lambda s: (-s.score.mean, -s.score.days, s.username))
