@@ -194,3 +194,23 @@ def test_the_duplicate_score_counts_days_that_are_over_and_the_board_ranks_by_it
     in_month = [s for s in board if s.score.days >= services.MIN_DAYS]
     assert [s.user_id for s in in_month] == [s.user_id for s in board]
     assert board == sorted(board, key=lambda s: (-s.score.mean, -s.score.days, s.username))
+
+
+def test_the_daily_pages_leave_nothing_in_english_in_filipino(client, alice, bob):
+    from tests.test_languages import untranslated
+
+    now = timezone.now()
+    day = services.ensure_days(now)
+    tasks.store_par(day.pk)
+    play(services.start(alice, now), alice)
+    tomorrow = Day.objects.get(day=day.day + timedelta(days=1))
+    names = frozenset({"alice", "bob", day.commitment, tomorrow.commitment, "Median", "par"})
+    names |= {"Normal bot 2, Normal bot 3"}  # the profile's own list of games: bots' names
+    pages = {"before": "/daily/", "board": "/daily/board/", "home": "/"}
+    client.force_login(bob)
+    left = {page: untranslated(client, path, names) for page, path in pages.items()}
+    client.force_login(alice)
+    left["after"] = untranslated(client, "/daily/", names)
+    left["profile"] = untranslated(client, "/players/alice/", names)
+
+    assert {page: found for page, found in left.items() if found} == {}
