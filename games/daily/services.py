@@ -26,6 +26,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -183,9 +184,9 @@ def replay_rule(user: Person, game: Game) -> bool | None:
 # --- Duplicate scores ---------------------------------------------------------------------
 
 
-def closed_days(now: datetime, first: date | None = None, last: date | None = None) -> list[int]:
+def closed_days(now: datetime, first: date | None = None, last: date | None = None) -> QuerySet:
     """The ids of the days over for everyone (``is_closed``) that have a par, between
-    ``first`` and ``last`` if given."""
+    ``first`` and ``last`` if given: a subquery of the caller's one query."""
     before = days.day_of(now)
     found = Day.objects.filter(day__lt=before, par__isnull=False)
     if first is not None:
@@ -193,7 +194,7 @@ def closed_days(now: datetime, first: date | None = None, last: date | None = No
     if last is not None:
         found = found.filter(day__lte=last)
     pending = Entry.objects.exclude(game__status__in=OVER).values("day_id")
-    return list(found.exclude(pk__in=pending).values_list("pk", flat=True))
+    return found.exclude(pk__in=pending).values_list("pk", flat=True)
 
 
 def _diffs(entries) -> dict[int, list[int]]:
