@@ -214,3 +214,13 @@ def test_the_daily_pages_leave_nothing_in_english_in_filipino(client, alice, bob
     left["profile"] = untranslated(client, "/players/alice/", names)
 
     assert {page: found for page, found in left.items() if found} == {}
+
+
+def test_a_visitor_plays_the_daily_deal_as_a_guest(client):
+    response = client.post("/daily/play/")
+    entry = Entry.objects.select_related("user__profile", "game").get()
+
+    assert response.status_code == 302 and response["Location"] == f"/games/{entry.game_id}/"
+    assert entry.user.profile.is_guest and entry.game.daily and not entry.game.rated
+    assert client.post("/daily/play/")["Location"] == f"/games/{entry.game_id}/"  # once a day
+    assert client.get("/daily/play/").status_code == 405
