@@ -91,6 +91,19 @@ def test_par_is_what_a_person_scores_who_plays_as_hard_at_the_live_table(alice):
     assert list(game.moves.order_by("seq").values_list("payload", flat=True)) == worked_out.moves
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_database_worker_works_out_the_par_of_each_day_drawn():
+    services.ensure_days(timezone.now())  # today's and tomorrow's, each queued after its commit
+    call_command(
+        "db_worker", "--batch", "--no-startup-delay", "--no-reload", "--interval", "0",
+        stdout=StringIO(), stderr=StringIO(),
+    )  # fmt: skip
+
+    assert Day.objects.count() == 2
+    for day in Day.objects.all():
+        assert day.par == par.play(int(day.seed)).chips
+
+
 def test_par_is_stored_once_by_its_task():
     day = services.ensure_days(timezone.now())
     chips = tasks.store_par(day.pk)
