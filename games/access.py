@@ -41,6 +41,18 @@ def shown_seat_names(game: Game) -> list[str]:
     return [seat.shown_name for seat in sorted(game.seats.all(), key=lambda s: s.index)]
 
 
+# Apps above may decide who replays some games, without this module importing them
+# (games.daily: a day's games stay closed to whoever has not played that day's deal).
+# ``rule(user, game)`` raises PermissionDenied with its reason, or returns True (may see)
+# or None (the rules below decide). Registered from the app's ``AppConfig.ready``.
+_replay_rules: list[Callable[[AbstractBaseUser | AnonymousUser, Game], bool | None]] = []
+
+
+def on_replay(rule: Callable[[AbstractBaseUser | AnonymousUser, Game], bool | None]) -> None:
+    if rule not in _replay_rules:
+        _replay_rules.append(rule)
+
+
 def check_can_replay(
     user: AbstractBaseUser | AnonymousUser, game: Game, session: SessionBase | None = None
 ) -> None:
@@ -64,6 +76,8 @@ def check_can_replay(
         raise PermissionDenied(
             gettext("This is a record someone uploaded: only they can replay it.")
         )
+    if any(rule(user, game) for rule in _replay_rules):
+        return
     if game.public or user.is_staff or any(s.user_id == user.pk for s in game.seats.all()):
         return
     if hooks.may_watch(game.pk, user, session):  # a private tournament's, to its invitees

@@ -51,6 +51,10 @@ class Game(models.Model):
     # A rated table's finished games move its players' ratings (games.ratings); a casual
     # one's do not. Chosen when the table is made; Quick play is rated.
     rated = models.BooleanField(_("rated"), default=False)
+    # A game of the daily deal (games.daily): everyone plays the day's one deal, so its
+    # result counts in the daily's own scores, never in the site's chips, win rates and
+    # leaderboards (they would show a day's results to people who have not yet played it).
+    daily = models.BooleanField(_("daily deal"), default=False)
 
     # Secret until the game ends: the seed, and the deal made from it. Never render these
     # while status is waiting or playing (views, admin and sockets all go through

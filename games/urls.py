@@ -25,4 +25,5 @@ urlpatterns = [
     path("", include("games.social.urls")),
     path("", include("games.tournaments.urls")),
     path("", include("games.notifications.urls")),
+    path("", include("games.daily.urls")),
 ]

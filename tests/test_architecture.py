@@ -88,6 +88,7 @@ CAPABILITIES = [
     "games.tournaments",
     "games.fairplay",
     "games.notifications",
+    "games.daily",
 ]
 
 

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "games.social.chat",
     "games.tournaments",
     "games.notifications",
+    "games.daily",
     "accounts",
     "django_tasks",
     "django_tasks_db",

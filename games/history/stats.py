@@ -78,10 +78,12 @@ def burned() -> Q:
 
 
 def counted_seats() -> QuerySet[Seat]:
-    """Seats of finished games that count in stats (not a game staff voided)."""
+    """Seats of finished games that count in stats (not a game staff voided, nor a game
+    of the daily deal, which has scores of its own: games.daily)."""
     return Seat.objects.filter(
-        game__status=FINISHED, game__imported=False, game__voided_at__isnull=True
-    )
+        game__status=FINISHED, game__imported=False, game__voided_at__isnull=True,
+        game__daily=False,
+    )  # fmt: skip
 
 
 def _tallies() -> dict:
@@ -199,8 +201,8 @@ def draw_calls(user: AbstractBaseUser) -> dict[str, int]:
     draw_ends = ("draw", "fought_draw")
     calls = Move.objects.filter(
         game__status=FINISHED, game__imported=False, game__voided_at__isnull=True,
-        game__end__in=draw_ends, game__seats__user=user, game__seats__index=F("seat"),
-        payload__type="call",
+        game__daily=False, game__end__in=draw_ends, game__seats__user=user,
+        game__seats__index=F("seat"), payload__type="call",
     )  # fmt: skip
     return calls.aggregate(
         calls=Count("id"), calls_won=Count("id", filter=Q(game__winner_seat=F("seat")))

@@ -143,10 +143,15 @@ def create_table(
     turn_seconds: int | None = None,
     rated: bool = False,
     form_key: str = "",
+    seed: int | None = None,
+    daily: bool = False,
 ) -> Game:
     """A new table with ``user`` in seat 0; ``others`` says what fills seats 1 and 2
     ("open" for people, or a bot kind). Dealt at once when no seat is left open. A rated
     table's result moves its players' ratings (``games.ratings``).
+
+    ``seed``: the deal's, committed to elsewhere (the daily deal's, ``games.daily``) rather
+    than drawn here; ``daily`` marks the game as one of the daily deal (``Game.daily``).
 
     ``form_key``: the key of the form that asks (one per page). The same key again, while
     the table it made is unfinished, gives that table (``Game.repeated`` set), so a double
@@ -172,11 +177,11 @@ def create_table(
             Game.objects.filter(pk=earlier.pk).update(form_key="")
         # The seed is drawn now and only its commitment shown, so everyone who sits down
         # can see that the deal was fixed before they joined (provably fair shuffles).
-        seed = str(secrets.randbits(128))
+        drawn = str(secrets.randbits(128) if seed is None else seed)
         fields = dict(
             created_by=user, public=public, variants=list(variants or []),
-            turn_seconds=seconds, seed=seed, commitment=Game.commit_to(seed), rated=rated,
-            form_key=form_key,
+            turn_seconds=seconds, seed=drawn, commitment=Game.commit_to(drawn), rated=rated,
+            form_key=form_key, daily=daily,
         )  # fmt: skip
         try:
             with transaction.atomic():

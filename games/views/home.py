@@ -11,10 +11,12 @@ from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import GuestRefused, make_guest
+from games.daily import pages as daily_pages
 from games.htmx import HtmxHttpRequest
 from games.models import Game, Seat
 from games.play import services
@@ -51,6 +53,7 @@ def home(request: HtmxHttpRequest, to_watch: dict[str, Any]) -> HttpResponse:
     """The page a visitor lands on (the lobby's address, for someone not logged in);
     ``to_watch``: the games anyone may watch, which the lobby lists (it calls this)."""
     context = {"counts": live_counts(), "poll_seconds": POLL_SECONDS, **to_watch}
+    context["daily_line"] = daily_pages.home_line(request.user, timezone.now())
     return render(request, "games/home.html", context)
 
 

@@ -17,10 +17,12 @@ from django.db.models import Prefetch, QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import display_name_for, is_guest
+from games.daily import pages as daily_pages
 from games.engine.state import HELD_MELDS_FREE
 from games.fairplay import actions as fairplay_actions
 from games.forms import NewTableForm, QuickPlayForm
@@ -162,6 +164,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     template = "games/lobby.html#lobby-body" if request.htmx else "games/lobby.html"
     origin = request.build_absolute_uri("/").rstrip("/")
     context = lobby_context(request.user, origin)
+    context["daily_line"] = daily_pages.home_line(request.user, timezone.now())
     if not request.htmx:
         # A staff warning (fair play) is shown once, here, where a person comes back to.
         for text in fairplay_actions.take_warnings(request.user):
