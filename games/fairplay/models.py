@@ -12,8 +12,9 @@ from games.models import Game
 
 
 class Pair(models.Model):
-    """Two accounts that shared rated tables (``low`` has the lower id), with the sums the
-    sequential test keeps (``detector.PairScore``) and counts staff read as evidence."""
+    """Two accounts that shared rated tables (``low`` has the lower id), with the sums and
+    counts the sequential test keeps (``detector.PairScore``: ``logs`` for feeding,
+    ``signals`` for the others) and each signal's part of the score (``parts``)."""
 
     low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -27,6 +28,8 @@ class Pair(models.Model):
     flagged_after = models.PositiveIntegerField(_("flagged after games"), null=True, blank=True)
     flagged_at = models.DateTimeField(_("flagged at"), null=True, blank=True)
     evidence = models.JSONField(_("other evidence"), default=dict)
+    signals = models.JSONField(_("counts of the other signals"), default=dict)
+    parts = models.JSONField(_("each signal's part of the score"), default=dict)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:

@@ -84,21 +84,19 @@ def _add(game: Game, features: GameFeatures, first: tuple[int, int], second: tup
     """Add the game to the pair of (seat, user) ``first`` and ``second``, lower user first."""
     (seat_a, user_a), (seat_b, user_b) = first, second
     pair = _pair(user_a, user_b)
-    feeds = feeds_between(features, seat_a, seat_b)
-    score = PairScore(
-        logs=list(pair.logs) if pair.logs else [0.0] * len(ODDS),
-        games=pair.games, feeds=pair.feeds, fits=pair.fits, expected=pair.expected,
-        peak=pair.peak, flagged_at=pair.flagged_after,
-    )  # fmt: skip
-    score.add_game(feeds)
+    score = _kept(pair)
+    score.add_game(features, seat_a, seat_b)
     pair.logs, pair.games, pair.feeds = score.logs, score.games, score.feeds
     pair.fits, pair.expected, pair.score, pair.peak = (
         score.fits, score.expected, score.score, score.peak,
     )  # fmt: skip
+    pair.signals = {"layoffs": score.layoffs, "answers": score.answers, "calls": score.calls}
+    pair.parts = score.parts()
     if score.flagged_at is not None and pair.flagged_after is None:
         pair.flagged_after, pair.flagged_at = score.flagged_at, timezone.now()
     pair.evidence = _evidence(pair.evidence, features, (seat_a, user_a), (seat_b, user_b))
     pair.save()
+    feeds = feeds_between(features, seat_a, seat_b)
     weights = [feed_log_ratios(f.chance, f.fits)[WEIGHT_ODDS] for f in feeds]
     rare = sorted(
         (f for f in feeds if f.fits and f.chance <= MOMENT_CHANCE), key=lambda f: f.chance
@@ -108,6 +106,23 @@ def _add(game: Game, features: GameFeatures, first: tuple[int, int], second: tup
         fits=sum(f.fits for f in feeds), expected=sum(f.chance for f in feeds),
         moments=[[f.ply + 1, round(f.chance, 3)] for f in rare[:MOMENTS]],
     )  # fmt: skip
+
+
+def _kept(pair: Pair) -> PairScore:
+    """The pair's score as kept; a row from before the present shape starts afresh."""
+    score = PairScore()
+    signals = pair.signals or {}
+    if len(pair.logs or []) != len(score.logs) or not signals:
+        return score
+    score.logs = list(pair.logs)
+    score.layoffs, score.answers, score.calls = (
+        list(signals["layoffs"]), list(signals["answers"]), list(signals["calls"]),
+    )  # fmt: skip
+    score.games, score.feeds, score.fits, score.expected = (
+        pair.games, pair.feeds, pair.fits, pair.expected,
+    )  # fmt: skip
+    score.peak, score.flagged_at = pair.peak, pair.flagged_after
+    return score
 
 
 EVIDENCE_KEYS = ("layoffs", "withheld", "folds", "folds_that_would_win", "fights", "paid")

@@ -24,7 +24,7 @@ from games.history.dashboard import staff_only
 from games.models import Game
 from games.redirects import local_path
 
-from . import actions, reports
+from . import actions, evidence, reports
 from .detector import ALPHA, THRESHOLD
 from .models import Pair, Report, StaffAction
 
@@ -99,6 +99,7 @@ def pair(request: HttpRequest, pair_id: int) -> HttpResponse:
         "high": high,
         "directions": directions,
         "third_chips": found.evidence.get("third_chips", 0),
+        "signals": evidence.lines(found, low, high),
         "games": games,
         "threshold": THRESHOLD,
         "countable": actions.pair_games(found).count(),
