@@ -50,9 +50,30 @@ HONEST_GROUPS = ("styles", "friends", "strong-weak", "series")
 SEATINGS = ((0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1))
 
 
+def style_edges(games: int, seed: int) -> dict[str, float]:
+    """Each style's mean chips a game at tables of styles drawn at random: what a
+    player's results elsewhere say of it (the chip signals' baseline). On the site it is
+    the account's own mean over its other rated games; here the style's, as if measured
+    over many games apart (a shortcut, said so in docs/fair-play.md)."""
+    rng = random.Random(seed)
+    styles = (*HONEST, "tuned", "random")
+    sums = dict.fromkeys(styles, 0.0)
+    counts = dict.fromkeys(styles, 0)
+    for i in range(games):
+        kinds = [rng.choice(styles) for _ in range(3)]
+        game = play(seed * 1_000_003 + i, [honest(k) for k in kinds], i)
+        for kind, chips in zip(kinds, game.chips, strict=True):
+            sums[kind] += chips
+            counts[kind] += 1
+    return {k: sums[k] / max(counts[k], 1) for k in styles}
+
+
+EDGES: dict[str, float] = {}
+
+
 def run_pair(job: tuple) -> dict:
     """Play one pair's hands; its first flag, peak, and each signal's part at the end."""
-    group, kind, base, seed, hands, stop = job
+    group, kind, base, seed, hands, stop, edges = job
     rng = random.Random(seed)
     styles = _styles(group, kind, base, rng)
     score, at_roc, first, third = PairScore(), None, 0, rng.choice(HONEST)
@@ -66,7 +87,11 @@ def run_pair(job: tuple) -> dict:
         game_seed = seed * 100_003 + hand
         game = play(game_seed, policies, game_seed, dealer)
         dealer = game.winner if series else None
-        score.add_game(game_features(game.start(), game.moves), *pair)
+        seats = [third] * 3
+        seats[pair[0]], seats[pair[1]] = styles
+        score.add_game(
+            game_features(game.start(), game.moves), *pair, tuple(edges[k] for k in seats)
+        )
         if hand + 1 == ROC_HANDS:
             at_roc = score.score
         if score.flagged and not first:
@@ -122,6 +147,7 @@ def honest_jobs(args) -> list[tuple]:
         for i in range(count):
             jobs.append(
                 (group, "", "", seed + HONEST_GROUPS.index(group) * 1_000_000 + i, hands, False)
+                + (args.edges,)
             )
     return jobs
 
@@ -134,9 +160,8 @@ def colluding_jobs(args) -> list[tuple]:
         bases = ("mixed",) if kind.startswith("mixed") else args.bases.split(",")
         for b, base in enumerate(bases):
             for i in range(args.colluding_pairs):
-                jobs.append(
-                    ("colluding", kind, base, seed + k * 100_000 + b * 10_000 + i, args.hands, True)
-                )
+                seed_i = seed + k * 100_000 + b * 10_000 + i
+                jobs.append(("colluding", kind, base, seed_i, args.hands, True, args.edges))
     return jobs
 
 
@@ -220,7 +245,7 @@ def detection_cost(total: int, seed: int) -> float:
         features = game_features(game.start(), game.moves)
         for a, b in ((0, 1), (0, 2), (1, 2)):
             score = scores.setdefault((i % 500, a, b), PairScore())
-            score.add_game(features, a, b)
+            score.add_game(features, a, b, (0.1, -0.2, 0.1))
     return time.process_time() - start
 
 
@@ -242,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         "--gains", help="read the gains from this JSON (bench.fairplay_gain's last line)"
     )
     parser.add_argument("--timed-games", type=int, default=10_000)
+    parser.add_argument("--edge-games", type=int, default=4000, help="games to measure edges")
     parser.add_argument("--only", choices=("honest", "colluding", "cost"), help="one part only")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
@@ -251,9 +277,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.small:
         args.honest_pairs, args.honest_hands, args.friends, args.strong_weak = 12, 10, 2, 2
         args.series, args.friend_hands, args.colluding_pairs, args.hands = 2, 24, 1, 30
-        args.gain_deals, args.timed_games = 4, 40
+        args.gain_deals, args.timed_games, args.edge_games = 4, 40, 60
         args.kinds, args.bases = args.kinds or "full,soft,dump", "greedy"
     started = time.perf_counter()
+    args.edges = style_edges(args.edge_games, args.seed)
+    print(
+        "edges (mean chips a game by style): "
+        + ", ".join(f"{k} {v:+.2f}" for k, v in args.edges.items())
+    )
     rows: list[dict] = []
     if args.only in (None, "honest"):
         honest_rows = run_all(honest_jobs(args), args.jobs)

@@ -48,7 +48,7 @@ from .features import GameFeatures
 # measures it per style of the receiving seat). The null hypothesis is therefore "the odds
 # of a fit are at most NULL_ODDS times the uniform odds", with a margin over the most
 # enriched style measured.
-NULL_ODDS = 1.4
+NULL_ODDS = 1.5
 # The odds ratios of the alternative (on top of NULL_ODDS).
 ODDS = (1.5, 2.0, 3.0, 5.0, 8.0)
 LOG_ODDS = tuple(math.log(k) for k in ODDS)
@@ -71,7 +71,7 @@ ALPHA = 1e-4
 THRESHOLD = math.log(1 / ALPHA)
 # A chance is kept inside this margin so one impossible-looking fit cannot decide alone.
 EDGE = 1e-3
-SIGNALS = ("feed", "layoff", "answer", "call")
+SIGNALS = ("feed", "layoff", "answer", "call", "flow", "third")
 
 # Tolerances of the comparisons (odds ratio towards the partner over towards the third):
 # honest seats are let differ up to these before the evidence counts.
@@ -83,6 +83,13 @@ CALL_HIGH = 2.0  # one-sided: calls withheld while the partner would pay most
 LAYOFF_SHAPE = (2, 2, 2, 2, 2)  # role, free, threat, towards, (n, made)
 ANSWER_SHAPE = (2, 2, 2, 2)  # role, favourable, towards, (n, fought)
 CALL_SHAPE = (2, 5, 2, 2)  # role, value, (withheld 0, called 1), (n, partner higher)
+# The chip signals bet on each game's chips against what the three players' results
+# elsewhere (their *edges*, mean chips a game) lead one to expect: ``flow``, the chips
+# between the two (either way: a chip dump), ``third``, the third seat's (a pair that plays
+# as one takes them from it). A bet of ``b`` stakes that share of the running figure; no
+# seat's chips in one game differ from expected by more than CHIP_BOUND (R10 at its worst).
+BETS = (0.05, 0.1, 0.2, 0.4)
+CHIP_BOUND = 60.0
 
 
 def feed_log_ratios(chance: float, fits: bool) -> tuple[float, ...]:
@@ -109,6 +116,8 @@ class PairScore:
     layoffs: list[int] = field(default_factory=lambda: _zeros(LAYOFF_SHAPE))
     answers: list[int] = field(default_factory=lambda: _zeros(ANSWER_SHAPE))
     calls: list[int] = field(default_factory=lambda: _zeros(CALL_SHAPE))
+    # log wealth per bet: flow towards the second seat, towards the first, the third's loss
+    chips: list[float] = field(default_factory=lambda: [0.0] * (3 * len(BETS)))
     games: int = 0
     feeds: int = 0
     fits: int = 0
@@ -116,9 +125,13 @@ class PairScore:
     peak: float = 0.0  # the highest score reached (the flag stays once it is crossed)
     flagged_at: int | None = None  # games when it was first crossed
 
-    def add_game(self, features: GameFeatures, a: int, b: int) -> None:
-        """Add one game in which the pair sat at seats ``a`` (role 0) and ``b`` (role 1)."""
+    def add_game(self, features: GameFeatures, a: int, b: int, edges: tuple | None = None) -> None:
+        """Add one game in which the pair sat at seats ``a`` (role 0) and ``b`` (role 1);
+        ``edges`` are the mean chips a game of the players at seats 0, 1, 2 from their
+        other games (without them the chip signals learn nothing from this game)."""
         roles = {a: 0, b: 1}
+        if edges is not None:
+            self._bet(features.chips, a, b, edges)
         for feed in features.feeds:
             if {feed.seat, feed.nxt} != {a, b}:
                 continue
@@ -153,13 +166,28 @@ class PairScore:
                 self.calls[at] += 1
                 self.calls[at + 1] += x.higher in roles
 
+    def _bet(self, chips: tuple[int, ...], a: int, b: int, edges: tuple) -> None:
+        c = 3 - a - b
+        mean = sum(edges) / 3
+        expected = [e - mean for e in edges]  # each seat's edge over the table's
+        flow = _clip(chips[b] - chips[a] - (expected[b] - expected[a]))
+        third = _clip(chips[c] - expected[c])
+        n = len(BETS)
+        for i, bet in enumerate(BETS):
+            self.chips[i] += math.log1p(bet * flow / CHIP_BOUND)
+            self.chips[n + i] += math.log1p(-bet * flow / CHIP_BOUND)
+            self.chips[2 * n + i] += math.log1p(-bet * third / CHIP_BOUND)
+
     def parts(self) -> dict[str, float]:
         """Each signal's log e-value (its evidence, in nats)."""
+        n = len(BETS)
         return {
             "feed": _feed_log_e(self.logs),
             "layoff": _tables_log_e(self.layoffs, LAYOFF_SHAPE, (LAYOFF_LOW, math.inf), "low"),
             "answer": _tables_log_e(self.answers, ANSWER_SHAPE, ANSWER_RANGE, "both"),
             "call": _tables_log_e(self.calls, CALL_SHAPE, (0.0, CALL_HIGH), "high"),
+            "flow": _log_mean_exp(self.chips[: 2 * n]),
+            "third": _log_mean_exp(self.chips[2 * n :]),
         }
 
     @property
@@ -170,6 +198,10 @@ class PairScore:
     @property
     def flagged(self) -> bool:
         return self.flagged_at is not None
+
+
+def _clip(value: float) -> float:
+    return min(max(value, -CHIP_BOUND), CHIP_BOUND)
 
 
 def _index(shape: tuple[int, ...], *at: int) -> int:

@@ -30,6 +30,8 @@ class Pair(models.Model):
     evidence = models.JSONField(_("other evidence"), default=dict)
     signals = models.JSONField(_("counts of the other signals"), default=dict)
     parts = models.JSONField(_("each signal's part of the score"), default=dict)
+    # Staff looked at the flagged pair and found it honest: its held pots count again.
+    cleared_at = models.DateTimeField(_("cleared at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
@@ -147,6 +149,7 @@ class StaffAction(models.Model):
         VOID = "void", _("voided the pair's rated games")
         CLOSE = "close", _("closed the account")
         DISMISS = "dismiss", _("dealt with the reports")
+        CLEAR = "clear", _("cleared the pair")
 
     staff = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",

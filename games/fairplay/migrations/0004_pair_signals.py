@@ -29,5 +29,25 @@ class Migration(migrations.Migration):
             name="parts",
             field=models.JSONField(default=dict, verbose_name="each signal's part of the score"),
         ),
+        migrations.AddField(
+            model_name="pair",
+            name="cleared_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="cleared at"),
+        ),
+        migrations.AlterField(
+            model_name="staffaction",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("warn", "warned"),
+                    ("void", "voided the pair's rated games"),
+                    ("close", "closed the account"),
+                    ("dismiss", "dealt with the reports"),
+                    ("clear", "cleared the pair"),
+                ],
+                max_length=8,
+                verbose_name="action",
+            ),
+        ),
         migrations.RunPython(start_again, migrations.RunPython.noop),
     ]
