@@ -217,6 +217,11 @@ def test_the_staff_page_lists_flagged_pairs_with_evidence_and_links_to_the_repla
     assert reverse("replay", args=[heaviest.game_id]) in page
     for ply, _chance_of in heaviest.moments:
         assert f"{reverse('replay', args=[heaviest.game_id])}?move={ply}" in page
+    # Each signal's part, in words a moderator can judge: full collusion never lays off on
+    # the partner's melds.
+    layoffs = cheats.signals["layoffs"]
+    assert f"{alice.username} withheld " in page and "on the third seat" in page
+    assert sum(layoffs) > 0 and "nats" in page
 
 
 @pytest.mark.django_db

@@ -116,8 +116,9 @@ class PairScore:
     layoffs: list[int] = field(default_factory=lambda: _zeros(LAYOFF_SHAPE))
     answers: list[int] = field(default_factory=lambda: _zeros(ANSWER_SHAPE))
     calls: list[int] = field(default_factory=lambda: _zeros(CALL_SHAPE))
-    # log wealth per bet: flow towards the second seat, towards the first, the third's loss
-    chips: list[float] = field(default_factory=lambda: [0.0] * (3 * len(BETS)))
+    # log wealth per bet: flow towards the second seat, towards the first, the third's loss;
+    # then the sums of the flow and of the third's chips against expected (for the words)
+    chips: list[float] = field(default_factory=lambda: [0.0] * (3 * len(BETS) + 2))
     games: int = 0
     feeds: int = 0
     fits: int = 0
@@ -177,6 +178,8 @@ class PairScore:
             self.chips[i] += math.log1p(bet * flow / CHIP_BOUND)
             self.chips[n + i] += math.log1p(-bet * flow / CHIP_BOUND)
             self.chips[2 * n + i] += math.log1p(-bet * third / CHIP_BOUND)
+        self.chips[3 * n] += flow
+        self.chips[3 * n + 1] += third
 
     def parts(self) -> dict[str, float]:
         """Each signal's log e-value (its evidence, in nats)."""
@@ -187,7 +190,7 @@ class PairScore:
             "answer": _tables_log_e(self.answers, ANSWER_SHAPE, ANSWER_RANGE, "both"),
             "call": _tables_log_e(self.calls, CALL_SHAPE, (0.0, CALL_HIGH), "high"),
             "flow": _log_mean_exp(self.chips[: 2 * n]),
-            "third": _log_mean_exp(self.chips[2 * n :]),
+            "third": _log_mean_exp(self.chips[2 * n : 3 * n]),
         }
 
     @property

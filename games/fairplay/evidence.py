@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.utils.translation import gettext
 
-from .detector import ANSWER_SHAPE, CALL_SHAPE, LAYOFF_SHAPE, SIGNALS
+from .detector import ANSWER_SHAPE, BETS, CALL_SHAPE, LAYOFF_SHAPE, SIGNALS
 from .models import Pair
 
 
@@ -35,6 +35,7 @@ def lines(pair: Pair, low: str, high: str) -> list[Line]:
         "layoff": [_layoffs(signals["layoffs"], r, *names[r], pair.games) for r in (0, 1)],
         "answer": [_answers(signals["answers"], r, *names[r]) for r in (0, 1)],
         "call": [_calls(signals["calls"], r, *names[r]) for r in (0, 1)],
+        **_chips(signals.get("chips"), low, high, pair.games),
     }
     out = [Line(s, float(parts.get(s, 0.0)), said[s]) for s in SIGNALS]
     return sorted(out, key=lambda line: -line.part)
@@ -86,3 +87,26 @@ def _calls(counts: list[int], role: int, me: str, partner: str) -> str:
         "me": me, "partner": partner, "called_p": p_call, "n_p": p_call + p_wait,
         "called_t": n_call - p_call, "n_t": (n_call - p_call) + (n_wait - p_wait),
     }  # fmt: skip
+
+
+def _chips(kept: list[float] | None, low: str, high: str, games: int) -> dict[str, list[str]]:
+    if not kept:
+        return {"flow": [], "third": []}
+    flow, third = kept[3 * len(BETS)], kept[3 * len(BETS) + 1]
+    return {
+        "flow": [
+            gettext(
+                "%(high)s took %(flow).1f chips more from %(low)s than their results "
+                "elsewhere say, over %(games)s games together (a negative figure: the other "
+                "way)."
+            )
+            % {"high": high, "low": low, "flow": flow, "games": games}
+        ],
+        "third": [
+            gettext(
+                "The third seat ended %(third).1f chips from what its results and theirs "
+                "elsewhere say, over %(games)s games (below 0: it lost more)."
+            )
+            % {"third": third, "games": games}
+        ],
+    }
