@@ -253,12 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--small", action="store_true", help="a quick smoke run")
     parser.add_argument("--honest-pairs", type=int, default=10_000)
-    parser.add_argument("--honest-hands", type=int, default=40)
-    parser.add_argument("--friends", type=int, default=300)
-    parser.add_argument("--strong-weak", type=int, default=150)
-    parser.add_argument("--series", type=int, default=150)
-    parser.add_argument("--friend-hands", type=int, default=400)
-    parser.add_argument("--colluding-pairs", type=int, default=40)
+    parser.add_argument("--honest-hands", type=int, default=10)
+    parser.add_argument("--friends", type=int, default=150)
+    parser.add_argument("--strong-weak", type=int, default=75)
+    parser.add_argument("--series", type=int, default=75)
+    parser.add_argument("--friend-hands", type=int, default=200)
+    parser.add_argument("--colluding-pairs", type=int, default=20)
     parser.add_argument("--hands", type=int, default=1000, help="most hands a colluding pair plays")
     parser.add_argument("--bases", default="greedy,easy")
     parser.add_argument("--kinds", help="only these colluding kinds (comma-separated)")
@@ -323,7 +323,8 @@ def _gains(args) -> dict:
 
 
 def _write_roc(path: str, rows: list[dict]) -> None:
-    honest_scores = np.array([r["roc"] for r in rows if not r["kind"]])
+    # Honest pairs that played at least ROC_HANDS hands (the short ones never got there).
+    honest_scores = np.array([r["roc"] for r in rows if not r["kind"] and r["hands"] >= ROC_HANDS])
     curves = {}
     for kind in ("light", "mixed-25", "cheap", "subtle"):
         bad = np.array([r["roc"] for r in rows if r["kind"] == kind])
