@@ -10,10 +10,15 @@ observation: that chance, and whether the card really did fit (known once the ga
 A pair sharing hands feeds far more often than its chances say; an honest seat does not,
 whatever it plays like.
 
-Beside it, counts that staff read as evidence but the test does not weigh (their honest
-rates depend on style, so they could not be tested without flagging styles): lay-offs made
-and withheld on each other's melds, folds to each other's Draw calls that a fight would
-have won, and the chips that flowed between them.
+Each discard also carries its rank among the discarder's choices (greedy's discard score
+from the discarder's view), so that feeding with second-best cards stands out.
+
+Beside feeding, each seat's decisions that the detector compares towards its partner and
+towards the third, each judged from the seat's own view: the turns it could lay off on a
+seat's melds and whether it did (``Layoff``), its answers to each seat's Draw calls
+(``Answer``), and its chances to call Draw with which other seat held the more points a
+card (``CallChance``: hidden from it, so an honest choice cannot follow it). And the chips,
+and per direction the counts staff read (``PairCounts``).
 
 Runs on finished games only (their hands are known then); nothing here imports Django.
 """
