@@ -1,136 +1,127 @@
-"""Fair play's error rates: how soon colluding pairs are flagged, how rarely honest ones are.
+"""Fair play's error rates: how soon each kind of colluding pair is flagged, how rarely
+honest pairs are, and what each kind of teaming up is worth.
 
-    python -m bench.fairplay                 # the figures in docs/fair-play.md
-    python -m bench.fairplay --small         # a quick smoke run (tests use it)
-    python -m bench.fairplay --svg docs/fair-play-roc.svg
+    python -m bench.fairplay --jobs 2                 # the figures in docs/fair-play.md
+    python -m bench.fairplay --small                  # a quick smoke run (tests use it)
 
-Engine and bots only (no database). Three pools of games are played with fresh seeded
-deals: honest games (each seat one of the honest styles of ``bench.colluders``, drawn at
-random), and games where two seats collude fully or lightly against an honest third. Each
-game's features come from ``games.fairplay.features`` on the deal and the move log, exactly
-as the site computes them, and give one piece of evidence per pair of seats.
+Engine and bots only (no database). Every pair plays its own games from fresh seeded
+deals (nothing is resampled from a pool): a pair is a sequence of hands at one table with
+a third seat, each hand's features computed by ``games.fairplay.features`` from the deal
+and the log exactly as the site computes them, and the pair's score
+(``games.fairplay.detector.PairScore``) checked after every hand.
 
-A pair of accounts is then a sequence of shared hands drawn from its pool (with
-replacement, keeping the pair's styles fixed for honest pairs), checked after every hand by
-``games.fairplay.detector``: the share of pairs flagged within 50, 100, 200 and 400 hands
-is the detection rate (colluders) or the false-positive rate (honest pairs, with a one-sided
-95% Clopper-Pearson upper bound). The pools are the independent data; resampling them into
-pairs shows how evidence accumulates. The honest pool's calibration (discards that fitted
-the next hand against the chances the seats' own views gave) is printed too.
+Honest pairs (``HONEST_GROUPS``): two styles drawn from ``bench.colluders.HONEST`` beside a
+third of a style drawn each hand; friends who always sit together for many hands; a very
+strong player (tuned greedy) beside a very weak one (random or Easy); and friends
+playing series with a pot for an ante of 1 against one third. The honest rate is printed
+with its one-sided 95% Clopper-Pearson upper bound.
 
-Last, the detector's cost: features and scores of 10,000 finished games from their logs,
-on one core.
+Colluding pairs: each kind of ``bench.colluders.KINDS`` on greedy's and Easy's bases
+(mixed kinds on drawn bases), ``--colluding-pairs`` pairs each, played until flagged or
+``--hands``; the chip dumps as series. Their gains come from ``bench.fairplay_gain`` (run
+first, or read with ``--gains FILE``). Last, the detector's cost: features and scores of
+10,000 finished games on one core.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import random
 import sys
 import time
-from dataclasses import dataclass
+from multiprocessing import Pool
 
 import numpy as np
-from scipy.special import logsumexp
 from scipy.stats import beta
 
-from bench.colluders import FULL, HONEST, LIGHT, colluder, honest
-from games.engine import apply, new_game
-from games.fairplay.detector import ODDS, THRESHOLD, PairScore, feed_log_ratios
-from games.fairplay.features import feeds_between, game_features
+from games.fairplay.detector import SIGNALS, THRESHOLD, PairScore
+from games.fairplay.features import game_features
 
-HANDS = (50, 100, 200, 400)
-# The ROC is drawn at 50 shared hands: by 200 both kinds of colluders are all flagged.
-ROC_HANDS = 50
+from . import fairplay_gain
+from .colluders import HONEST, KINDS, MIXED_BASES, SERIES_KINDS, honest, kind_policies
+from .fairplay_roc import roc, roc_svg
+from .fairplay_sim import play
 
-
-@dataclass
-class PlayedGame:
-    seed: int
-    moves: list
-    kinds: tuple[str, str, str]
-    pair: tuple[int, int] | None  # the colluding seats, if any
+CHECKS = (100, 400, 1000)
+ROC_HANDS = 100
+SERIES_HANDS = 12
+HONEST_GROUPS = ("styles", "friends", "strong-weak", "series")
+SEATINGS = ((0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1))
 
 
-def play(seed: int, kinds: tuple[str, str, str], pair=None, share: float = FULL) -> PlayedGame:
+def style_edges(games: int, seed: int) -> dict[str, float]:
+    """Each style's mean chips a game at tables of styles drawn at random: what a
+    player's results elsewhere say of it (the chip signals' baseline). On the site it is
+    the account's own mean over its other rated games; here the style's, as if measured
+    over many games apart (a shortcut, said so in docs/fair-play.md)."""
     rng = random.Random(seed)
-    policies = [honest(k) for k in kinds]
-    if pair is not None:
-        a, b = pair
-        policies[a], policies[b] = colluder(b, share), colluder(a, share)
-    state, moves = new_game(seed), []
-    while not state.finished:
-        move = policies[state.turn](state, state.turn, rng)
-        moves.append(move)
-        state = apply(state, move)
-    return PlayedGame(seed, moves, kinds, pair)
-
-
-def evidence(game: PlayedGame, a: int, b: int) -> np.ndarray:
-    """The log likelihood ratios (one per odds ratio) of one game for seats a and b."""
-    features = game_features(new_game(game.seed), game.moves)
-    total = np.zeros(len(ODDS))
-    for feed in feeds_between(features, a, b):
-        total += feed_log_ratios(feed.chance, feed.fits)
-    return total
-
-
-def honest_pool(games: int, seed: int) -> tuple[dict, list[PlayedGame], dict]:
-    """Evidence per pair-game keyed by the pair's two styles (sorted); and calibration."""
-    rng = random.Random(seed)
-    pool: dict[tuple[str, str], list[np.ndarray]] = {}
-    played = []
-    # Per receiving seat's style: [discards, fits, expected fits].
-    calibration = {kind: [0, 0, 0.0] for kind in HONEST}
+    styles = (*HONEST, "tuned", "random")
+    sums = dict.fromkeys(styles, 0.0)
+    counts = dict.fromkeys(styles, 0)
     for i in range(games):
-        kinds = tuple(rng.choice(HONEST) for _ in range(3))
-        game = play(seed * 1_000_003 + i, kinds)
-        played.append(game)
-        features = game_features(new_game(game.seed), game.moves)
-        for feed in features.feeds:
-            row = calibration[kinds[feed.nxt]]
-            row[0] += 1
-            row[1] += feed.fits
-            row[2] += feed.chance
-        for a, b in ((0, 1), (0, 2), (1, 2)):
-            total = np.zeros(len(ODDS))
-            for feed in feeds_between(features, a, b):
-                total += feed_log_ratios(feed.chance, feed.fits)
-            key = tuple(sorted((kinds[a], kinds[b])))
-            pool.setdefault(key, []).append(total)
-    return pool, played, calibration
+        kinds = [rng.choice(styles) for _ in range(3)]
+        game = play(seed * 1_000_003 + i, [honest(k) for k in kinds], i)
+        for kind, chips in zip(kinds, game.chips, strict=True):
+            sums[kind] += chips
+            counts[kind] += 1
+    return {k: sums[k] / max(counts[k], 1) for k in styles}
 
 
-def colluding_pool(games: int, share: float, seed: int) -> list[np.ndarray]:
+EDGES: dict[str, float] = {}
+
+
+def run_pair(job: tuple) -> dict:
+    """Play one pair's hands; its first flag, peak, and each signal's part at the end."""
+    group, kind, base, seed, hands, stop, edges = job
     rng = random.Random(seed)
-    out = []
-    for i in range(games):
-        pair = rng.choice(((0, 1), (0, 2), (1, 2)))
-        kinds = tuple(rng.choice(HONEST) for _ in range(3))
-        game = play(seed * 1_000_003 + i, kinds, pair, share)
-        out.append(evidence(game, *pair))
-    return out
+    styles = _styles(group, kind, base, rng)
+    score, at_roc, first, third = PairScore(), None, 0, rng.choice(HONEST)
+    dealer = None
+    for hand in range(hands):
+        series = group == "series" or kind in SERIES_KINDS
+        if not series or hand % SERIES_HANDS == 0:
+            pair = SEATINGS[rng.randrange(6)]
+            third, dealer = rng.choice(HONEST), None
+        policies = _policies(group, kind, styles, pair, third, rng)
+        game_seed = seed * 100_003 + hand
+        game = play(game_seed, policies, game_seed, dealer)
+        dealer = game.winner if series else None
+        seats = [third] * 3
+        seats[pair[0]], seats[pair[1]] = styles
+        score.add_game(
+            game_features(game.start(), game.moves), *pair, tuple(edges[k] for k in seats)
+        )
+        if hand + 1 == ROC_HANDS:
+            at_roc = score.score
+        if score.flagged and not first:
+            first = hand + 1
+            if stop and hand + 1 >= ROC_HANDS:
+                break
+    return {
+        "group": group, "kind": kind, "base": base, "first": first, "peak": score.peak,
+        "roc": score.score if at_roc is None else at_roc, "hands": score.games,
+        "parts": score.parts(), "styles": styles,
+    }  # fmt: skip
 
 
-def first_flags(samples: np.ndarray) -> np.ndarray:
-    """For pairs × hands × odds evidence, the hand (1-based) each pair is first flagged at,
-    or 0 when never."""
-    scores = logsumexp(np.cumsum(samples, axis=1), axis=2) - math.log(samples.shape[2])
-    crossed = scores >= THRESHOLD
-    first = crossed.argmax(axis=1) + 1
-    first[~crossed.any(axis=1)] = 0
-    return first
+def _styles(group: str, kind: str, base: str, rng: random.Random) -> tuple[str, str]:
+    if kind:
+        if kind.startswith("mixed"):
+            return rng.choice(MIXED_BASES), rng.choice(MIXED_BASES)
+        return base, base
+    if group == "strong-weak":
+        return "tuned", rng.choice(("random", "easy"))
+    return rng.choice(HONEST), rng.choice(HONEST)
 
 
-def pairs_from(pool: list[np.ndarray], pairs: int, hands: int, rng: np.random.Generator):
-    stack = np.stack(pool)
-    picks = rng.integers(0, len(stack), size=(pairs, hands))
-    return stack[picks]
-
-
-def rate(first: np.ndarray, hands: int) -> float:
-    return float(((first > 0) & (first <= hands)).mean())
+def _policies(group, kind, styles, pair, third, rng):
+    policies = [honest(third)] * 3
+    if kind:
+        policies[pair[0]], policies[pair[1]] = kind_policies(kind, pair, styles)
+    else:
+        policies[pair[0]], policies[pair[1]] = honest(styles[0]), honest(styles[1])
+    return policies
 
 
 def upper_bound(flagged: int, n: int, confidence: float = 0.95) -> float:
@@ -138,165 +129,210 @@ def upper_bound(flagged: int, n: int, confidence: float = 0.95) -> float:
     return 1.0 if flagged >= n else float(beta.ppf(confidence, flagged + 1, n - flagged))
 
 
-def roc(honest_scores: np.ndarray, bad_scores: np.ndarray) -> list[tuple[float, float]]:
-    thresholds = np.unique(np.concatenate([honest_scores, bad_scores]))[::-1]
-    points = [(0.0, 0.0)]
-    for t in thresholds:
-        points.append((float((honest_scores >= t).mean()), float((bad_scores >= t).mean())))
-    points.append((1.0, 1.0))
-    return points
+def within(rows: list[dict], hands: int) -> float:
+    return sum(1 for r in rows if 0 < r["first"] <= hands) / max(len(rows), 1)
 
 
-def roc_svg(curves: dict[str, list[tuple[float, float]]], hands: int = ROC_HANDS) -> str:
-    """A plain SVG of ROC curves at ``hands`` (false-positive rate on a log axis from 1e-4)."""
-    size, pad = 320, 40
-    colours = {"full": "#1b6e3a", "light": "#b8860b"}
+def honest_jobs(args) -> list[tuple]:
+    n = args.honest_pairs
+    sizes = {
+        "styles": (n - args.friends - args.strong_weak - args.series, args.honest_hands),
+        "friends": (args.friends, args.friend_hands),
+        "strong-weak": (args.strong_weak, args.friend_hands),
+        "series": (args.series, args.friend_hands),
+    }
+    jobs, seed = [], args.seed * 10_000_000
+    for group in HONEST_GROUPS:
+        count, hands = sizes[group]
+        for i in range(count):
+            jobs.append(
+                (group, "", "", seed + HONEST_GROUPS.index(group) * 1_000_000 + i, hands, False)
+                + (args.edges,)
+            )
+    return jobs
 
-    def xy(fp: float, tp: float) -> str:
-        x = pad + size * (math.log10(max(fp, 1e-4)) + 4) / 4
-        y = pad + size * (1 - tp)
-        return f"{x:.1f},{y:.1f}"
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size + 2 * pad} '
-        f'{size + 2 * pad}" role="img" aria-label="ROC of the fair-play detector">',
-        f'<rect x="{pad}" y="{pad}" width="{size}" height="{size}" fill="none" stroke="#888"/>',
-    ]
-    for i, label in enumerate(("0.0001", "0.001", "0.01", "0.1", "1")):
-        x = pad + size * i / 4
-        parts.append(
-            f'<text x="{x:.0f}" y="{pad + size + 16}" font-size="10" '
-            f'text-anchor="middle">{label}</text>'
+def colluding_jobs(args) -> list[tuple]:
+    jobs, seed = [], (args.seed + 1) * 10_000_000
+    for k, kind in enumerate(KINDS):
+        if args.kinds and kind not in args.kinds.split(","):
+            continue
+        bases = ("mixed",) if kind.startswith("mixed") else args.bases.split(",")
+        for b, base in enumerate(bases):
+            for i in range(args.colluding_pairs):
+                seed_i = seed + k * 100_000 + b * 10_000 + i
+                jobs.append(("colluding", kind, base, seed_i, args.hands, True, args.edges))
+    return jobs
+
+
+def run_all(jobs: list[tuple], workers: int) -> list[dict]:
+    # Longest first, so that the last minutes are not one long pair on one core.
+    jobs = sorted(jobs, key=lambda j: -j[4])
+    if workers <= 1:
+        return [run_pair(j) for j in jobs]
+    with Pool(workers) as pool:
+        return list(pool.imap_unordered(run_pair, jobs, chunksize=4))
+
+
+def report_honest(rows: list[dict]) -> None:
+    n = len(rows)
+    flagged = sum(1 for r in rows if r["first"])
+    print(f"\nhonest pairs: {n}, flagged {flagged}, 95% upper bound {upper_bound(flagged, n):.3%}")
+    for group in HONEST_GROUPS:
+        part = [r for r in rows if r["group"] == group]
+        if not part:
+            continue
+        peaks = np.array([r["peak"] for r in part])
+        print(
+            f"  {group:12} {len(part):6} pairs × {part[0]['hands']:4} hands: flagged "
+            f"{sum(1 for r in part if r['first'])}, highest score {peaks.max():.2f}, "
+            f"99th percentile {np.percentile(peaks, 99):.2f} (threshold {THRESHOLD:.2f})"
         )
-    for share in (0.0, 0.5, 1.0):
-        y = pad + size * (1 - share)
-        parts.append(
-            f'<text x="{pad - 4}" y="{y + 4:.0f}" font-size="10" text-anchor="end">{share:g}</text>'
+    for signal in SIGNALS:
+        values = np.array([r["parts"][signal] for r in rows])
+        print(
+            f"  {signal:7} at the end: highest {values.max():6.2f}, median {np.median(values):6.2f}"
         )
-    parts.append(
-        f'<text x="{pad + size / 2}" y="{pad + size + 32}" font-size="11" '
-        'text-anchor="middle">honest pairs flagged</text>'
+
+
+def report_colluding(rows: list[dict], gains: dict) -> list[dict]:
+    out = []
+    print(
+        f"\n{'kind':10} {'base':7} {'gain/hand':>14} {'pairs':>5} "
+        + " ".join(f"{h:>6}" for h in CHECKS)
+        + "  median"
     )
-    parts.append(
-        f'<text x="10" y="{pad + size / 2}" font-size="11" text-anchor="middle" '
-        f'transform="rotate(-90 10 {pad + size / 2})">colluding pairs flagged</text>'
+    keys = sorted(
+        {(r["kind"], r["base"]) for r in rows}, key=lambda kb: (KINDS.index(kb[0]), kb[1])
     )
-    for j, (name, points) in enumerate(curves.items()):
-        coords = [xy(fp, tp) for fp, tp in points]
-        line = " ".join(c for i, c in enumerate(coords) if i == 0 or c != coords[i - 1])
-        colour = colours.get(name, "#333")
-        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        parts.append(
-            f'<text x="{pad + size - 8}" y="{pad + size - 30 + 14 * j}" font-size="11" '
-            f'text-anchor="end" fill="{colour}">{name} collusion, {hands} hands</text>'
+    for kind, base in keys:
+        part = [r for r in rows if (r["kind"], r["base"]) == (kind, base)]
+        hits = [r["first"] for r in part if r["first"]]
+        gain = gains.get((kind, base))
+        shown = f"{gain['gain']:+.2f} ± {gain['half_width']:.2f}" if gain else "?"
+        rates = [within(part, h) for h in CHECKS]
+        median = int(np.median(hits)) if hits else 0
+        print(
+            f"{kind:10} {base:7} {shown:>14} {len(part):5} "
+            + " ".join(f"{r:6.0%}" for r in rates)
+            + f"  {median or '-':>6}"
         )
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+        out.append(
+            {
+                "kind": kind,
+                "base": base,
+                "pairs": len(part),
+                "rates": rates,
+                "median": median,
+                "gain": gain,
+            }
+        )
+    return out
 
 
-def detection_time(games: list[PlayedGame], total: int) -> float:
-    """Seconds to compute features and update every pair's score for ``total`` games."""
+def detection_cost(total: int, seed: int) -> float:
+    """Seconds of CPU to compute features and update every pair's score for ``total``
+    finished games (played first, not timed)."""
+    rng = random.Random(seed)
+    games = []
+    for i in range(min(total, 2000)):
+        policies = [honest(rng.choice(HONEST)) for _ in range(3)]
+        games.append(play(seed * 7 + i, policies, i))
     scores: dict[tuple[int, int, int], PairScore] = {}
     start = time.process_time()
     for i in range(total):
         game = games[i % len(games)]
-        features = game_features(new_game(game.seed), game.moves)
+        features = game_features(game.start(), game.moves)
         for a, b in ((0, 1), (0, 2), (1, 2)):
-            key = (i % 500, a, b)  # some 1,500 pairs, each seeing many games
-            scores.setdefault(key, PairScore()).add_game(feeds_between(features, a, b))
+            score = scores.setdefault((i % 500, a, b), PairScore())
+            score.add_game(features, a, b, (0.1, -0.2, 0.1))
     return time.process_time() - start
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--small", action="store_true", help="a quick smoke run")
-    parser.add_argument("--honest-games", type=int, default=6000)
-    parser.add_argument("--colluding-games", type=int, default=1000)
-    parser.add_argument("--honest-pairs", type=int, default=3000)
-    parser.add_argument("--colluding-pairs", type=int, default=500)
+    parser.add_argument("--honest-pairs", type=int, default=10_000)
+    parser.add_argument("--honest-hands", type=int, default=10)
+    parser.add_argument("--friends", type=int, default=150)
+    parser.add_argument("--strong-weak", type=int, default=75)
+    parser.add_argument("--series", type=int, default=75)
+    parser.add_argument("--friend-hands", type=int, default=200)
+    parser.add_argument("--colluding-pairs", type=int, default=20)
+    parser.add_argument("--hands", type=int, default=1000, help="most hands a colluding pair plays")
+    parser.add_argument("--bases", default="greedy,easy")
+    parser.add_argument("--kinds", help="only these colluding kinds (comma-separated)")
+    parser.add_argument("--gain-deals", type=int, default=3000)
+    parser.add_argument(
+        "--gains", help="read the gains from this JSON (bench.fairplay_gain's last line)"
+    )
     parser.add_argument("--timed-games", type=int, default=10_000)
+    parser.add_argument("--edge-games", type=int, default=4000, help="games to measure edges")
+    parser.add_argument("--only", choices=("honest", "colluding", "cost"), help="one part only")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--svg", help="write the ROC curves (50 hands) to this file")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--svg", help="write the ROC curves at 100 hands to this file")
+    parser.add_argument("--json", help="write every pair's result to this file")
     args = parser.parse_args(argv)
     if args.small:
-        args.honest_games, args.colluding_games = 60, 30
-        args.honest_pairs, args.colluding_pairs, args.timed_games = 50, 20, 60
-    hands = HANDS if not args.small else (10, 20)
+        args.honest_pairs, args.honest_hands, args.friends, args.strong_weak = 12, 10, 2, 2
+        args.series, args.friend_hands, args.colluding_pairs, args.hands = 2, 24, 1, 30
+        args.gain_deals, args.timed_games, args.edge_games = 4, 40, 60
+        args.kinds, args.bases = args.kinds or "full,soft,dump", "greedy"
     started = time.perf_counter()
-    pool, played, calibration = honest_pool(args.honest_games, args.seed)
-    full = colluding_pool(args.colluding_games, FULL, args.seed + 1)
-    light = colluding_pool(args.colluding_games, LIGHT, args.seed + 2)
+    args.edges = style_edges(args.edge_games, args.seed)
     print(
-        f"pools: {args.honest_games} honest games, {args.colluding_games} full and "
-        f"{args.colluding_games} light colluding games, "
-        f"played in {time.perf_counter() - started:.0f} s"
+        "edges (mean chips a game by style): "
+        + ", ".join(f"{k} {v:+.2f}" for k, v in args.edges.items())
     )
-    feeds, fits, expected = (sum(row[i] for row in calibration.values()) for i in range(3))
-    print(
-        f"honest calibration: {feeds} discards, {fits} fitted the next hand, "
-        f"{expected:.1f} expected from the seats' views (ratio {fits / max(expected, 1e-9):.3f})"
-    )
-    print(
-        "  by the receiving seat's style: "
-        + ", ".join(f"{k} {row[1] / max(row[2], 1e-9):.3f}" for k, row in calibration.items())
-    )
-    rng = np.random.default_rng(args.seed)
-    most = max(hands)
-    print(f"\nflagged within N shared hands (threshold {THRESHOLD:.2f} nats):")
-    print("pairs            n   " + "  ".join(f"{n:>6}" for n in hands))
-    results = {}
-    for name, bad in (("full", full), ("light", light)):
-        first = first_flags(pairs_from(bad, args.colluding_pairs, most, rng))
-        results[name] = first
-        flagged = "  ".join(f"{rate(first, n):6.1%}" for n in hands)
-        print(f"{name + ' collusion':15} {args.colluding_pairs:4}   {flagged}")
-    kinds = sorted(pool)
-    honest_first, honest_samples = [], []
-    for i in range(args.honest_pairs):
-        key = kinds[i % len(kinds)]
-        samples = pairs_from(pool[key], 1, most, rng)
-        honest_samples.append(samples[0])
-        honest_first.append(first_flags(samples)[0])
-    honest_first_arr = np.array(honest_first)
-    flagged = "  ".join(f"{rate(honest_first_arr, n):6.2%}" for n in hands)
-    print(f"{'honest':15} {args.honest_pairs:4}   {flagged}")
-    n_flagged = int(((honest_first_arr > 0) & (honest_first_arr <= most)).sum())
-    print(
-        f"honest pairs flagged within {most} hands: {n_flagged} of {args.honest_pairs}, "
-        f"95% upper bound {upper_bound(n_flagged, args.honest_pairs):.2%} "
-        f"(styles: {', '.join('+'.join(k) for k in kinds)})"
-    )
-    peak = logsumexp(np.cumsum(np.stack(honest_samples), axis=1), axis=2).max(axis=1)
-    peak -= math.log(len(ODDS))
-    print(
-        f"highest score an honest pair reached within {most} hands: {peak.max():.2f} nats "
-        f"(threshold {THRESHOLD:.2f}); 99th percentile {np.percentile(peak, 99):.2f}"
-    )
-    for name, first in results.items():
-        hit = first[first > 0]
-        if len(hit):
-            print(f"{name} collusion: median hands to flag {int(np.median(hit))}")
-    if args.svg:
-        at = min(ROC_HANDS, most)
-        honest_scores = _scores_at(np.stack(honest_samples), at)
-        curves = {}
-        for name, bad in (("full", full), ("light", light)):
-            bad_scores = _scores_at(pairs_from(bad, args.colluding_pairs, at, rng), at)
-            curves[name] = roc(honest_scores, bad_scores)
-        with open(args.svg, "w", encoding="utf-8") as out:
-            out.write(roc_svg(curves, at))
-        print(f"ROC written to {args.svg}")
-    seconds = detection_time(played, args.timed_games)
-    print(
-        f"\ndetection over {args.timed_games} finished games (features from the logs and "
-        f"scores): {seconds:.1f} s of CPU, {1000 * seconds / args.timed_games:.2f} ms a game"
-    )
+    rows: list[dict] = []
+    if args.only in (None, "honest"):
+        honest_rows = run_all(honest_jobs(args), args.jobs)
+        rows += honest_rows
+        report_honest(honest_rows)
+    if args.only in (None, "colluding"):
+        gains = _gains(args)
+        bad = run_all(colluding_jobs(args), args.jobs)
+        rows += bad
+        report_colluding(bad, gains)
+    if args.svg and args.only is None:
+        _write_roc(args.svg, rows)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(rows, out)
+    print(f"\nplayed and scored in {time.perf_counter() - started:.0f} s")
+    if args.only in (None, "cost"):
+        seconds = detection_cost(args.timed_games, args.seed)
+        print(
+            f"detection over {args.timed_games} finished games (features from the logs and "
+            f"scores): {seconds:.1f} s of CPU, {1000 * seconds / args.timed_games:.2f} ms a game"
+        )
     return 0
 
 
-def _scores_at(samples: np.ndarray, hands: int) -> np.ndarray:
-    sums = samples[:, :hands, :].sum(axis=1)
-    return logsumexp(sums, axis=1) - math.log(samples.shape[2])
+def _gains(args) -> dict:
+    if args.gains == "none":
+        return {}
+    if args.gains:
+        with open(args.gains, encoding="utf-8") as f:
+            rows = json.loads(f.read().strip().splitlines()[-1])
+    else:
+        argv = ["--deals", str(args.gain_deals), "--jobs", str(args.jobs), "--seed", str(args.seed)]
+        rows = fairplay_gain.main(argv + (["--kinds", args.kinds] if args.kinds else []))
+    return {(r["kind"], r["base"]): r for r in rows}
+
+
+def _write_roc(path: str, rows: list[dict]) -> None:
+    # Honest pairs that played at least ROC_HANDS hands (the short ones never got there).
+    honest_scores = np.array([r["roc"] for r in rows if not r["kind"] and r["hands"] >= ROC_HANDS])
+    curves = {}
+    for kind in ("light", "mixed-25", "cheap", "subtle"):
+        bad = np.array([r["roc"] for r in rows if r["kind"] == kind])
+        if len(bad):
+            curves[kind] = roc(honest_scores, bad)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(roc_svg(curves, ROC_HANDS))
+    print(f"ROC written to {path}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from games.engine.deal import deal_from_seed
 from games.engine.melds import take_options
 from games.fairplay import scoring
 from games.fairplay.detector import THRESHOLD, PairScore
-from games.fairplay.features import _chance, feeds_between, game_features
+from games.fairplay.features import _chance, game_features
 from games.fairplay.models import Pair, PairGame
 from games.models import Game, Seat
 from games.models import Move as MoveRow
@@ -71,7 +71,7 @@ def test_a_pair_that_shares_hands_is_flagged_within_a_few_games_and_the_third_is
     for seed in range(40):
         features = game_features(new_game(seed), _colluding(seed))
         for (a, b), score in scores.items():
-            score.add_game(feeds_between(features, a, b))
+            score.add_game(features, a, b)
     assert scores[(0, 1)].flagged, scores[(0, 1)]
     assert scores[(0, 1)].fits > 2 * scores[(0, 1)].expected
     assert not scores[(0, 2)].flagged and not scores[(1, 2)].flagged
@@ -84,7 +84,7 @@ def test_honest_pairs_of_every_style_are_not_flagged():
         kinds = [rng.choice(HONEST) for _ in range(3)]
         features = game_features(new_game(1000 + seed), _honest(1000 + seed, kinds))
         for (a, b), score in scores.items():
-            score.add_game(feeds_between(features, a, b))
+            score.add_game(features, a, b)
     for score in scores.values():
         assert not score.flagged
         assert score.peak < THRESHOLD / 2
@@ -94,9 +94,9 @@ def test_evidence_does_not_depend_on_the_order_of_the_games():
     games = [game_features(new_game(s), _colluding(s)) for s in range(6)]
     forward, backward = PairScore(), PairScore()
     for f in games:
-        forward.add_game(feeds_between(f, 0, 1))
+        forward.add_game(f, 0, 1)
     for f in reversed(games):
-        backward.add_game(feeds_between(f, 0, 1))
+        backward.add_game(f, 0, 1)
     assert forward.score == pytest.approx(backward.score)
 
 
@@ -217,6 +217,11 @@ def test_the_staff_page_lists_flagged_pairs_with_evidence_and_links_to_the_repla
     assert reverse("replay", args=[heaviest.game_id]) in page
     for ply, _chance_of in heaviest.moments:
         assert f"{reverse('replay', args=[heaviest.game_id])}?move={ply}" in page
+    # Each signal's part, in words a moderator can judge: full collusion never lays off on
+    # the partner's melds.
+    layoffs = cheats.signals["layoffs"]
+    assert f"{alice.username} withheld " in page and "on the third seat" in page
+    assert sum(layoffs) > 0 and "nats" in page
 
 
 @pytest.mark.django_db
@@ -250,7 +255,7 @@ def test_a_game_in_play_is_never_read_and_the_page_shows_no_card(client, alice, 
 def test_the_benchmark_runs_small(capsys):
     assert bench_fairplay.main(["--small"]) == 0
     out = capsys.readouterr().out
-    assert "full collusion" in out and "honest" in out and "detection over" in out
+    assert "honest pairs" in out and "full" in out and "detection over" in out
 
 
 @pytest.mark.django_db

@@ -337,10 +337,14 @@ def test_each_action_needs_its_own_permission(kind, alice, bob, carol, make_game
     staff.user_permissions.add(*_perms("see_fair_play", StaffAction.NEEDS[kind]))
     staff = User.objects.get(pk=staff.pk)
     target = {"void": {"pair": pair.pk}}.get(kind, {"account": bob.pk})
-    others = [k for k in StaffAction.NEEDS if k != kind]
+    others = [k for k in StaffAction.NEEDS if StaffAction.NEEDS[k] != StaffAction.NEEDS[kind]]
 
     answers = {
-        k: _act(staff, action=k, **({"pair": pair.pk} if k == "void" else {"account": bob.pk}))
+        k: _act(
+            staff,
+            action=k,
+            **({"pair": pair.pk} if k in ("void", "clear") else {"account": bob.pk}),
+        )
         for k in others
     }
     assert {k: r.status_code for k, r in answers.items()} == {k: 403 for k in others}
@@ -350,6 +354,25 @@ def test_each_action_needs_its_own_permission(kind, alice, bob, carol, make_game
     done = _act(staff, action=kind, **target)
     assert done.status_code == 302
     assert list(StaffAction.objects.values_list("kind", "staff__username")) == [(kind, "staff")]
+
+
+def test_clearing_a_flagged_pair_needs_the_right_to_void_it_and_is_not_for_its_own(
+    alice, bob, carol, make_game
+):
+    finished_game([alice, bob, carol], make_game)
+    pair = pair_of(alice, bob)
+    Pair.objects.filter(pk=pair.pk).update(flagged_after=1)
+    seer = User.objects.create_user("seer", is_staff=True)
+    seer.user_permissions.add(*_perms("see_fair_play", "warn_account"))
+    alice.is_staff = True
+    alice.save()
+    alice.user_permissions.add(*_perms("see_fair_play", "void_pair"))
+
+    refused = [_act(seer, action="clear", pair=pair.pk), _act(alice, action="clear", pair=pair.pk)]
+
+    assert [r.status_code for r in refused] == [403, 403]
+    assert Pair.objects.get(pk=pair.pk).cleared_at is None
+    assert not StaffAction.objects.exists()
 
 
 def _perms(*names: str):

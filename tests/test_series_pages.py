@@ -16,13 +16,14 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games.fairplay import actions
-from games.models import Game
+from games.models import Game, Seat
 from games.play import services
 from games.series import pages
 from games.series import services as series
 from games.series.models import Hand, Series
 from tests.fast_games import finish
 from tests.table.leaks import hidden_cards, leaks
+from tests.test_fairplay_actions import fair_play_staff
 
 pytestmark = pytest.mark.django_db
 
@@ -305,7 +306,41 @@ def test_a_pot_taken_with_a_voided_win_is_not_in_the_profile(alice, monkeypatch,
     hand = made.hands.get(number=voided_hand)
     Game.objects.filter(pk=hand.game_id).update(voided_at=timezone.now())
 
-    assert pages.pots_won(alice.pk) == {"pots_won": 0, "pot_chips_won": 0}
+    assert pages.pots_won(alice.pk) == {"pots_won": 0, "pot_chips_won": 0, "pots_held": 0}
+
+
+@pytest.mark.parametrize("voided_hand", [1, 2])
+def test_voiding_a_won_hand_makes_the_series_pots_again_as_if_it_was_not_won(
+    alice, monkeypatch, voided_hand
+):
+    made, _game = a_series_alice_takes_the_pot_of(alice, monkeypatch)
+    Game.objects.filter(pk=made.hands.get(number=voided_hand).game_id).update(
+        voided_at=timezone.now()
+    )
+    book = series.state(Series.objects.get(pk=made.pk)).book
+    # Hand `voided_hand` counts as aborted: no streak of two, so nobody took the pot, and
+    # both hands' antes (ante 2, three seats) are still in it.
+    assert not [e for e in book.events if e.kind == "pot"]
+    assert book.pot == 2 * 3 * 2 and book.total() == 0
+    assert book.standings[0].wins == 1
+
+
+def test_a_pot_taken_beside_a_flagged_partner_waits_until_staff_clear_the_pair(
+    alice, bob, monkeypatch
+):
+    from games.fairplay import review
+    from games.fairplay.models import Pair
+
+    made, _game = a_series_alice_takes_the_pot_of(alice, monkeypatch)
+    # Bob held seat 1 (a bot's here: the pot is what matters), and fair play flagged them.
+    Seat.objects.filter(game__series_hand__series=made, index=1).update(user=bob, bot_kind="")
+    low, high = sorted((alice.pk, bob.pk))
+    pair = Pair.objects.create(low_id=low, high_id=high, games=30, flagged_after=12)
+    assert pages.pots_won(alice.pk) == {"pots_won": 0, "pot_chips_won": 0, "pots_held": 1}
+    staff = fair_play_staff("warden")
+    review.clear_pair(staff, pair, "Friends who play well; looked at ten replays.")
+    taken = pages.pots_won(alice.pk)
+    assert taken["pots_won"] == 1 and taken["pots_held"] == 0 and taken["pot_chips_won"] > 0
 
 
 def test_during_a_hand_the_series_record_and_panel_show_nothing_of_it(client, alice, bob):

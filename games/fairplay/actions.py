@@ -92,7 +92,7 @@ def check(
         )
 
 
-def _log(staff: AbstractBaseUser, kind: str, reason: str, **fields) -> StaffAction:
+def log_action(staff: AbstractBaseUser, kind: str, reason: str, **fields) -> StaffAction:
     account, pair = fields.get("account"), fields.get("pair")
     if account is not None:
         whom = account.get_username()
@@ -111,7 +111,7 @@ def _log(staff: AbstractBaseUser, kind: str, reason: str, **fields) -> StaffActi
 @transaction.atomic
 def warn(staff: AbstractBaseUser, account: AbstractBaseUser, reason: str) -> StaffAction:
     check(staff, Kind.WARN, reason, account=account)
-    action = _log(staff, Kind.WARN, reason, account=account)
+    action = log_action(staff, Kind.WARN, reason, account=account)
     AccountWarning.objects.create(account=account, action=action)
     return action
 
@@ -136,7 +136,7 @@ def void_pair(staff: AbstractBaseUser, pair: Pair, reason: str) -> StaffAction:
     Game.objects.filter(pk__in=ids).update(voided_at=timezone.now())
     ratings.recompute()
     hooks.voided(ids)  # tournaments: their standings and podiums without them
-    return _log(staff, Kind.VOID, reason, pair=pair, games=ids)
+    return log_action(staff, Kind.VOID, reason, pair=pair, games=ids)
 
 
 @transaction.atomic
@@ -146,14 +146,14 @@ def close_account(staff: AbstractBaseUser, account: AbstractBaseUser, reason: st
     check(staff, Kind.CLOSE, reason, account=account)
     get_user_model().objects.filter(pk=account.pk).update(is_active=False)
     sockets.account_changed(account)  # once committed: its sockets close (4401)
-    return _log(staff, Kind.CLOSE, reason, account=account)
+    return log_action(staff, Kind.CLOSE, reason, account=account)
 
 
 @transaction.atomic
 def dismiss(staff: AbstractBaseUser, account: AbstractBaseUser, reason: str) -> StaffAction:
     check(staff, Kind.DISMISS, reason, account=account)
     Report.objects.filter(reported=account, closed_at__isnull=True).update(closed_at=timezone.now())
-    return _log(staff, Kind.DISMISS, reason, account=account)
+    return log_action(staff, Kind.DISMISS, reason, account=account)
 
 
 def take_warnings(user: AbstractBaseUser) -> list[str]:

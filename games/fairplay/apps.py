@@ -12,8 +12,10 @@ class FairPlayConfig(AppConfig):
 
     def ready(self) -> None:
         from games.play import hooks
+        from games.series import hooks as series_hooks
 
-        from . import devices, tasks
+        from . import devices, review, tasks
 
         tasks.connect()
         hooks.on_sharing(devices.shared)
+        series_hooks.on_held(review.held_pairs)

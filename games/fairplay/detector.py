@@ -1,45 +1,95 @@
-"""A sequential test per pair of accounts whose false-positive rate is bounded by design.
+"""One sequential score per pair of accounts, from several signals, with a stated
+false-positive bound.
 
-Each discard of one seat of a pair to the other is a coin with a known chance of "fits"
-(``features.feed_chance``, allowing for ``NULL_ODDS``) if the seats play honestly. Against
-it we weigh the alternative that the pair feeds: the odds of a fit multiplied by ``k``. The
-product of the likelihood ratios over a pair's discards, averaged over a few ``k`` (a
-mixture, so that both heavy and light feeding are caught without knowing which), is a test
-martingale under honesty: its expected value stays 1, so by Ville's inequality the chance
-that it ever reaches ``1 / alpha``, over any number of games checked in any order after each
-game, is at most ``alpha``. A pair is flagged when it does. Evidence accumulates over shared
-games and is kept as a few sums (one log-product per ``k``), so adding a game is cheap and
-the order the games arrive in does not change the score.
+Each signal is an *e-process* for "this pair plays honestly": a running figure that an
+honest pair, whatever its style, can push up to ``x`` with chance at most ``1 / x``, over
+any number of games checked after each one (Ville's inequality). The pair's score is the
+log of the mean of its signals' e-processes, which is an e-process too (a mean of them is,
+however they depend on each other); a pair is flagged when it reaches ln(1 / ALPHA), so an
+honest pair is flagged with chance at most ``ALPHA``, ever. Every signal is worked out
+from each seat's own view (``features``), and kept as a few sums and counts, so adding a
+game is cheap and the order of the games does not change the score.
 
-The bound holds as far as the chances are right; they ignore what a seat could read from
-the others' earlier takes and discards, which is why ``bench/fairplay.py`` measures the
-honest rate on a mixed population of bots instead of trusting the bound.
+- **feed**: discards to the partner that fit its hand (R3), against the chance the
+  discarder's own view gave. A product of likelihood ratios (odds ``k`` times the null's),
+  mixed over ``k`` separately for greedy's own throw, its second choice and any other, so
+  that feeding only with a second-best card, or only when it costs a lot, weighs as much.
+- **layoff**: lay-offs made on the partner's melds against those on the third's (R5: a
+  lay-off blocks the owner's Draw call), in the same situations from the seat's view.
+- **answer**: fights and folds to the partner's Draw calls against those to the third's,
+  by whether the seat's view made the fight look good (R7).
+- **call**: Draw calls not made while the partner held the higher points a card, against
+  calls made (a seat that cannot see the hands cannot choose by them).
+
+The last three compare a seat's conduct towards its partner with its conduct towards the
+third in the same situation: a style (a hoarder, a player who always folds) treats both
+alike, a pair does not. They are *universal-inference* e-values (Wasserman, Ramdas and
+Balakrishnan, 2020): a mixture likelihood over the alternative divided by the null's
+maximum likelihood, the null being "the odds towards the partner are within a tolerance of
+the odds towards the third", each situation with its own unknown rate.
+
+The bounds hold as far as the nulls do: the chance of a fit ignores what a seat could read
+from the others' earlier play, and the situations are coarse; which is why the honest rate
+is measured (``bench/fairplay.py``), on styles chosen to strain them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from scipy.special import logsumexp
+import numpy as np
 
-from .features import Feed
+from .features import GameFeatures
 
 # Honest hands are not a uniform draw: players keep pairs and neighbours, so a card fits
-# the next hand somewhat more often than the uniform chance says (bench/fairplay.py measures
-# it by the receiving seat's style: up to about 1.26 times the odds, for a careless greedy
-# that keeps every neighbour). The null hypothesis is therefore "the odds of a fit are at
-# most NULL_ODDS times the uniform odds", with a margin over the most enriched style.
-NULL_ODDS = 1.4
-# The odds ratios of the alternative (on top of NULL_ODDS), weighed equally.
+# the next hand somewhat more often than the uniform chance says (bench/fairplay.py
+# measures it per style of the receiving seat). The null hypothesis is therefore "the odds
+# of a fit are at most NULL_ODDS times the uniform odds", with a margin over the most
+# enriched style measured.
+NULL_ODDS = 1.5
+# The odds ratios of the alternative (on top of NULL_ODDS).
 ODDS = (1.5, 2.0, 3.0, 5.0, 8.0)
 LOG_ODDS = tuple(math.log(k) for k in ODDS)
+# Discards are kept apart by their rank among the discarder's choices (greedy's throw,
+# its second choice, any other) and by whether the discarder's view gave the card at
+# least BAND of fitting: a pair may feed only with second-best cards, or only cards that
+# fit often anyway, and its evidence should not drown in the rest.
+RANKS = 3
+BAND = 0.3
+CELLS = RANKS * 2
+# The feeding alternatives, weighed equally: the odds k times the null's in every cell, or
+# in one rank's cells only, or in one band's only (the other cells honest).
+GROUPS = (
+    tuple(range(CELLS)),
+    *(tuple(c for c in range(CELLS) if c // 2 == r) for r in range(RANKS)),
+    *(tuple(c for c in range(CELLS) if c % 2 == b) for b in range(2)),
+)
 # The per-pair false-positive bound: 1 in 10,000 (the target is 1 in 1,000 honest pairs).
 ALPHA = 1e-4
 THRESHOLD = math.log(1 / ALPHA)
 # A chance is kept inside this margin so one impossible-looking fit cannot decide alone.
 EDGE = 1e-3
+SIGNALS = ("feed", "layoff", "answer", "call", "flow", "third")
+
+# Tolerances of the comparisons (odds ratio towards the partner over towards the third):
+# honest seats are let differ up to these before the evidence counts.
+LAYOFF_LOW = 0.5  # one-sided: a pair withholds lay-offs from the partner
+ANSWER_RANGE = (1 / 3, 3.0)  # two-sided: folding to the partner, or fighting it
+CALL_HIGH = 2.0  # one-sided: calls withheld while the partner would pay most
+# Counts kept per signal: role (the pair's lower user's seat 0, the other 1), situation,
+# towards (partner 0, third 1), and (chances, made).
+LAYOFF_SHAPE = (2, 2, 2, 2, 2)  # role, free, threat, towards, (n, made)
+ANSWER_SHAPE = (2, 2, 2, 2)  # role, favourable, towards, (n, fought)
+CALL_SHAPE = (2, 5, 2, 2)  # role, value, (withheld 0, called 1), (n, partner higher)
+# The chip signals bet on each game's chips against what the three players' results
+# elsewhere (their *edges*, mean chips a game) lead one to expect: ``flow``, the chips
+# between the two (either way: a chip dump), ``third``, the third seat's (a pair that plays
+# as one takes them from it). A bet of ``b`` stakes that share of the running figure; no
+# seat's chips in one game differ from expected by more than CHIP_BOUND (R10 at its worst).
+BETS = (0.05, 0.1, 0.2, 0.4)
+CHIP_BOUND = 60.0
 
 
 def feed_log_ratios(chance: float, fits: bool) -> tuple[float, ...]:
@@ -54,11 +104,21 @@ def feed_log_ratios(chance: float, fits: bool) -> tuple[float, ...]:
     return tuple(out)
 
 
+def _zeros(shape: tuple[int, ...]) -> list[int]:
+    return [0] * math.prod(shape)
+
+
 @dataclass
 class PairScore:
-    """A pair's evidence so far: one log-product per odds ratio, and plain counts."""
+    """A pair's evidence so far, as sums and counts (JSON-friendly lists)."""
 
-    logs: list[float] = field(default_factory=lambda: [0.0] * len(ODDS))
+    logs: list[float] = field(default_factory=lambda: [0.0] * (CELLS * len(ODDS)))
+    layoffs: list[int] = field(default_factory=lambda: _zeros(LAYOFF_SHAPE))
+    answers: list[int] = field(default_factory=lambda: _zeros(ANSWER_SHAPE))
+    calls: list[int] = field(default_factory=lambda: _zeros(CALL_SHAPE))
+    # log wealth per bet: flow towards the second seat, towards the first, the third's loss;
+    # then the sums of the flow and of the third's chips against expected (for the words)
+    chips: list[float] = field(default_factory=lambda: [0.0] * (3 * len(BETS) + 2))
     games: int = 0
     feeds: int = 0
     fits: int = 0
@@ -66,28 +126,188 @@ class PairScore:
     peak: float = 0.0  # the highest score reached (the flag stays once it is crossed)
     flagged_at: int | None = None  # games when it was first crossed
 
-    def add_game(self, feeds: Iterable[Feed]) -> None:
-        for feed in feeds:
+    def add_game(self, features: GameFeatures, a: int, b: int, edges: tuple | None = None) -> None:
+        """Add one game in which the pair sat at seats ``a`` (role 0) and ``b`` (role 1);
+        ``edges`` are the mean chips a game of the players at seats 0, 1, 2 from their
+        other games (without them the chip signals learn nothing from this game)."""
+        roles = {a: 0, b: 1}
+        if edges is not None:
+            self._bet(features.chips, a, b, edges)
+        for feed in features.feeds:
+            if {feed.seat, feed.nxt} != {a, b}:
+                continue
+            cell = min(feed.rank, RANKS - 1) * 2 + (feed.chance >= BAND)
+            base = cell * len(ODDS)
             for i, value in enumerate(feed_log_ratios(feed.chance, feed.fits)):
-                self.logs[i] += value
+                self.logs[base + i] += value
             self.feeds += 1
             self.fits += feed.fits
             self.expected += feed.chance
+        self._count(features, roles)
         self.games += 1
         score = self.score
-        if score > self.peak:
-            self.peak = score
+        self.peak = max(self.peak, score)
         if self.flagged_at is None and score >= THRESHOLD:
             self.flagged_at = self.games
 
+    def _count(self, features: GameFeatures, roles: dict[int, int]) -> None:
+        for x in features.layoffs:
+            if x.seat in roles:
+                at = _index(LAYOFF_SHAPE, roles[x.seat], x.free, x.threat, x.owner not in roles)
+                self.layoffs[at] += 1
+                self.layoffs[at + 1] += x.made
+        for x in features.answers:
+            if x.seat in roles:
+                at = _index(ANSWER_SHAPE, roles[x.seat], x.favourable, x.caller not in roles)
+                self.answers[at] += 1
+                self.answers[at + 1] += x.fought
+        for x in features.calls:
+            if x.seat in roles and x.higher >= 0:
+                at = _index(CALL_SHAPE, roles[x.seat], x.value, x.called)
+                self.calls[at] += 1
+                self.calls[at + 1] += x.higher in roles
+
+    def _bet(self, chips: tuple[int, ...], a: int, b: int, edges: tuple) -> None:
+        c = 3 - a - b
+        mean = sum(edges) / 3
+        expected = [e - mean for e in edges]  # each seat's edge over the table's
+        flow = _clip(chips[b] - chips[a] - (expected[b] - expected[a]))
+        third = _clip(chips[c] - expected[c])
+        n = len(BETS)
+        for i, bet in enumerate(BETS):
+            self.chips[i] += math.log1p(bet * flow / CHIP_BOUND)
+            self.chips[n + i] += math.log1p(-bet * flow / CHIP_BOUND)
+            self.chips[2 * n + i] += math.log1p(-bet * third / CHIP_BOUND)
+        self.chips[3 * n] += flow
+        self.chips[3 * n + 1] += third
+
+    def parts(self) -> dict[str, float]:
+        """Each signal's log e-value (its evidence, in nats)."""
+        n = len(BETS)
+        return {
+            "feed": _feed_log_e(self.logs),
+            "layoff": _tables_log_e(self.layoffs, LAYOFF_SHAPE, (LAYOFF_LOW, math.inf), "low"),
+            "answer": _tables_log_e(self.answers, ANSWER_SHAPE, ANSWER_RANGE, "both"),
+            "call": _tables_log_e(self.calls, CALL_SHAPE, (0.0, CALL_HIGH), "high"),
+            "flow": _log_mean_exp(self.chips[: 2 * n]),
+            "third": _log_mean_exp(self.chips[2 * n : 3 * n]),
+        }
+
     @property
     def score(self) -> float:
-        """log of the mixture's likelihood ratio: evidence of feeding, in nats."""
-        return float(logsumexp(self.logs) - math.log(len(self.logs)))
+        """log of the mean of the signals' e-values: the pair's evidence, in nats."""
+        return _log_mean_exp(list(self.parts().values()))
 
     @property
     def flagged(self) -> bool:
         return self.flagged_at is not None
+
+
+def _clip(value: float) -> float:
+    return min(max(value, -CHIP_BOUND), CHIP_BOUND)
+
+
+def _index(shape: tuple[int, ...], *at: int) -> int:
+    """The flat place of the counts' first entry (n) for the leading indices ``at``."""
+    flat = 0
+    for size, i in zip(shape, (*at, 0), strict=True):
+        flat = flat * size + int(i)
+    return flat
+
+
+def _feed_log_e(logs: list[float]) -> float:
+    sums = np.asarray(logs).reshape(CELLS, len(ODDS))
+    return _log_mean_exp([sums[list(group)].sum(axis=0) for group in GROUPS])
+
+
+# --- Comparing two rates: towards the partner (1) and towards the third (2) ---------------
+
+_GRID = np.linspace(0.02, 0.98, 25)
+_LOG_P, _LOG_Q = np.log(_GRID), np.log1p(-_GRID)
+_ODDS_GRID = _GRID / (1 - _GRID)
+_RATIO = _ODDS_GRID[:, None] / _ODDS_GRID[None, :]  # odds of p1 over odds of p2
+
+
+def _tables_log_e(counts: list[int], shape: tuple[int, ...], null: tuple, side: str) -> float:
+    """The product over situations of each 2x2 table's e-value: the counts run situation
+    by situation as (n, made) towards the partner, then towards the third."""
+    total = 0.0
+    for at in range(0, len(counts), 4):
+        n1, x1, n2, x2 = counts[at : at + 4]
+        if n1 and n2:
+            total += table_log_e(n1, x1, n2, x2, null, side)
+    return total
+
+
+def _log_mean_exp(values) -> float:
+    values = np.asarray(values, dtype=float).ravel()
+    top = values.max()
+    return float(top + np.log(np.exp(values - top).mean()))
+
+
+@lru_cache(maxsize=1 << 16)
+def table_log_e(n1: int, x1: int, n2: int, x2: int, null: tuple, side: str) -> float:
+    """log e-value of ``x1`` of ``n1`` against ``x2`` of ``n2`` for "the odds ratio of rate 1
+    over rate 2 lies in ``null``": a uniform mixture over the grid's alternatives (rate 1's
+    odds below the null's range for side "low", above for "high", either for "both")
+    divided by the null's maximum likelihood."""
+    low, high = null
+    outside = np.zeros_like(_RATIO, dtype=bool)
+    if side in ("low", "both"):
+        outside |= _RATIO < low
+    if side in ("high", "both"):
+        outside |= _RATIO > high
+    ll1 = x1 * _LOG_P + (n1 - x1) * _LOG_Q
+    ll2 = x2 * _LOG_P + (n2 - x2) * _LOG_Q
+    numerator = _log_mean_exp((ll1[:, None] + ll2[None, :])[outside])
+    return numerator - _null_max(n1, x1, n2, x2, low, high)
+
+
+def _null_max(n1: int, x1: int, n2: int, x2: int, low: float, high: float) -> float:
+    """The largest log likelihood of the two binomials with their odds ratio in
+    [low, high]: the free maximum when its ratio lies there, else on the nearer edge."""
+    ratio = _odds_ratio(n1, x1, n2, x2)
+    if low <= ratio <= high:
+        return _ll(n1, x1, x1 / n1) + _ll(n2, x2, x2 / n2)
+    psi = low if ratio < low else high
+    f1 = _fitted(n1, n2, x1 + x2, psi)
+    return _ll(n1, x1, f1 / n1) + _ll(n2, x2, (x1 + x2 - f1) / n2)
+
+
+def _odds_ratio(n1: int, x1: int, n2: int, x2: int) -> float:
+    a, b, c, d = x1, n1 - x1, x2, n2 - x2
+    if a * d == b * c:
+        return 1.0
+    if b * c == 0:
+        return math.inf
+    return a * d / (b * c)
+
+
+def _fitted(n1: int, n2: int, m: int, psi: float) -> float:
+    """Group 1's fitted count when the odds ratio is held at ``psi`` and the fitted counts
+    keep the observed total ``m`` (the likelihood equations of a logistic model with a
+    fixed log odds ratio): the root in range of a quadratic."""
+    lo, hi = max(0, m - n2), min(n1, m)
+    # f (n2 - m + f) = psi (m - f) (n1 - f)  =>  (1 - psi) f^2 + b f - psi m n1 = 0
+    a = 1 - psi
+    b = n2 - m + psi * (m + n1)
+    c = -psi * m * n1
+    if abs(a) < 1e-12:
+        f = -c / b if b else lo
+    else:
+        disc = math.sqrt(max(b * b - 4 * a * c, 0.0))
+        roots = ((-b + disc) / (2 * a), (-b - disc) / (2 * a))
+        f = next((r for r in roots if lo - 1e-9 <= r <= hi + 1e-9), roots[0])
+    return min(max(f, lo), hi)
+
+
+def _ll(n: int, x: int, p: float) -> float:
+    out = 0.0
+    if x:
+        out += x * math.log(p) if p > 0 else -math.inf
+    if n - x:
+        out += (n - x) * math.log1p(-p) if p < 1 else -math.inf
+    return out
 
 
 def flags(score: float) -> bool:

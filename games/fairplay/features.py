@@ -10,10 +10,15 @@ observation: that chance, and whether the card really did fit (known once the ga
 A pair sharing hands feeds far more often than its chances say; an honest seat does not,
 whatever it plays like.
 
-Beside it, counts that staff read as evidence but the test does not weigh (their honest
-rates depend on style, so they could not be tested without flagging styles): lay-offs made
-and withheld on each other's melds, folds to each other's Draw calls that a fight would
-have won, and the chips that flowed between them.
+Each discard also carries its rank among the discarder's choices (greedy's discard score
+from the discarder's view), so that feeding with second-best cards stands out.
+
+Beside feeding, each seat's decisions that the detector compares towards its partner and
+towards the third, each judged from the seat's own view: the turns it could lay off on a
+seat's melds and whether it did (``Layoff``), its answers to each seat's Draw calls
+(``Answer``), and its chances to call Draw with which other seat held the more points a
+card (``CallChance``: hidden from it, so an honest choice cannot follow it). And the chips,
+and per direction the counts staff read (``PairCounts``).
 
 Runs on finished games only (their hands are known then); nothing here imports Django.
 """
@@ -25,9 +30,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
 
-from games.engine.cards import FULL_DECK, RANK_MASKS
-from games.engine.melds import layoff_options, take_options
-from games.engine.moves import DISCARD, FIGHT, FOLD, LAYOFF, Move
+from games.bots.greedy import discard_score
+from games.bots.knowledge import Reading
+from games.engine.cards import FULL_DECK, RANK_MASKS, cards_of, points
+from games.engine.melds import deadwood, layoff_options, take_options
+from games.engine.moves import CALL, DISCARD, FIGHT, FOLD, LAYOFF, Move
 from games.engine.rules import apply
 from games.engine.scoring import hand_points
 from games.engine.state import GameState, Phase
@@ -36,13 +43,58 @@ from games.engine.state import GameState, Phase
 @dataclass(frozen=True)
 class Feed:
     """One discard: by ``seat`` to ``nxt``, the chance its own view gave that ``nxt`` could
-    take it into a meld, and whether it could (the next hand, known after the end)."""
+    take it into a meld, and whether it could (the next hand, known after the end).
+    ``rank`` places the card among the seat's choices by greedy's discard score from its
+    own view: 0 greedy's own throw, 1 its second choice, 2 any other."""
 
     seat: int
     nxt: int
     chance: float
     fits: bool
     ply: int  # the discard's place in the log (0-based), for links to the replay
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class Layoff:
+    """A turn of ``seat`` in which it could lay off on a face-up meld of ``owner`` (R5):
+    whether it did, and how the chance looked from its view when it first arose: ``free``
+    when a lay-off would shed deadwood, ``threat`` when the owner could call Draw and, by
+    its card count, beat the seat (greedy's reason to block)."""
+
+    seat: int
+    owner: int
+    free: bool
+    threat: bool
+    made: bool
+    ply: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    """``seat``'s answer to ``caller``'s Draw call (R7); ``favourable`` when its own points
+    were at most its guess of the caller's (card count times an unseen card's mean)."""
+
+    seat: int
+    caller: int
+    favourable: bool
+    fought: bool
+    ply: int
+
+
+@dataclass(frozen=True)
+class CallChance:
+    """A start step at which ``seat`` could call Draw (R7): whether it did, how good the
+    call looked from its view (``value``: 0 no opened rival could fight; 1 to 4 its points
+    under half, three quarters, all, or over its lowest guess of an opened rival's), and
+    which other seat held more points a card (``higher``, -1 for equal): hidden from the
+    seat, so an honest seat's choice cannot depend on it."""
+
+    seat: int
+    called: bool
+    value: int
+    higher: int
+    ply: int
 
 
 @dataclass
@@ -63,9 +115,13 @@ class PairCounts:
 @dataclass
 class GameFeatures:
     feeds: list[Feed] = field(default_factory=list)
+    layoffs: list[Layoff] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    calls: list[CallChance] = field(default_factory=list)
     counts: dict[tuple[int, int], PairCounts] = field(default_factory=dict)
     chips: tuple[int, int, int] = (0, 0, 0)
     paid: dict[tuple[int, int], int] = field(default_factory=dict)  # (loser, winner): chips
+    winner: int = -1
 
     def towards(self, a: int, b: int) -> PairCounts:
         return self.counts.setdefault((a, b), PairCounts())
@@ -75,39 +131,150 @@ def game_features(start: GameState, moves: Iterable[Move]) -> GameFeatures:
     """Replay ``moves`` from ``start`` (the deal) and collect the features of every seat
     towards every other. The moves must be legal (a stored game's are)."""
     out = GameFeatures()
+    turn = _Turn()
     state = start
     for ply, move in enumerate(moves):
         seat = move.seat
+        if state.phase is Phase.PLAY:
+            turn.look(state, seat, ply)
         if move.type == DISCARD:
-            _note_withheld(out, state, seat, move.cards)
-            after = apply(state, move)
-            if after.phase is not Phase.ENDED:
-                nxt = (seat + 1) % 3
-                card = move.card
-                chance = feed_chance(card, _unseen(state, seat) & ~move.cards, state, nxt)
-                fits = bool(take_options(state.hands[nxt], card))
-                out.feeds.append(Feed(seat, nxt, chance, fits, ply))
-            state = after
-            continue
-        if move.type == LAYOFF:
+            _note_discard(out, state, move, ply)
+            turn.flush(out)
+        elif move.type == LAYOFF:
             owner = state.melds[move.meld].owner
             if owner != seat:
                 out.towards(seat, owner).layoffs += 1
+                turn.made.add(owner)
         elif move.type in (FOLD, FIGHT) and state.caller >= 0:
-            counts = out.towards(seat, state.caller)
-            if move.type == FIGHT:
-                counts.fights += 1
-            else:
-                counts.folds += 1
-                # A fighter who ties the caller wins (R7).
-                if hand_points(state, seat) <= hand_points(state, state.caller):
-                    counts.folds_that_would_win += 1
+            _note_answer(out, state, move, ply)
+        elif state.phase is Phase.START and (state.opened & ~state.blocked) >> seat & 1:
+            _note_call_chance(out, state, move, ply)
         state = apply(state, move)
+    turn.flush(out)
     if state.outcome is not None:
-        out.chips = state.outcome.chips
+        out.chips, out.winner = state.outcome.chips, state.outcome.winner
         for payment in state.outcome.payments:
             out.paid[(payment.loser, state.outcome.winner)] = payment.total
     return out
+
+
+class _Turn:
+    """The lay-off chances of the seat whose play step this is, until its discard."""
+
+    def __init__(self) -> None:
+        self.seat = -1
+        self.seen: dict[int, tuple[bool, bool, int]] = {}  # owner: (free, threat, ply)
+        self.made: set[int] = set()
+
+    def look(self, state: GameState, seat: int, ply: int) -> None:
+        self.seat = seat
+        hand = state.hands[seat]
+        now = None
+        for meld in state.melds:
+            if meld.owner == seat or meld.secret or meld.owner in self.seen:
+                continue
+            options = layoff_options(meld.cards, hand)
+            if not options:
+                continue
+            now = deadwood(hand) if now is None else now
+            free = any(deadwood(hand & ~o) < now for o in options)
+            self.seen[meld.owner] = (free, _threatens(state, seat, meld.owner), ply)
+
+    def flush(self, out: GameFeatures) -> None:
+        for owner, (free, threat, ply) in self.seen.items():
+            out.layoffs.append(Layoff(self.seat, owner, free, threat, owner in self.made, ply))
+        self.seen, self.made = {}, set()
+
+
+def _guess(state: GameState, seat: int, other: int) -> float:
+    """``seat``'s guess at ``other``'s points: its card count times an unseen card's mean,
+    the unseen cards as ``seat`` knows them (greedy's own guess)."""
+    unseen = _unseen(state, seat)
+    count = unseen.bit_count()
+    mean = points(unseen) / count if count else 85 / 13
+    return state.hands[other].bit_count() * mean
+
+
+def _threatens(state: GameState, seat: int, owner: int) -> bool:
+    if not state.has_opened(owner) or state.is_blocked(owner):
+        return False
+    if not state.has_opened(seat):
+        return True
+    return _guess(state, seat, owner) * 0.9 <= hand_points(state, seat)
+
+
+def _note_discard(out: GameFeatures, state: GameState, move: Move, ply: int) -> None:
+    seat = move.seat
+    _note_withheld(out, state, seat, move.cards)
+    after = apply(state, move)
+    if after.phase is Phase.ENDED:
+        return
+    nxt = (seat + 1) % 3
+    card = move.card
+    chance = feed_chance(card, _unseen(state, seat) & ~move.cards, state, nxt)
+    fits = bool(take_options(state.hands[nxt], card))
+    out.feeds.append(Feed(seat, nxt, chance, fits, ply, discard_rank(state, seat, card)))
+
+
+def discard_rank(state: GameState, seat: int, card: int) -> int:
+    """0 when ``card`` is greedy's throw from the seat's view, 1 its second choice, else 2."""
+    r = reading_of(state, seat)
+    mine = discard_score(r, card)
+    better = 0
+    for other in cards_of(r.hand):
+        if other != card and discard_score(r, other) < mine:
+            better += 1
+            if better == 2:
+                break
+    return better
+
+
+def reading_of(state: GameState, seat: int) -> Reading:
+    """The seat's moment as the bots read it, from what the seat can see (its hand, the
+    pile, the face-up melds, the others' counts), built from the state without a view."""
+    hand = state.hands[seat]
+    table, owners = [], []
+    for meld in state.melds:
+        table.append(0 if meld.secret else meld.cards)
+        owners.append(meld.owner)
+    return Reading(
+        None, seat, hand, _unseen(state, seat), state.phase,
+        tuple(h.bit_count() for h in state.hands), state.opened, state.blocked,
+        tuple(table), tuple(owners), state.discards[-1] if state.discards else None,
+        state.stock_left, hand_points(state, seat),
+        state.caller if state.phase is Phase.ANSWER else -1,
+    )  # fmt: skip
+
+
+def _note_answer(out: GameFeatures, state: GameState, move: Move, ply: int) -> None:
+    seat, caller = move.seat, state.caller
+    counts = out.towards(seat, caller)
+    mine = hand_points(state, seat)
+    if move.type == FIGHT:
+        counts.fights += 1
+    else:
+        counts.folds += 1
+        # A fighter who ties the caller wins (R7).
+        if mine <= hand_points(state, caller):
+            counts.folds_that_would_win += 1
+    favourable = mine <= _guess(state, seat, caller)
+    out.answers.append(Answer(seat, caller, favourable, move.type == FIGHT, ply))
+
+
+def _note_call_chance(out: GameFeatures, state: GameState, move: Move, ply: int) -> None:
+    seat = move.seat
+    rivals = [s for s in ((seat + 1) % 3, (seat + 2) % 3) if state.has_opened(s)]
+    if not rivals:
+        value = 0
+    else:
+        share = hand_points(state, seat) / max(min(_guess(state, seat, s) for s in rivals), 1)
+        value = 1 + sum(share >= limit for limit in (0.5, 0.75, 1.0))
+    x, y = (seat + 1) % 3, (seat + 2) % 3
+    # Points a card, compared without division: x's points times y's count against y's.
+    px = hand_points(state, x) * state.hands[y].bit_count()
+    py = hand_points(state, y) * state.hands[x].bit_count()
+    higher = x if px > py else y if py > px else -1
+    out.calls.append(CallChance(seat, move.type == CALL, value, higher, ply))
 
 
 def _note_withheld(out: GameFeatures, state: GameState, seat: int, discard: int) -> None:

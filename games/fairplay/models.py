@@ -12,8 +12,9 @@ from games.models import Game
 
 
 class Pair(models.Model):
-    """Two accounts that shared rated tables (``low`` has the lower id), with the sums the
-    sequential test keeps (``detector.PairScore``) and counts staff read as evidence."""
+    """Two accounts that shared rated tables (``low`` has the lower id), with the sums and
+    counts the sequential test keeps (``detector.PairScore``: ``logs`` for feeding,
+    ``signals`` for the others) and each signal's part of the score (``parts``)."""
 
     low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -27,6 +28,10 @@ class Pair(models.Model):
     flagged_after = models.PositiveIntegerField(_("flagged after games"), null=True, blank=True)
     flagged_at = models.DateTimeField(_("flagged at"), null=True, blank=True)
     evidence = models.JSONField(_("other evidence"), default=dict)
+    signals = models.JSONField(_("counts of the other signals"), default=dict)
+    parts = models.JSONField(_("each signal's part of the score"), default=dict)
+    # Staff looked at the flagged pair and found it honest: its held pots count again.
+    cleared_at = models.DateTimeField(_("cleared at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
@@ -148,6 +153,7 @@ class StaffAction(models.Model):
         VOID = "void", _("voided the pair's rated games")
         CLOSE = "close", _("closed the account")
         DISMISS = "dismiss", _("dealt with the reports")
+        CLEAR = "clear", _("cleared the pair")
 
     SEE = "fairplay.see_fair_play"
     # The permission each kind of action needs.
@@ -156,6 +162,7 @@ class StaffAction(models.Model):
         Kind.VOID: "fairplay.void_pair",
         Kind.CLOSE: "fairplay.close_account",
         Kind.DISMISS: "fairplay.deal_with_reports",
+        Kind.CLEAR: "fairplay.void_pair",  # a flagged pair's fate, as voiding decides it
     }
 
     staff = models.ForeignKey(

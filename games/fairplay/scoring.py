@@ -10,9 +10,12 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engine import Move
+from games.history.stats import counted_seats, own
 from games.models import Game
 
 from .detector import ODDS, PairScore, feed_log_ratios
@@ -25,6 +28,9 @@ log = logging.getLogger(__name__)
 # this chance, the rarest first, a few a game.
 MOMENT_CHANCE = 0.25
 MOMENTS = 3
+# A player's edge (mean chips a game elsewhere) is drawn towards 0 as if it had this many
+# more games at 0: a few lucky games are no edge.
+EDGE_PRIOR = 20
 # The odds ratio whose log-likelihood ratio orders a pair's games on the staff page.
 WEIGHT_ODDS = ODDS.index(3.0)
 
@@ -41,12 +47,14 @@ def score_game(game_id: int) -> int:
             return 0
         if not _claim(game):
             return 0
-        users = {s.index: s.user_id for s in game.seats.all() if s.user_id}
+        seats = list(game.seats.all())
+        users = {s.index: s.user_id for s in seats if s.user_id}
         if len(set(users.values())) < 2:
             return 0
         record = game.record()
         moves = [Move.from_dict(m) for m in record.moves]
         features = game_features(record.initial_state(), moves)
+        edges = _edges(game, seats)
         pairs = [
             sorted([(a, users[a]), (b, users[b])], key=lambda seat_user: seat_user[1])
             for a, b in ((0, 1), (0, 2), (1, 2))
@@ -56,7 +64,7 @@ def score_game(game_id: int) -> int:
         # workers scoring games of the same people never wait for each other in a circle.
         pairs.sort(key=lambda pair: (pair[0][1], pair[1][1]))
         for first, second in pairs:
-            _add(game, features, first, second)
+            _add(game, features, first, second, edges)
         added = len(pairs)
     log.info("Fair play scored game %s: %s pairs.", game_id, added)
     return added
@@ -80,25 +88,44 @@ def _pair(low: int, high: int) -> Pair:
     return Pair.objects.select_for_update().get(low_id=low, high_id=high)
 
 
-def _add(game: Game, features: GameFeatures, first: tuple[int, int], second: tuple[int, int]):
+def _edges(game: Game, seats: list) -> tuple[float, float, float]:
+    """Each seat's mean chips a game in its other finished games before this one (a
+    person's own, a bot level's together), drawn towards 0 by EDGE_PRIOR games: the chip
+    signals' baseline. Voided games do not count (``counted_seats``)."""
+    out = [0.0, 0.0, 0.0]
+    for seat in seats:
+        if seat.user_id:
+            others = counted_seats().filter(user_id=seat.user_id)
+        elif seat.bot_kind:
+            others = counted_seats().filter(bot_kind=seat.bot_kind, user__isnull=True)
+        else:
+            continue
+        others = others.filter(game__rated=True, game__finished_at__lt=game.finished_at)
+        row = others.aggregate(total=Coalesce(Sum(own("chips")), 0), n=Count("id"))
+        out[seat.index] = row["total"] / (row["n"] + EDGE_PRIOR)
+    return out[0], out[1], out[2]
+
+
+def _add(game: Game, features: GameFeatures, first: tuple, second: tuple, edges: tuple):
     """Add the game to the pair of (seat, user) ``first`` and ``second``, lower user first."""
     (seat_a, user_a), (seat_b, user_b) = first, second
     pair = _pair(user_a, user_b)
-    feeds = feeds_between(features, seat_a, seat_b)
-    score = PairScore(
-        logs=list(pair.logs) if pair.logs else [0.0] * len(ODDS),
-        games=pair.games, feeds=pair.feeds, fits=pair.fits, expected=pair.expected,
-        peak=pair.peak, flagged_at=pair.flagged_after,
-    )  # fmt: skip
-    score.add_game(feeds)
+    score = _kept(pair)
+    score.add_game(features, seat_a, seat_b, edges)
     pair.logs, pair.games, pair.feeds = score.logs, score.games, score.feeds
     pair.fits, pair.expected, pair.score, pair.peak = (
         score.fits, score.expected, score.score, score.peak,
     )  # fmt: skip
+    pair.signals = {
+        "layoffs": score.layoffs, "answers": score.answers, "calls": score.calls,
+        "chips": score.chips,
+    }  # fmt: skip
+    pair.parts = score.parts()
     if score.flagged_at is not None and pair.flagged_after is None:
         pair.flagged_after, pair.flagged_at = score.flagged_at, timezone.now()
     pair.evidence = _evidence(pair.evidence, features, (seat_a, user_a), (seat_b, user_b))
     pair.save()
+    feeds = feeds_between(features, seat_a, seat_b)
     weights = [feed_log_ratios(f.chance, f.fits)[WEIGHT_ODDS] for f in feeds]
     rare = sorted(
         (f for f in feeds if f.fits and f.chance <= MOMENT_CHANCE), key=lambda f: f.chance
@@ -108,6 +135,24 @@ def _add(game: Game, features: GameFeatures, first: tuple[int, int], second: tup
         fits=sum(f.fits for f in feeds), expected=sum(f.chance for f in feeds),
         moments=[[f.ply + 1, round(f.chance, 3)] for f in rare[:MOMENTS]],
     )  # fmt: skip
+
+
+def _kept(pair: Pair) -> PairScore:
+    """The pair's score as kept; a row from before the present shape starts afresh."""
+    score = PairScore()
+    signals = pair.signals or {}
+    if len(pair.logs or []) != len(score.logs) or not signals:
+        return score
+    score.logs = list(pair.logs)
+    score.layoffs, score.answers, score.calls, score.chips = (
+        list(signals["layoffs"]), list(signals["answers"]), list(signals["calls"]),
+        list(signals["chips"]),
+    )  # fmt: skip
+    score.games, score.feeds, score.fits, score.expected = (
+        pair.games, pair.feeds, pair.fits, pair.expected,
+    )  # fmt: skip
+    score.peak, score.flagged_at = pair.peak, pair.flagged_after
+    return score
 
 
 EVIDENCE_KEYS = ("layoffs", "withheld", "folds", "folds_that_would_win", "fights", "paid")

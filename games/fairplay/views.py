@@ -31,7 +31,7 @@ from games.history.dashboard import staff_only
 from games.models import Game
 from games.redirects import local_path
 
-from . import actions, reports
+from . import actions, evidence, reports, review
 from .detector import ALPHA, THRESHOLD
 from .models import Pair, Report, StaffAction
 
@@ -128,6 +128,7 @@ def pair(request: HttpRequest, pair_id: int) -> HttpResponse:
         "high": high,
         "directions": directions,
         "third_chips": found.evidence.get("third_chips", 0),
+        "signals": evidence.lines(found, low, high),
         "games": games,
         "threshold": THRESHOLD,
         "countable": actions.pair_games(found).count(),
@@ -222,6 +223,14 @@ def act(request: HttpRequest) -> HttpResponse:
         messages.error(request, gettext("Say why, and choose an action: nothing was done."))
         return redirect(back)
     kind, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
+    if kind == StaffAction.Kind.CLEAR:
+        pair = Pair.objects.filter(pk=form.cleaned_data["pair"] or 0).first()
+        if pair is None:
+            messages.error(request, gettext("There is no such pair: nothing was done."))
+            return redirect(back)
+        review.clear_pair(request.user, pair, reason)
+        messages.success(request, gettext("The pair is cleared: its held series pots count."))
+        return redirect(back)
     if kind == StaffAction.Kind.VOID:
         pair = Pair.objects.filter(pk=form.cleaned_data["pair"] or 0).first()
         if pair is None:

@@ -1,8 +1,10 @@
 """What the game services tell series: imported by ``games.play.services``, so it imports
-nothing of theirs."""
+nothing of theirs. And what fair play tells series without series importing it: which
+pairs of accounts it holds for review (``on_held``), whose pots wait before they count."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -36,3 +38,19 @@ def hand_aborted(game_id: int, dealt: bool, now: datetime) -> None:
             ended_at=now, end_reason=Series.ABORTED_UNDEALT, ready=[], next_at=None,
             people_at_end=[],
         )  # fmt: skip
+
+
+_held: list[Callable] = []
+
+
+def on_held(fn: Callable) -> None:
+    """``fn(user_ids)`` answers which pairs of these accounts fair play holds for review,
+    as ``[(low id, high id), …]``."""
+    if fn not in _held:
+        _held.append(fn)
+
+
+def held(user_ids: Iterable[int]) -> set[frozenset[int]]:
+    """The pairs of these accounts held for review (nobody's, with nobody registered)."""
+    ids = sorted(set(user_ids))
+    return {frozenset(pair) for fn in _held for pair in fn(ids)} if ids else set()

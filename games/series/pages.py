@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 
 from games.history.charts import signed
 from games.models import OPEN_SEAT, Seat
+from games.series import hooks as series_hooks
 from games.series import services
 from games.series.models import Hand, Series
 
@@ -200,9 +201,11 @@ def hand_links(game_id: int) -> dict[str, Any]:
 
 
 def pots_won(user_id: int) -> dict[str, int]:
-    """How many pots the person took, and the chips in them: three queries, whatever the
+    """How many pots the person took, and the chips in them: four queries, whatever the
     number of series (each series' ledger is derived from its hands, as always). A pot
-    taken by a win fair play voided (either of the two in a row) is in no one's figures."""
+    taken by a win fair play voided is in no one's figures (the ledger counts a voided hand
+    as aborted); one taken while fair play holds the person and another player at that
+    hand for review waits (``pots_held``) until staff clear the pair."""
     held = {
         (s, n): index
         for s, n, index in Seat.objects.filter(
@@ -211,21 +214,18 @@ def pots_won(user_id: int) -> dict[str, int]:
     }
     ids = {s for s, _ in held}
     if not ids:
-        return {"pots_won": 0, "pot_chips_won": 0}
+        return {"pots_won": 0, "pot_chips_won": 0, "pots_held": 0}
     rows = (
         Hand.objects.filter(series_id__in=ids)
         .order_by("series_id", "number")
-        .values(
-            "series_id", "number", "game__voided_at",
-            *(f"game__{f}" for f in services.GAME_FIELDS),
-        )
+        .values("series_id", "number", *(f"game__{f}" for f in services.GAME_FIELDS))
     )  # fmt: skip
     hands: dict[int, list] = {}
-    voided = {(r["series_id"], r["number"]) for r in rows if r["game__voided_at"]}
     for r in rows:
         result = services.result_of(r["number"], {f: r[f"game__{f}"] for f in services.GAME_FIELDS})
         hands.setdefault(r["series_id"], []).append(result)
-    pots = chips = 0
+    waiting = _held_hands(user_id, ids)
+    pots = chips = on_hold = 0
     for series in Series.objects.filter(pk__in=ids).only("ante", "ended_at", "people_at_end"):
         book = services.ledger(
             series.ante, hands.get(series.pk, []), series.ended, series.people_at_end
@@ -233,7 +233,22 @@ def pots_won(user_id: int) -> dict[str, int]:
         for e in book.events:
             if e.kind != "pot" or held.get((series.pk, e.hand)) != e.seat:
                 continue
-            if {(series.pk, e.hand), (series.pk, e.hand - 1)} & voided:
+            if (series.pk, e.hand) in waiting:
+                on_hold += 1
                 continue
             pots, chips = pots + 1, chips + e.amount
-    return {"pots_won": pots, "pot_chips_won": chips}
+    return {"pots_won": pots, "pot_chips_won": chips, "pots_held": on_hold}
+
+
+def _held_hands(user_id: int, series_ids: set[int]) -> set[tuple[int, int]]:
+    """The hands (series, number) at which the person sat with someone fair play holds
+    them with for review."""
+    seats = list(
+        Seat.objects.filter(
+            game__series_hand__series_id__in=series_ids, user_id__isnull=False
+        ).values_list("game__series_hand__series_id", "game__series_hand__number", "user_id")
+    )
+    pairs = series_hooks.held({u for _s, _n, u in seats} | {user_id})
+    if not pairs:
+        return set()
+    return {(s, n) for s, n, u in seats if frozenset((user_id, u)) in pairs}

@@ -23,7 +23,7 @@ from games.play.services import NotAllowed, ServiceError
 from games.series.ledger import HandResult, Ledger, ledger, next_dealer
 from games.series.models import Hand, Series
 
-GAME_FIELDS = ("status", "winner_seat", "chips", "dealer")
+GAME_FIELDS = ("status", "winner_seat", "chips", "dealer", "voided_at")
 
 
 def create_series(
@@ -65,8 +65,11 @@ def create_series(
 
 
 def result_of(number: int, row: dict) -> HandResult:
+    """A hand's result for the ledger. A hand fair play voided counts as one aborted: no
+    winner and no chips, its antes stay in the pot and every streak is broken, so voiding a
+    pair's games makes the pots again as if those hands had not been won."""
     over = row["status"] in (Game.Status.FINISHED, Game.Status.ABORTED)
-    finished = row["status"] == Game.Status.FINISHED
+    finished = row["status"] == Game.Status.FINISHED and not row.get("voided_at")
     return HandResult(
         number=number,
         dealt=row["dealer"] is not None,

@@ -1,0 +1,187 @@
+"""Fair play's signals beyond feeding, on hand-made move logs: a withheld lay-off, a hand
+dumped to the partner, Draw calls held back while the partner would pay most."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import apply
+from games.engine.cards import CODES, mask_of_codes, parse_card
+from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, Move
+from games.engine.state import GameState
+from games.fairplay.detector import THRESHOLD, PairScore
+from games.fairplay.features import game_features
+
+
+def _deal(dealer: int, hands: list[str], stock: str) -> GameState:
+    """A deal from the codes of three hands and the top of the stock; the rest of the
+    deck follows in order."""
+    named = [h.split() for h in hands] + [stock.split()]
+    used = {c for part in named for c in part}
+    rest = [c for c in CODES if c not in used]
+    cards = [parse_card(c) for c in stock.split() + rest]
+    return GameState.new(dealer, [mask_of_codes(h) for h in named[:3]], tuple(cards))
+
+
+def _moves(state: GameState, script: list[tuple]) -> list[Move]:
+    """Moves from (seat, type, codes, meld); each is applied, so an illegal one fails."""
+    moves = []
+    for seat, kind, *rest in script:
+        cards = mask_of_codes(rest[0].split()) if rest else 0
+        move = Move(kind, seat, cards, rest[1] if len(rest) > 1 else -1)
+        state = apply(state, move)
+        moves.append(move)
+    return moves
+
+
+# Seat 0 deals. Seat 1 lays 7H 8H 9H, seat 2 lays three kings; then seat 0 holds the 6 of
+# hearts for seat 1's run and the king of hearts for seat 2's set.
+#
+#   seat 1: 7H 8H 9H          seat 2: KS KD KC
+#   seat 0 holds 6H KH …
+LAYOFF_DEAL = (
+    0,
+    [
+        "2C 3D 4S 6H KH 9C TD JS QC 5D 7S 8C AD",
+        "7H 8H 9H 2D 3S 4C 5S 6C TC JD QS AH",
+        "KS KD KC 5C 6D 7D 8S 9S TH JC QH AS",
+    ],
+    "2S 3C 4D",
+)
+OPENING = [
+    (0, DISCARD, "2C"),
+    (1, DRAW),
+    (1, MELD, "7H 8H 9H"),
+    (1, DISCARD, "2D"),
+    (2, DRAW),
+    (2, MELD, "KS KD KC"),
+    (2, DISCARD, "5C"),
+    (0, DRAW),
+]
+
+
+def _layoff_game(on_partner: bool):
+    state = _deal(*LAYOFF_DEAL)
+    script = [*OPENING, (0, LAYOFF, "KH", 1)]  # meld 1 is seat 2's kings (R4: in order laid)
+    if on_partner:
+        script.append((0, LAYOFF, "6H", 0))
+    script.append((0, DISCARD, "9C"))
+    return game_features(state, _moves(state, script))
+
+
+def test_a_lay_off_withheld_from_the_partner_and_made_on_the_third_is_seen_from_the_seat():
+    features = _layoff_game(on_partner=False)
+    mine = {(x.owner, x.made) for x in features.layoffs if x.seat == 0}
+    # R5: the 6H fits seat 1's run and the KH seat 2's set; only the king was laid off.
+    assert mine == {(1, False), (2, True)}
+
+
+def test_a_seat_that_always_withholds_lay_offs_from_its_partner_is_flagged_by_that_alone():
+    withheld, even = PairScore(), PairScore()
+    for _ in range(30):
+        withheld.add_game(_layoff_game(on_partner=False), 0, 1)
+        even.add_game(_layoff_game(on_partner=True), 0, 1)
+    assert withheld.parts()["layoff"] >= THRESHOLD + 2
+    assert withheld.flagged
+    # The same seats laying off on both alike give no evidence, however often.
+    assert even.parts()["layoff"] <= 0 and not even.flagged
+    # The third seat (seat 2) and seat 0 are no pair of this kind: 0 withheld from 2.
+    assert PairScore().parts()["layoff"] == 0
+
+
+# A dumped hand: seat 1 calls Draw and seat 0, whose own view says a fight would win (39
+# points against a caller holding nine cards), folds; in the other game the third seat calls
+# and seat 0 fights it. Seat 0 opened with 7S 8S 9S, so it may answer (R7); the unopened
+# seat is folded for by the engine, no move logged.
+DRAW_DEAL = (
+    0,
+    [
+        "AC AD 2H 7S 8S 9S KC QD JH TS 3C 4D 5H",
+        "4H 5C 6D 7C 8D 9H TC JD QH KD KH QS",
+        "2C 3D 4S 5S 6S 6H 7D 8C 9C TD JC QC",
+    ],
+    "KS 2S 3S 4C",
+)
+DRAW_OPENING = [
+    (0, MELD, "7S 8S 9S"),
+    (0, DISCARD, "KC"),
+    (1, DRAW),  # KS
+]
+
+
+def _dump_game(caller: int, answer: str = FOLD):
+    state = _deal(*DRAW_DEAL)
+    if caller == 1:
+        script = [
+            *DRAW_OPENING,
+            (1, MELD, "KD KH KS"),
+            (1, DISCARD, "QS"),
+            (2, DRAW),  # 2S
+            (2, DISCARD, "QC"),
+            (0, DRAW),  # 3S
+            (0, DISCARD, "QD"),
+            (1, CALL),
+            (0, answer),
+        ]
+    else:
+        script = [
+            *DRAW_OPENING,
+            (1, DISCARD, "KS"),
+            (2, DRAW),  # 2S
+            (2, MELD, "4S 5S 6S"),
+            (2, DISCARD, "QC"),
+            (0, DRAW),  # 3S
+            (0, DISCARD, "QD"),
+            (1, DRAW),  # 4C
+            (1, DISCARD, "QS"),
+            (2, CALL),
+            (0, FIGHT),
+        ]
+    return game_features(state, _moves(state, script))
+
+
+def test_folding_to_the_partner_with_a_hand_that_looked_good_is_recorded_as_such():
+    features = _dump_game(caller=1)
+    mine = [a for a in features.answers if a.seat == 0]
+    assert len(mine) == 1 and mine[0].caller == 1
+    assert mine[0].favourable and not mine[0].fought
+    assert features.towards(0, 1).folds_that_would_win == 1  # R7: 39 points against 69
+
+
+def test_a_seat_that_dumps_its_partners_calls_and_fights_the_thirds_is_flagged():
+    dumper, fair = PairScore(), PairScore()
+    for n in range(40):
+        dumper.add_game(_dump_game(caller=1 + n % 2), 0, 1)
+        fair.add_game(_dump_game(caller=1 + n % 2, answer=FIGHT), 0, 1)
+    # The same deal again and again also feeds seat 1 (the KC it melds): only the answers
+    # are looked at here.
+    assert dumper.parts()["answer"] >= THRESHOLD
+    # Fighting both callers alike is no evidence, however often.
+    assert fair.parts()["answer"] <= 0
+
+
+def _call_features(called: bool, partner_higher: bool):
+    from games.fairplay.features import CallChance, GameFeatures
+
+    features = GameFeatures()
+    features.calls.append(CallChance(0, called, 2, 1 if partner_higher else 2, 10))
+    return features
+
+
+def test_calls_held_back_only_while_the_partner_would_pay_most_are_evidence():
+    cheat, honest = PairScore(), PairScore()
+    for n in range(60):
+        higher = n % 2 == 0
+        # The colluder calls only when the partner's hand is the lighter: it can see it.
+        cheat.add_game(_call_features(called=not higher, partner_higher=higher), 0, 1)
+        # An honest seat's calls do not follow the hidden hands.
+        honest.add_game(_call_features(called=n % 4 < 2, partner_higher=higher), 0, 1)
+    assert cheat.parts()["call"] >= THRESHOLD
+    assert honest.parts()["call"] <= 0
+
+
+@pytest.mark.parametrize("side", ["low", "high", "both"])
+def test_a_table_of_equal_rates_is_no_evidence_on_either_side(side):
+    from games.fairplay.detector import table_log_e
+
+    assert table_log_e(40, 20, 40, 20, (0.5, 2.0), side) < 0
