@@ -4,6 +4,7 @@ PostgreSQL (as several workers would)."""
 
 from __future__ import annotations
 
+import random
 import threading
 from datetime import timedelta
 
@@ -12,11 +13,13 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
+from games import bots
+from games.engine import apply, seat_view
 from games.models import Game, Seat
 from games.play import clock, hooks
 from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
-from games.tournaments import services
+from games.tournaments import scoring, services
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.tournaments.pairing import BOT_WAIT
 from games.tournaments.record import replay_tournament
@@ -191,6 +194,64 @@ def test_a_finished_game_scores_by_place_and_its_people_wait_again(alice, bob, c
             assert score.points == (3 if game.end == "tongits" else 2)
         assert score.games == 1
     assert len(services.pool(t)) == 3  # back in the pool
+
+
+def _play_live(game: Game, left_to_the_server) -> Game:
+    """Play a tournament game through the services as people and the clock would: a turn
+    ``left_to_the_server(seat, its number)`` is played by the server when its clock runs
+    out (the seat goes away), any other by its person (the greedy bot chooses for them,
+    and acting brings them back). Everyone away is back before the last move, which its
+    seat's person makes."""
+    people = {s.index: s.user for s in game.seats.select_related("user")}
+    turns: dict[int, int] = {}
+    last_seat = None
+    for _ in range(400):
+        game = Game.objects.get(pk=game.pk)
+        if game.is_over:
+            return game
+        state = play.game_state(game)
+        seat = state.turn
+        if seat != last_seat:
+            turns[seat] = turns.get(seat, 0) + 1
+        last_seat = seat
+        rng = random.Random(bots.bot_seed(game.seed, game.seq, seat))  # as the clock's
+        move = bots.choose("greedy", seat_view(state, seat), rng)
+        if apply(state, move).outcome is not None:
+            for person in people.values():
+                play.mark_back(game.pk, person)
+        elif left_to_the_server(seat, turns[seat]):
+            assert play.play_due(game.pk, now=game.due_at) is not None
+            continue
+        play.submit_move(game.pk, people[seat], move.to_dict())
+    raise AssertionError("the game did not end")
+
+
+def test_a_seat_the_server_played_most_of_scores_as_away_though_back_before_the_end(
+    alice, bob, carol, monkeypatch
+):
+    """Away was judged at a game's last move only: a person could leave every turn to the
+    server and come back before the end, and score in full."""
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    # A deal of 42 moves, six turns a seat (greedy moves come from the seed), whoever sits where.
+    monkeypatch.setattr(play.secrets, "randbits", lambda bits: 8)
+    [game] = services.pair(t.pk)
+    seat_of = {s.user_id: s.index for s in game.seats.all()}
+    alice_seat, carol_seat = seat_of[alice.pk], seat_of[carol.pk]
+    # Alice leaves every turn to the server; Carol's clock runs out once, on her first turn.
+    game = _play_live(game, lambda seat, n: seat == alice_seat or (seat == carol_seat and n == 1))
+
+    assert game.seq == 42
+    assert not game.seats.filter(away=True).exists()  # everyone was back at the end
+    tg = TournamentGame.objects.get(game=game)
+    assert tg.away == [alice_seat]
+    rows = {entry.user_id: row for row, entry in standings(t)}
+    assert rows[alice.pk].score.marks == (0,)
+    carol_place = scoring.place_of(carol_seat, game.winner_seat, game.chips)
+    assert rows[carol.pk].score.points == scoring.base_points(
+        scoring.Result(carol_place, tongits=carol_place == 1 and game.end == "tongits")
+    )
 
 
 def test_games_voided_by_fair_play_leave_the_standings_and_the_podium(alice, bob, carol):

@@ -776,8 +776,10 @@ def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datet
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:
     """When the server moves for ``seat``: after a bot's short pause, or when a person's
-    turn clock runs out."""
-    if seat.plays_itself:
+    turn clock runs out. An away person's too: the server plays their turns no faster
+    than they could have, so a game left to it takes as long as one played (and an
+    arena scores a seat it played most of as away: ``games.tournaments.scoring``)."""
+    if seat.is_bot:
         low, high = settings.TONGITS_BOT_PAUSE
         return now + timedelta(seconds=random.uniform(low, high))
     return game.turn_started_at + timedelta(seconds=game.turn_seconds)
@@ -807,7 +809,8 @@ def play_due(
     """If the server owes this game a move now, make it (one move).
 
     A bot plays its own kind; a person whose clock ran out is marked away and the greedy
-    bot plays a safe move for them. Bots see only their seat's view (never the state).
+    bot plays a safe move for them, the rest of that turn at once and each later turn of
+    theirs when its turn clock runs out. Bots see only their seat's view (never the state).
 
     A Hard bot's move is thought out in another process, with the game's row lock let go
     meanwhile. With ``defer_thinking`` (the server clock) the thought is handed back as a

@@ -408,13 +408,14 @@ def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
 
 def game_finished(game_id: int, seats, outcome, now: datetime, rated: bool) -> None:
     """A game ended (in its last move's transaction): if it is a tournament's, keep which
-    seats were away, start its people's wait, and pair them after the commit."""
+    seats score as away (``standings.away_seats``), start its people's wait, and pair them
+    after the commit."""
     tg = TournamentGame.objects.filter(game_id=game_id).values_list("pk", "tournament_id")
     found = tg.first()
     if found is None:
         return
     pk, tournament_id = found
-    away = [s.index for s in seats if s.away and not s.bot_kind]
+    away = standings.away_seats(game_id, seats)
     TournamentGame.objects.filter(pk=pk).update(away=away)
     Entry.objects.filter(game_id=game_id).update(waiting_since=now)
     transaction.on_commit(lambda: _pair_after_end(tournament_id), robust=True)

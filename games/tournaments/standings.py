@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db.models import Prefetch
 
 from accounts.models import display_name_for
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from games.ratings import core as ratings
 from games.tournaments import scoring
 from games.tournaments.models import Entry, Tournament, TournamentGame
@@ -44,6 +44,16 @@ def ratings_at_deal(tgs: list[TournamentGame]) -> dict[int, list[float]]:
                 for s in by_index
             ]
     return out
+
+
+def away_seats(game_id: int, seats) -> list[int]:
+    """The people's seats of a game that has just ended that score as away (``scoring``):
+    the server was playing for them at its last move, or it played more than half of
+    their turns, as the move log says (it marks each move the server made). Read once,
+    at the end, and kept in ``TournamentGame.away``."""
+    log = Move.objects.filter(game_id=game_id).order_by("seq").values_list("seat", "by_server")
+    served = scoring.served_most(log)
+    return [s.index for s in seats if not s.bot_kind and (s.away or s.index in served)]
 
 
 def results(t: Tournament, tgs: list[TournamentGame] | None = None) -> dict[int, list]:
