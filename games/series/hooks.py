@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from games.models import Seat
 from games.series.models import Hand, Series
 
 
@@ -36,3 +37,24 @@ def hand_aborted(game_id: int, dealt: bool, now: datetime) -> None:
             ended_at=now, end_reason=Series.ABORTED_UNDEALT, ready=[], next_at=None,
             people_at_end=[],
         )  # fmt: skip
+
+
+def held(user_ids: list[int]) -> dict[int, int]:
+    """Each of these people who holds a seat in a series that goes on, from its first
+    deal until it ends or they leave it, and its id: between hands its last game is over,
+    but its next one is dealt to them when the pause ends (``games.play.seating``)."""
+    rows = Seat.objects.filter(
+        user_id__in=user_ids,
+        game__started_at__isnull=False,
+        game__series_hand__isnull=False,
+        game__series_hand__series__ended_at__isnull=True,
+        game__series_hand__series__imported=False,
+    ).values_list(
+        "user_id", "index", "game__series_hand__series_id", "game__series_hand__series__left"
+    )
+    return {user: series for user, index, series, left in rows if index not in (left or [])}
+
+
+def series_of(game_id: int) -> int | None:
+    """The series whose hand the game is, if any."""
+    return Hand.objects.filter(game_id=game_id).values_list("series_id", flat=True).first()

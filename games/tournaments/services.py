@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import is_guest
 from games import bots
 from games.models import Game, Seat
-from games.play import hooks
+from games.play import hooks, seating
 from games.play import services as play
 from games.play.live.db import afterwards
 from games.play.services import NotAllowed, ServiceError
@@ -201,7 +201,7 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
             return []
         cpu = time.thread_time()
         users = _lock_people([e.user_id for e in waiting])
-        busy = _busy(users)  # at another game: another tournament's, or their own
+        busy = seating.playing(users)  # at another game, or in a series (the one check)
         waiting = [e for e in waiting if e.user_id not in busy]
         # Everyone's rating now, and the bots': the pairing's, and each game's record of
         # its seats' ratings at the deal (the tie-break counts opponents as they were).
@@ -267,29 +267,11 @@ def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:
     return {u.pk: u for u in rows}
 
 
-def _busy(users: dict[int, AbstractBaseUser]) -> set[int]:
-    """Who is at a game being played: another tournament's, or a table of their own (Quick
-    play locks the same user row when it deals, so neither misses the other); or who
-    holds a seat in a series between hands (``series_held``)."""
-    playing = Seat.objects.filter(user_id__in=list(users), game__status=Game.Status.PLAYING)
-    return set(playing.values_list("user_id", flat=True)) | set(series_held(list(users)))
-
-
 def series_held(user_ids: list[int]) -> dict[int, int]:
-    """Each of these people who holds a seat in a series that goes on, and its id. Between
-    hands the series' last game is over, but its next is dealt to them when the pause
-    ends: paired meanwhile, they would sit at two tables, one played by the server, and
-    lose its antes. They are paired once they leave or end it. (Read through the game's
-    relation: tournaments do not import series.)"""
-    rows = Seat.objects.filter(
-        user_id__in=user_ids,
-        game__series_hand__isnull=False,
-        game__series_hand__series__ended_at__isnull=True,
-        game__series_hand__series__imported=False,
-    ).values_list(
-        "user_id", "index", "game__series_hand__series_id", "game__series_hand__series__left"
-    )
-    return {user: series for user, index, series, left in rows if index not in (left or [])}
+    """Each of these people who holds a seat in a series that goes on, and its id: they
+    are paired once they leave or end it (``games.play.seating``: between hands its next
+    hand is dealt to them, and paired meanwhile they would lose its antes)."""
+    return seating.series_held(user_ids)
 
 
 def _waiting(entries: list[Entry], now: datetime, skills) -> list[pairing.Waiting]:
