@@ -121,19 +121,60 @@ def test_three_waiting_are_dealt_a_game_of_the_tournament_and_leave_the_pool(ali
     assert services.pair(t.pk) == []  # all three are at a table
 
 
-def test_a_closed_account_keeps_its_points_and_is_never_paired_again(alice, bob, carol):
+def test_a_closed_account_is_never_paired_again_and_leaves_the_standings(alice, bob, carol):
     """A closed account (it cannot log in) was dealt into game after game, its every turn
-    timed out and played by the server, at the table of people who can play."""
+    timed out and played by the server, at the table of people who can play; and it kept
+    its place in the standings."""
     t = _arena()
     for person in (alice, bob, carol):
         services.join(t.pk, person)
-    get_user_model().objects.filter(pk=carol.pk).update(is_active=False)  # staff close it
+    carol.is_active = False
+    carol.save()  # staff close it (the admin's way: fair play's Close saves it too)
 
     [game] = services.pair(t.pk, timezone.now() + BOT_WAIT)
 
     people = {s.user_id for s in game.seats.all() if s.user_id}
     assert people == {alice.pk, bob.pk}
-    assert Entry.objects.get(user=carol).state == Entry.State.ACTIVE  # in the standings
+    assert {entry.user_id for _row, entry in standings(t)} == {alice.pk, bob.pk}
+    assert Entry.objects.get(user=carol).state == Entry.State.ACTIVE  # kept, not shown
+
+
+def test_closing_an_account_takes_it_off_the_podium_and_the_others_results_stand(alice, bob, carol):
+    """A closed account kept its points and its podium place in finished tournaments."""
+    from games.fairplay import actions as fairplay
+
+    dave = get_user_model().objects.create_user("dave")
+    t = _arena()
+    for person in (alice, bob, carol, dave):
+        services.join(t.pk, person)
+    [first] = services.pair(t.pk)  # three at once; the fourth waits for bots
+    [second] = services.pair(t.pk, timezone.now() + BOT_WAIT)
+    # Opponents' ratings at the deal that break every tie (performance): four ranks, three
+    # on the podium, whatever the games' results.
+    TournamentGame.objects.filter(game=first).update(ratings=[1000, 1100, 1300])
+    TournamentGame.objects.filter(game=second).update(ratings=[1000, 900, 900])
+    _end_game(first.pk, away_at_end=False)
+    _end_game(second.pk, away_at_end=False)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(hours=3))
+    assert services.end_if_over(t.pk)
+    t.refresh_from_db()
+    before = {entry.user_id: row.score for row, entry in standings(t)}
+    assert len(t.podium) == 3 and len(before) == 4
+    gone = t.podium[0]
+    fourth = next(u for u in before if u not in t.podium)
+
+    staff = get_user_model().objects.create_user("warden", is_staff=True)
+    fairplay.close_account(staff, get_user_model().objects.get(pk=gone), "played as a team")
+
+    t.refresh_from_db()
+    after = {entry.user_id: row.score for row, entry in standings(t)}
+    assert gone not in after and gone not in t.podium
+    assert t.podium == [u for u in before if u != gone] and fourth in t.podium
+    assert all(after[u] == before[u] for u in after)  # their games stand as they were
+    # Its record leaves the closed account out as the site does: the replay agrees.
+    data = tournament_dict(t)
+    result, status = replay_tournament(data)
+    assert status == 0 and result["standings_agree"] and len(data["entrants"]) == 3
 
 
 def test_one_person_waiting_gets_two_bots_of_its_level_after_twenty_seconds(alice):

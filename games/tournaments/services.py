@@ -355,7 +355,23 @@ def games_voided(game_ids: list[int]) -> None:
     """Fair play voided these games: the standings of their tournaments are made again
     without them, and a finished one's podium with them."""
     ids = Tournament.objects.filter(games__game_id__in=game_ids).values_list("pk", flat=True)
-    for tournament_id in sorted(set(ids)):
+    _made_again(ids)
+
+
+def account_closed(user_id: int) -> None:
+    """Staff closed an account: it leaves the standings (``standings.standings``) of
+    every tournament it entered, and the podium of each finished one it stood on, where
+    the next moves up; its games' results stay for the others (docs/rules.md, Arenas)."""
+    entered = Tournament.objects.filter(entries__user_id=user_id)
+    entered.update(rev=F("rev") + 1)
+    finished = entered.filter(finished_at__isnull=False).values_list("pk", "podium")
+    _made_again(pk for pk, podium in finished if user_id in podium)
+
+
+def _made_again(tournament_ids) -> None:
+    """Each tournament's standings are made again: a new revision, and a finished one's
+    podium."""
+    for tournament_id in sorted(set(tournament_ids)):
         with transaction.atomic():
             t = Tournament.objects.select_for_update().get(pk=tournament_id)
             if t.finished_at is not None:

@@ -87,8 +87,10 @@ def results(t: Tournament, tgs: list[TournamentGame] | None = None) -> dict[int,
 def standings(
     t: Tournament, tgs: list[TournamentGame] | None = None
 ) -> list[tuple[scoring.Standing, Entry]]:
-    """Everyone who entered, best first, with their entry."""
-    entries = {e.pk: e for e in t.entries.select_related("user")}
+    """Everyone who entered, best first, with their entry; but a closed account (staff
+    closed it: it cannot log in), which leaves the standings and the podium while its
+    games' results stand for the others (docs/rules.md, Arenas)."""
+    entries = {e.pk: e for e in t.entries.filter(user__is_active=True).select_related("user")}
     found = results(t, tgs)
     table = scoring.standings(
         (e.pk, display_name_for(e.user), found.get(e.user_id, [])) for e in entries.values()
