@@ -174,7 +174,8 @@ def create_table(
         if earlier is not None and not earlier.is_over:
             return earlier
         _check_can_make_table(user)
-        _check_free([user.pk])
+        if "open" in others:  # else its deal, at once, checks them (start_game)
+            _check_free([user.pk])
         if earlier is not None:
             # A key whose table is over (a page come back to) moves to the table made
             # now, so a double click on that page makes one table too.
@@ -543,9 +544,8 @@ def start_game(game: Game, seed: int | None = None, dealer: int | None = None) -
     if one of its people holds a game in play elsewhere."""
     seats = {seat.index: seat for seat in game.seats.all()}
     people = [s.user_id for s in seats.values() if s.user_id is not None]
-    with transaction.atomic():  # the locks last until the deal commits with the caller's
-        seating.lock(people)
-        _check_free(people, game)
+    seating.lock(people)
+    _check_free(people, game)
     if seed is None:
         seed = int(game.seed) if game.seed else secrets.randbits(128)
     _deal(game, seed, dealer, timezone.now(), seats.__getitem__)
