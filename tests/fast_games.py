@@ -1,7 +1,9 @@
 """Finished games made quickly through the services: the engine plays a table's moves up
 to a few before the end, they are stored as the log, and the server's own bot turns
 (``services.play_due``) play the rest, so the game ends in the same transaction as any
-live game ends (ratings and series included)."""
+live game ends (ratings and series included). The greedy bot chooses a person's stored
+moves, but they are logged as the person's own (not the server's): an arena scores a seat
+the server played most of as away."""
 
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ def prepare(
     Seat.objects.filter(game_id=game_id, bot_kind="").update(away=True)
     state = services.game_state(game)
     kinds = {s.index: s.bot_kind or "greedy" for s in game.seats.all()}
+    people = {s.index for s in game.seats.all() if not s.bot_kind}
     played = []
     while True:
         move = bots.choose(kinds[state.turn], seat_view(state, state.turn), rng)
@@ -55,7 +58,9 @@ def prepare(
         state = after
     keep = played[: max(0, len(played) - left)]
     MoveRow.objects.bulk_create(
-        MoveRow(game_id=game_id, seq=i, seat=m.seat, payload=m.to_dict(), by_server=True)
+        MoveRow(
+            game_id=game_id, seq=i, seat=m.seat, payload=m.to_dict(), by_server=m.seat not in people
+        )
         for i, m in enumerate(keep, start=game.seq + 1)
     )
     state = replay(game.record()).state
@@ -86,6 +91,7 @@ def prepare_last_move(game_id: int) -> Game:
     seats = list(game.seats.order_by("index"))
     Seat.objects.filter(game_id=game_id, bot_kind="").update(away=True)
     kinds = [s.bot_kind or "greedy" for s in seats]
+    by_bot = [bool(s.bot_kind) for s in seats]
     assert not set(kinds) & bots.SEARCHING, kinds
     state = services.game_state(game)
     played = []
@@ -99,7 +105,7 @@ def prepare_last_move(game_id: int) -> Game:
         played.append(move)
         state = after
     MoveRow.objects.bulk_create(
-        MoveRow(game_id=game_id, seq=i, seat=m.seat, payload=m.to_dict(), by_server=True)
+        MoveRow(game_id=game_id, seq=i, seat=m.seat, payload=m.to_dict(), by_server=by_bot[m.seat])
         for i, m in enumerate(played, start=game.seq + 1)
     )
     past = timezone.now() - timedelta(seconds=1)

@@ -49,14 +49,16 @@ def seat(game: Game, index: int) -> Seat:
     return Seat.objects.get(game=game, index=index)
 
 
-def step_until_turn_of(game: Game, index: int, *, limit: int = 200) -> None:
-    """Let the clock make one move at a time until a new turn of ``index`` begins."""
+def step_until_turn_of(game: Game, index: int, *, limit: int = 200, at=None) -> None:
+    """Let the clock make one move at a time until a new turn of ``index`` begins: each
+    at ``at(game)`` (now by default; an away seat's turn is played when its clock ends)."""
     for _ in range(limit):
         game = fresh(game)
         last = game.moves.order_by("-seq").first()
         if game.turn_seat == index and (last is None or last.seat != index):
             return
-        assert clock.run_due(timezone.now(), limit=1) == 1, "the clock stopped"
+        now = timezone.now() if at is None else at(game)
+        assert clock.run_due(now, limit=1) == 1, "the clock stopped"
     raise AssertionError(f"seat {index} never got a turn")
 
 
@@ -102,12 +104,11 @@ def test_an_away_seat_is_played_by_greedy_until_its_person_acts(make_game, alice
     clock.run_due(fresh(game).due_at, limit=1)
     assert seat(game, 0).away
 
-    # The rest of her turn and both bots' turns: nobody waits for her deadline.
-    step_until_turn_of(game, 1)
-    step_until_turn_of(game, 0)
+    # The rest of her turn, both bots' turns, then hers when its clock ends.
+    step_until_turn_of(game, 1, at=lambda g: g.due_at)
+    step_until_turn_of(game, 0, at=lambda g: g.due_at)
     game = fresh(game)
     assert seat(game, 0).away
-    assert game.due_at < game.turn_started_at + timedelta(seconds=60)  # a bot's pause
     assert all(row.by_server for row in game.moves.all())
     assert {kind for index, kind in kinds if index == 0} == {"greedy"}
     assert {kind for index, kind in kinds if index != 0} == {"random"}
@@ -122,6 +123,26 @@ def test_an_away_seat_is_played_by_greedy_until_its_person_acts(make_game, alice
     if game.turn_seat == 0:
         assert game.due_at == game.turn_started_at + timedelta(seconds=60)
         assert clock.run_due(timezone.now()) == 0
+
+
+def test_an_away_seats_turns_are_played_only_when_its_turn_clock_runs_out(make_game, alice):
+    """Away, a seat was played at a bot's pace: twelve games left to the server were over
+    in the time a person plays one. Now each of its turns waits for its turn clock."""
+    game = make_game([alice, "random", "random"], seed=ALICE_FIRST, turn_seconds=30)
+    deadline = fresh(game).due_at
+    clock.run_due(deadline, limit=1)  # her clock ran out: she is away
+    step_until_turn_of(game, 1, at=lambda g: deadline)  # the rest of that turn, at once
+    step_until_turn_of(game, 0)  # the bots' turns, at their pace
+    game = fresh(game)
+    assert seat(game, 0).away and game.turn_seat == 0
+    started, seq = game.turn_started_at, game.seq
+
+    assert game.due_at == started + timedelta(seconds=30)
+    assert clock.run_due(started + timedelta(seconds=29), limit=1) == 0
+    assert fresh(game).seq == seq  # a person could still be thinking
+    assert clock.run_due(started + timedelta(seconds=30), limit=1) == 1
+    made = game.moves.get(seq=seq + 1)
+    assert made.seat == 0 and made.by_server
 
 
 def test_mark_back_stops_the_server_playing_for_an_away_seat(make_game, alice):
@@ -350,19 +371,21 @@ def test_racing_clocks_make_each_due_move_once(make_game, alice, bob, carol):
 
     made = race(*[lambda: clock.run_due(now)] * 3)
 
-    # Each game owed one move at ``now`` (the next ones fall due after it), and no move
-    # was made twice. SQLite has no row locks and refuses a second writer outright (the
-    # clock logs it and moves on), so only PostgreSQL shows every move made.
+    # Each bots' game owed one move at ``now`` (the next ones fall due after it), and the
+    # person's game the rest of her turn (its clock ran out): no move was made twice.
+    # SQLite has no row locks and refuses a second writer outright (the clock logs it and
+    # moves on), so only PostgreSQL shows every move made.
     logged = {game.pk: list(game.moves.values_list("seq", flat=True)) for game in games}
-    logged[person.pk] = list(person.moves.values_list("seq", flat=True))
+    hers = list(person.moves.order_by("seq").values_list("seq", "seat"))
     counts = [n for n in made if isinstance(n, int)]
     assert all(isinstance(n, (int, DatabaseError)) for n in made), made
     assert all(seqs in ([], [1]) for seqs in logged.values())
+    assert hers == [(seq, 0) for seq in range(1, len(hers) + 1)]
     # A clock refused by SQLite mid-run reports an error, not the moves it made before.
-    stored = sum(len(seqs) for seqs in logged.values())
+    stored = sum(len(seqs) for seqs in logged.values()) + len(hers)
     assert sum(counts) == stored if len(counts) == len(made) else sum(counts) <= stored
     if connection.vendor == "postgresql":
-        assert len(counts) == 3 and sum(counts) == 4
+        assert len(counts) == 3 and sum(counts) == 3 + len(hers) and hers
 
 
 def test_a_game_whose_move_fails_does_not_stop_the_others(make_game, monkeypatch, caplog):

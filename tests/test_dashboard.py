@@ -91,8 +91,8 @@ def test_games_started_today_and_this_week_are_counted_per_day(make_game, alice,
 def test_a_game_with_no_move_for_ten_minutes_is_listed_as_stuck_with_an_abort_form(
     client, staff, make_game, alice, bob
 ):
-    quiet = stuck(play_some(make_game([alice, "greedy", bob], seed=SEED), 2))
-    busy = play_some(make_game([bob, "greedy", alice], seed=SEED + 1), 2)
+    quiet = stuck(play_some(make_game([alice, "greedy", "greedy"], seed=SEED), 2))
+    busy = play_some(make_game([bob, "greedy", "greedy"], seed=SEED + 1), 2)
     client.force_login(staff)
 
     html = client.get(reverse("staff_dashboard")).content.decode()

@@ -137,10 +137,10 @@ def test_bad_reports_are_refused_plainly_and_change_nothing(alice, bob, carol, m
     User.objects.create_user("dave")
     dave = User.objects.get(username="dave")
     client = signed_in(alice)
+    game = finished_game([alice, bob, carol], make_game, seed=9)
     live = make_game([alice, bob, carol], rated=True)  # in play
     response = client.get(reverse("report_game", args=[live.pk]), follow=True)
     assert "once it is over" in response.content.decode()
-    game = finished_game([alice, bob, carol], make_game, seed=9)
     url = reverse("report_game", args=[game.pk])
     not_there = client.post(url, {"reported": dave.pk})
     assert "Choose the player you report." in not_there.content.decode()

@@ -60,11 +60,11 @@ def test_my_games_lists_finished_games_newest_first_with_the_players_own_result(
 def test_my_games_leaves_out_live_waiting_imported_and_other_peoples_games(
     client, make_game, alice, bob, carol
 ):
-    live = play_some(make_game([alice, "greedy", bob], seed=SEED), 3)
-    waiting = services.create_table(alice, others=("open", "open"))
-    imported = import_record(scripted_record(), alice)
     theirs = finish(make_game([bob, "greedy", carol], seed=SEED))
     mine = finish(make_game([alice, "random", "greedy"], seed=SEED + 2))
+    imported = import_record(scripted_record(), alice)
+    waiting = services.create_table(alice, others=("open", "open"))
+    live = play_some(make_game([alice, "greedy", bob], seed=SEED), 3)  # one in play at a time
     client.force_login(alice)
 
     html = client.get(reverse("my_games")).content.decode()

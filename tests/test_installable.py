@@ -97,8 +97,8 @@ def test_the_worker_keeps_nothing_it_did_not_list_and_answers_pages_from_the_net
 
 
 def test_every_address_that_holds_cards_is_on_the_workers_never_list(client, alice):
+    made = series.create_series(alice, ante=1, others=("open", "easy"))  # waits for a person
     game = services.quick_play(alice)
-    made = series.create_series(alice, ante=1, others=("easy", "easy"))
     never, _, _ = worker_rules(client.get("/sw.js").content.decode())
     addresses = [
         reverse("table", args=[game.pk]),

@@ -36,9 +36,9 @@ def check_stored() -> tuple[int, list[dict]]:
 def some_games(make_game, alice, bob, carol):
     seed_games("alice", 6, seed=9)
     finished = finish(make_game([alice, "greedy", bob], seed=SEED))
-    live = play_some(make_game([bob, "random", carol], seed=SEED + 1), 5)
     aborted = play_some(make_game([carol, "greedy", alice], seed=SEED + 2), 3)
     services.abort_game(aborted.pk, carol, "testing")
+    live = play_some(make_game([bob, "random", carol], seed=SEED + 1), 5)  # one game in play
     return finished, live, aborted
 
 

@@ -609,8 +609,8 @@ def test_nothing_is_left_in_english_on_the_main_flows_filipino_pages(
     client, alice, bob, carol, make_game
 ):
     people = [alice, bob, carol]
-    playing = _play(make_game(people, seed=7), people, moves=6)
     finished = _play(make_game(people, seed=11), people)
+    playing = _play(make_game(people, seed=7), people, moves=6)  # one game in play at a time
     client.force_login(alice)
     names = frozenset(
         {"alice", "bob", "carol", "Alice", "Bob", "Carol"}
@@ -679,11 +679,11 @@ def test_nothing_is_left_in_english_on_the_staff_dashboard_in_filipino(
 
     seed_games("alice", 4, seed=2)
     # A game that looks stuck (its abort form, how long it has been quiet) and one aborted.
+    aborted = play_some(make_game([bob, "greedy", alice], seed=SEED + 1), 2)
+    services.abort_game(aborted.pk, carol, "Both left.")
     quiet = play_some(make_game([alice, "greedy", bob], seed=SEED), 2)
     long_ago = timezone.now() - timedelta(minutes=75)
     Game.objects.filter(pk=quiet.pk).update(last_move_at=long_ago, started_at=long_ago)
-    aborted = play_some(make_game([bob, "greedy", alice], seed=SEED + 1), 2)
-    services.abort_game(aborted.pk, carol, "Both left.")
     carol.is_staff = True
     carol.save()
     client.force_login(carol)

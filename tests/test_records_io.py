@@ -192,8 +192,8 @@ def test_all_my_records_download_as_one_zip_with_a_file_per_finished_game(
     client, make_game, alice, bob, carol
 ):
     seed_games("alice", 4)
-    live = play_some(make_game([alice, "greedy", bob], seed=SEED), 3)
     theirs = finish(make_game([bob, "greedy", carol], seed=SEED))
+    live = play_some(make_game([alice, "greedy", bob], seed=SEED), 3)  # one in play at a time
     client.force_login(alice)
 
     response = client.get(reverse("my_records"))

@@ -504,11 +504,11 @@ def test_a_private_table_takes_only_people_with_its_invite_token(alice, bob, car
     assert game.seats.get(index=1).user == carol
 
 
-def test_quick_play_deals_a_watchable_game_against_two_normal_bots_unless_asked_private(alice):
+def test_quick_play_deals_a_watchable_game_against_two_normal_bots_unless_asked_private(alice, bob):
     game = services.quick_play(alice)
 
     assert game.public and game.status == Game.Status.PLAYING
-    assert not services.quick_play(alice, public=False).public
+    assert not services.quick_play(bob, public=False).public
     assert [(s.user, s.bot_kind) for s in game.seats.all()] == [
         (alice, ""),
         (None, "normal"),

@@ -101,3 +101,36 @@ def test_standings_are_ordered_by_points_then_performance_whatever_order_people_
         assert b.rank == a.rank if (a.score.points, a.score.performance) == (
             b.score.points, b.score.performance
         ) else b.rank > a.rank  # fmt: skip
+
+
+# --- Away: a seat the server played most of ------------------------------------------------
+
+
+def test_a_seat_is_away_when_the_server_played_more_than_half_of_its_turns():
+    # Seat 0: three turns, the server made a move in two (the second it only finished).
+    # Seat 1: two turns, the server played one: half is not most.
+    log = [
+        (0, True), (0, True), (1, False), (1, False), (2, False),
+        (0, False), (0, True), (1, True), (1, True), (2, False), (0, False), (0, False),
+    ]  # fmt: skip
+    assert scoring.served_most(log) == {0}
+    assert scoring.served_most([]) == frozenset()
+
+
+turn_logs = st.lists(st.tuples(st.integers(0, 2), st.booleans()), max_size=60)
+
+
+@given(turn_logs)
+def test_a_seat_that_made_every_move_itself_is_never_away_and_one_left_to_the_server_is(log):
+    own = [(seat, by_server and seat != 0) for seat, by_server in log]
+    assert 0 not in scoring.served_most(own)
+    served = [(seat, by_server or seat == 0) for seat, by_server in log]
+    assert (0 in scoring.served_most(served)) == any(seat == 0 for seat, _ in log)
+
+
+@given(turn_logs, st.integers(1, 5))
+def test_turns_played_in_person_at_the_end_never_make_a_seat_away(log, more):
+    # The person comes back and plays: whatever the server played before, no more of it.
+    before = scoring.served_most(log)
+    after = scoring.served_most([*log, *[(s, False) for _ in range(more) for s in (0, 1, 2)]])
+    assert after <= before

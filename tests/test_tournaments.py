@@ -4,6 +4,7 @@ PostgreSQL (as several workers would)."""
 
 from __future__ import annotations
 
+import random
 import threading
 from datetime import timedelta
 
@@ -12,11 +13,13 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
+from games import bots
+from games.engine import apply, seat_view
 from games.models import Game, Seat
 from games.play import clock, hooks
 from games.play import services as play
 from games.play.services import NotAllowed, ServiceError
-from games.tournaments import services
+from games.tournaments import scoring, services
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.tournaments.pairing import BOT_WAIT
 from games.tournaments.record import replay_tournament
@@ -118,19 +121,62 @@ def test_three_waiting_are_dealt_a_game_of_the_tournament_and_leave_the_pool(ali
     assert services.pair(t.pk) == []  # all three are at a table
 
 
-def test_a_closed_account_keeps_its_points_and_is_never_paired_again(alice, bob, carol):
+def test_a_closed_account_is_never_paired_again_and_leaves_the_standings(alice, bob, carol):
     """A closed account (it cannot log in) was dealt into game after game, its every turn
-    timed out and played by the server, at the table of people who can play."""
+    timed out and played by the server, at the table of people who can play; and it kept
+    its place in the standings."""
     t = _arena()
     for person in (alice, bob, carol):
         services.join(t.pk, person)
-    get_user_model().objects.filter(pk=carol.pk).update(is_active=False)  # staff close it
+    carol.is_active = False
+    carol.save()  # staff close it (the admin's way: fair play's Close saves it too)
 
     [game] = services.pair(t.pk, timezone.now() + BOT_WAIT)
 
     people = {s.user_id for s in game.seats.all() if s.user_id}
     assert people == {alice.pk, bob.pk}
-    assert Entry.objects.get(user=carol).state == Entry.State.ACTIVE  # in the standings
+    assert {entry.user_id for _row, entry in standings(t)} == {alice.pk, bob.pk}
+    assert Entry.objects.get(user=carol).state == Entry.State.ACTIVE  # kept, not shown
+
+
+def test_closing_an_account_takes_it_off_the_podium_and_the_others_results_stand(alice, bob, carol):
+    """A closed account kept its points and its podium place in finished tournaments."""
+    from games.fairplay import actions as fairplay
+
+    dave = get_user_model().objects.create_user("dave")
+    t = _arena()
+    for person in (alice, bob, carol, dave):
+        services.join(t.pk, person)
+    [first] = services.pair(t.pk)  # three at once; the fourth waits for bots
+    [second] = services.pair(t.pk, timezone.now() + BOT_WAIT)
+    # Opponents' ratings at the deal that break every tie (performance): four ranks, three
+    # on the podium, whatever the games' results.
+    TournamentGame.objects.filter(game=first).update(ratings=[1000, 1100, 1300])
+    TournamentGame.objects.filter(game=second).update(ratings=[1000, 900, 900])
+    _end_game(first.pk, away_at_end=False)
+    _end_game(second.pk, away_at_end=False)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(hours=3))
+    assert services.end_if_over(t.pk)
+    t.refresh_from_db()
+    before = {entry.user_id: row.score for row, entry in standings(t)}
+    assert len(t.podium) == 3 and len(before) == 4
+    gone = t.podium[0]
+    fourth = next(u for u in before if u not in t.podium)
+
+    from tests.test_fairplay_actions import fair_play_staff
+
+    staff = fair_play_staff("warden")
+    fairplay.close_account(staff, get_user_model().objects.get(pk=gone), "played as a team")
+
+    t.refresh_from_db()
+    after = {entry.user_id: row.score for row, entry in standings(t)}
+    assert gone not in after and gone not in t.podium
+    assert t.podium == [u for u in before if u != gone] and fourth in t.podium
+    assert all(after[u] == before[u] for u in after)  # their games stand as they were
+    # Its record leaves the closed account out as the site does: the replay agrees.
+    data = tournament_dict(t)
+    result, status = replay_tournament(data)
+    assert status == 0 and result["standings_agree"] and len(data["entrants"]) == 3
 
 
 def test_one_person_waiting_gets_two_bots_of_its_level_after_twenty_seconds(alice):
@@ -191,6 +237,64 @@ def test_a_finished_game_scores_by_place_and_its_people_wait_again(alice, bob, c
             assert score.points == (3 if game.end == "tongits" else 2)
         assert score.games == 1
     assert len(services.pool(t)) == 3  # back in the pool
+
+
+def _play_live(game: Game, left_to_the_server) -> Game:
+    """Play a tournament game through the services as people and the clock would: a turn
+    ``left_to_the_server(seat, its number)`` is played by the server when its clock runs
+    out (the seat goes away), any other by its person (the greedy bot chooses for them,
+    and acting brings them back). Everyone away is back before the last move, which its
+    seat's person makes."""
+    people = {s.index: s.user for s in game.seats.select_related("user")}
+    turns: dict[int, int] = {}
+    last_seat = None
+    for _ in range(400):
+        game = Game.objects.get(pk=game.pk)
+        if game.is_over:
+            return game
+        state = play.game_state(game)
+        seat = state.turn
+        if seat != last_seat:
+            turns[seat] = turns.get(seat, 0) + 1
+        last_seat = seat
+        rng = random.Random(bots.bot_seed(game.seed, game.seq, seat))  # as the clock's
+        move = bots.choose("greedy", seat_view(state, seat), rng)
+        if apply(state, move).outcome is not None:
+            for person in people.values():
+                play.mark_back(game.pk, person)
+        elif left_to_the_server(seat, turns[seat]):
+            assert play.play_due(game.pk, now=game.due_at) is not None
+            continue
+        play.submit_move(game.pk, people[seat], move.to_dict())
+    raise AssertionError("the game did not end")
+
+
+def test_a_seat_the_server_played_most_of_scores_as_away_though_back_before_the_end(
+    alice, bob, carol, monkeypatch
+):
+    """Away was judged at a game's last move only: a person could leave every turn to the
+    server and come back before the end, and score in full."""
+    t = _arena()
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    # A deal of 42 moves, six turns a seat (greedy moves come from the seed), whoever sits where.
+    monkeypatch.setattr(play.secrets, "randbits", lambda bits: 8)
+    [game] = services.pair(t.pk)
+    seat_of = {s.user_id: s.index for s in game.seats.all()}
+    alice_seat, carol_seat = seat_of[alice.pk], seat_of[carol.pk]
+    # Alice leaves every turn to the server; Carol's clock runs out once, on her first turn.
+    game = _play_live(game, lambda seat, n: seat == alice_seat or (seat == carol_seat and n == 1))
+
+    assert game.seq == 42
+    assert not game.seats.filter(away=True).exists()  # everyone was back at the end
+    tg = TournamentGame.objects.get(game=game)
+    assert tg.away == [alice_seat]
+    rows = {entry.user_id: row for row, entry in standings(t)}
+    assert rows[alice.pk].score.marks == (0,)
+    carol_place = scoring.place_of(carol_seat, game.winner_seat, game.chips)
+    assert rows[carol.pk].score.points == scoring.base_points(
+        scoring.Result(carol_place, tongits=carol_place == 1 and game.end == "tongits")
+    )
 
 
 def test_games_voided_by_fair_play_leave_the_standings_and_the_podium(alice, bob, carol):

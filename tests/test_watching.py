@@ -81,6 +81,7 @@ def test_quick_play_is_watchable_unless_its_player_ticks_private(client, alice):
     client.force_login(alice)
 
     client.post(reverse("quick_play"), {"level": "easy"})
+    Game.objects.update(status=Game.Status.FINISHED)  # played out: one game at a time
     client.post(reverse("quick_play"), {"level": "easy", "private": "on"})
     lobby = client.get(reverse("lobby")).content.decode()
 
@@ -88,9 +89,11 @@ def test_quick_play_is_watchable_unless_its_player_ticks_private(client, alice):
     assert 'name="private"' in lobby and "Private: nobody may watch" in lobby
 
 
-def test_the_home_page_and_the_lobby_list_the_games_anyone_may_watch(client, alice, bob, make_game):
+def test_the_home_page_and_the_lobby_list_the_games_anyone_may_watch(
+    client, alice, bob, carol, make_game
+):
     public = services.quick_play(alice)
-    private = services.quick_play(alice, public=False)
+    private = services.quick_play(carol, public=False)
     bots = make_game(["greedy", "greedy", "easy"], seed=5, public=False)
     waiting = services.create_table(bob, others=("open", "easy"))
 

@@ -7,9 +7,10 @@
   and figures. The ratings are then rebuilt by ``games.ratings.core.recompute``, the one
   path that rebuilds them (``manage.py recompute_ratings`` runs the same), and the
   standings of their tournaments (a finished one's podium too) without them.
-- ``close_account``: the account can no longer log in (``is_active`` off; its sessions
-  end with it, as Django checks it on every request, and its open sockets are closed at
-  once, ``accounts.sockets.account_changed``: a bulk update sends no save signal).
+- ``close_account``: the account can no longer log in (``is_active`` off, saved: its
+  sessions end with it, as Django checks it on every request; the save's signal closes
+  its open sockets at once, ``accounts.signals``, and takes it off the tournaments'
+  standings and podiums, ``games.tournaments``).
 - ``dismiss``: the account's open reports are dealt with (closed).
 
 Each checks first (``check``), whoever calls it: the actor is active staff holding the
@@ -28,7 +29,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts import sockets
 from games.models import Game
 from games.play import hooks
 from games.ratings import core as ratings
@@ -144,8 +144,10 @@ def close_account(staff: AbstractBaseUser, account: AbstractBaseUser, reason: st
     # Its rights read afresh: the caller's copy may be older than a grant made meanwhile.
     account = get_user_model().objects.select_for_update().get(pk=account.pk)
     check(staff, Kind.CLOSE, reason, account=account)
-    get_user_model().objects.filter(pk=account.pk).update(is_active=False)
-    sockets.account_changed(account)  # once committed: its sockets close (4401)
+    account.is_active = False
+    # Its save signal: its sockets close once committed (4401), and it leaves the
+    # tournaments' standings and podiums.
+    account.save(update_fields=["is_active"])
     return log_action(staff, Kind.CLOSE, reason, account=account)
 
 

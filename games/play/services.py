@@ -6,7 +6,7 @@ a channel layer that is down never turns a saved move into an error), never
 before the commit. The event carries only the game id and seq: each socket renders its own
 seat's view, so no rendered hand is ever sent to a group.
 
-Size: one module of ~750 lines on purpose. It is the only writer of a game in play:
+Size: one module of ~1,050 lines on purpose. It is the only writer of a game in play:
 every function that changes one takes the row's lock the same way, and each section below
 (tables, moves, the server's moves, notifications, staff) shares those private helpers;
 the clock and tests replace ``notify_game`` and ``play_due`` here by name. Its machinery
@@ -45,7 +45,7 @@ from games.engine.cards import CODES
 from games.engine.deal import deal_from_seed
 from games.engine.view import SeatView
 from games.models import Game, Seat
-from games.play import hooks, ratelimit
+from games.play import hooks, ratelimit, seating
 from games.play.live import publish, rows, snapshots, thinking, watch
 from games.play.live.layer import drops_own_events
 from games.play.live.news import move_news
@@ -81,6 +81,15 @@ class ServiceError(Exception):
 
 class NotAllowed(ServiceError):
     pass
+
+
+class InAnotherGame(NotAllowed):
+    """A person who holds a game in play would sit at (or be dealt) another: ``people``
+    are those who hold one (``games.play.seating``)."""
+
+    def __init__(self, people: set[int]) -> None:
+        super().__init__(seating.IN_ANOTHER_GAME)
+        self.people = people
 
 
 class BadMove(ServiceError):
@@ -171,6 +180,8 @@ def create_table(
         if earlier is not None and not earlier.is_over:
             return earlier
         _check_can_make_table(user)
+        if "open" in others:  # else its deal, at once, checks them (start_game)
+            _check_free([user.pk])
         if earlier is not None:
             # A key whose table is over (a page come back to) moves to the table made
             # now, so a double click on that page makes one table too.
@@ -197,7 +208,7 @@ def create_table(
         for index, choice in enumerate(others, start=1):
             bot = "" if choice == "open" else choice
             Seat.objects.create(game=game, index=index, bot_kind=bot)
-        _start_if_full(game)
+        _start_if_full(game, user)
         _notify_lobby_on_commit()
     return game
 
@@ -229,6 +240,7 @@ def seat_tables(
     now = timezone.now()
     seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
+        _check_free([p.pk for people in tables for p in people])  # the caller holds the locks
         games, seats = [], []
         for people in tables:
             seed = secrets.randbits(128)
@@ -272,6 +284,15 @@ def _made_with(user: AbstractBaseUser, form_key: str) -> Game | None:
     return earlier
 
 
+def _check_free(people: list[int], game: Game | None = None) -> None:
+    """The one check that nobody holds two games in play (``games.play.seating``), made
+    where a person sits down and where a table is dealt; the caller holds their rows'
+    locks."""
+    busy = seating.playing(people, game)
+    if busy:
+        raise InAnotherGame(busy)
+
+
 def _check_can_make_table(user: AbstractBaseUser) -> None:
     refusal = ratelimit.check_can_make_table(user)
     if refusal:
@@ -313,7 +334,10 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         free = [s for s in seats if s.is_open]
         if not free:
             raise NotAllowed(_("This table is full."))
-        _lock_user(user)
+        # The people already seated too, in one statement: the deal checks them all, and
+        # two people joining each other's tables at once take their locks in one order.
+        seating.lock([user.pk, *(s.user_id for s in seats if s.user_id)])
+        _check_free([user.pk], game)
         refusal = ratelimit.check_open_tables(user, joining=True)
         if refusal:
             raise ServiceError(refusal)
@@ -324,7 +348,7 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         except IntegrityError:
             return game
         _note_shared(game, seats)
-        _start_if_full(game)
+        _start_if_full(game, user)
         if game.status == Game.Status.WAITING:
             # The deal notifies the table itself; until then, show who sat down.
             _changed(game)
@@ -487,20 +511,51 @@ def _token_matches(given: str | None, token: str) -> bool:
     return secrets.compare_digest(given.encode(), token.encode())
 
 
-def _start_if_full(game: Game) -> None:
-    if any(s.is_open for s in game.seats.all()):
+def _start_if_full(game: Game, actor: AbstractBaseUser | None = None) -> None:
+    """Deal a table with no open seat left. One whose people include someone dealt a game
+    elsewhere since they sat down (Quick play, an arena, another table) is not dealt:
+    they give their seat up, and the table waits (or, with no person left, is called
+    off). ``actor``, who filled it, is refused instead: they are told why."""
+    seats = list(game.seats.all())
+    if any(s.is_open for s in seats):
         return
-    start_game(game)
+    try:
+        start_game(game)
+    except InAnotherGame as e:
+        if actor is not None and actor.pk in e.people:
+            raise
+        _give_up_seats(game, seats, e.people)
+
+
+def _give_up_seats(game: Game, seats: list[Seat], people: set[int]) -> None:
+    for seat in seats:
+        if seat.user_id in people:
+            seat.user = None
+            seat.save(update_fields=["user"])
+    if game.created_by_id in people and game.form_key:
+        # As when they get up: the form that made it makes a new table if sent again.
+        game.form_key = ""
+        game.save(update_fields=["form_key"])
+    log.info("Game %s: %s seat(s) of people playing elsewhere opened again.", game.pk, len(people))
+    if not any(s.user_id is not None for s in seats):
+        _end_unplayed(game, None, Game.LEFT_BEFORE_THE_DEAL)
+    else:
+        _note_shared(game, seats)
+    _changed(game)
 
 
 def start_game(game: Game, seed: int | None = None, dealer: int | None = None) -> None:
     """Deal (R2) from the seed committed to when the table was made (or ``seed``, or a
     fresh one); the table shows only the seed's commitment until the game ends.
     ``dealer``: the seat the rules outside this game name (a series' winner deals next);
-    by default the seed draws it."""
+    by default the seed draws it. Refused (``InAnotherGame``, before anything is written)
+    if one of its people holds a game in play elsewhere."""
+    seats = {seat.index: seat for seat in game.seats.all()}
+    people = [s.user_id for s in seats.values() if s.user_id is not None]
+    seating.lock(people)
+    _check_free(people, game)
     if seed is None:
         seed = int(game.seed) if game.seed else secrets.randbits(128)
-    seats = {seat.index: seat for seat in game.seats.all()}
     _deal(game, seed, dealer, timezone.now(), seats.__getitem__)
     game.save()
     rev = game.rev
@@ -784,8 +839,10 @@ def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datet
 
 def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:
     """When the server moves for ``seat``: after a bot's short pause, or when a person's
-    turn clock runs out."""
-    if seat.plays_itself:
+    turn clock runs out. An away person's too: the server plays their turns no faster
+    than they could have, so a game left to it takes as long as one played (and an
+    arena scores a seat it played most of as away: ``games.tournaments.scoring``)."""
+    if seat.is_bot:
         low, high = settings.TONGITS_BOT_PAUSE
         return now + timedelta(seconds=random.uniform(low, high))
     return game.turn_started_at + timedelta(seconds=game.turn_seconds)
@@ -815,7 +872,8 @@ def play_due(
     """If the server owes this game a move now, make it (one move).
 
     A bot plays its own kind; a person whose clock ran out is marked away and the greedy
-    bot plays a safe move for them. Bots see only their seat's view (never the state).
+    bot plays a safe move for them, the rest of that turn at once and each later turn of
+    theirs when its turn clock runs out. Bots see only their seat's view (never the state).
 
     A Hard bot's move is thought out in another process, with the game's row lock let go
     meanwhile. With ``defer_thinking`` (the server clock) the thought is handed back as a

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from games.models import Seat
 from games.series.models import Hand, Series
 
 
@@ -54,3 +55,24 @@ def held(user_ids: Iterable[int]) -> set[frozenset[int]]:
     """The pairs of these accounts held for review (nobody's, with nobody registered)."""
     ids = sorted(set(user_ids))
     return {frozenset(pair) for fn in _held for pair in fn(ids)} if ids else set()
+
+
+def seats_held(user_ids: list[int]) -> dict[int, int]:
+    """Each of these people who holds a seat in a series that goes on, from its first
+    deal until it ends or they leave it, and its id: between hands its last game is over,
+    but its next one is dealt to them when the pause ends (``games.play.seating``)."""
+    rows = Seat.objects.filter(
+        user_id__in=user_ids,
+        game__started_at__isnull=False,
+        game__series_hand__isnull=False,
+        game__series_hand__series__ended_at__isnull=True,
+        game__series_hand__series__imported=False,
+    ).values_list(
+        "user_id", "index", "game__series_hand__series_id", "game__series_hand__series__left"
+    )
+    return {user: series for user, index, series, left in rows if index not in (left or [])}
+
+
+def series_of(game_id: int) -> int | None:
+    """The series whose hand the game is, if any."""
+    return Hand.objects.filter(game_id=game_id).values_list("series_id", flat=True).first()

@@ -59,7 +59,7 @@ def oob(v: Mapping[str, Any], how: str = "true") -> str:
 
 
 def clock(p: Any, now: str, lang: str | None = None) -> str:
-    """A seat's turn clock: "thinking…" for a seat the server plays, else the time left
+    """A seat's turn clock: "thinking…" for a bot, else the time left
     (the page counts it down from ``data-deadline``, correcting its own clock by
     ``data-now``, the server's time of sending)."""
     lang = lang or get_language()

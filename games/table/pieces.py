@@ -117,9 +117,9 @@ class SeatPanel:
     bot: bool = False
     dealer: bool = False
     turn: bool = False
-    deadline: str = ""  # ISO time the person's clock runs out
+    deadline: str = ""  # ISO time the person's clock runs out (away or not)
     seconds_left: int = 0
-    thinking: bool = False  # the server moves for this seat (bot or away)
+    thinking: bool = False  # a bot's turn: it moves after its short pause
     answer: str = ""
     melds: list[dict[str, Any]] = field(default_factory=list)
     last_turn: str = ""  # what the seat did on its last turn, in words (HTML)

@@ -311,7 +311,9 @@ def _panels(
     panels = []
     for seat, info in zip(table.seats, view.seats, strict=True):
         turn = playing and view.turn == seat.index
-        clock = turn and not seat.plays_itself and game.due_at is not None
+        # An away person's turn clock runs as anyone's: the server moves for them when
+        # it runs out (games.play.services._due_at); only a bot is "thinking".
+        clock = turn and not seat.is_bot and game.due_at is not None
         panel = SeatPanel(
             index=seat.index,
             name=names[seat.index],
@@ -323,7 +325,7 @@ def _panels(
             bot=seat.is_bot,
             dealer=view.dealer == seat.index,
             turn=turn,
-            thinking=turn and seat.plays_itself,
+            thinking=turn and seat.is_bot,
             deadline=game.due_at.isoformat() if clock else "",
             seconds_left=max(0, int((game.due_at - now).total_seconds())) if clock else 0,
             answer=ANSWERS.get(info.answer, ""),

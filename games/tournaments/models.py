@@ -152,8 +152,9 @@ class TournamentGame(models.Model):
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, related_name="tournament_game", verbose_name=_("game")
     )
-    # Seats whose person was away (the server played for them) when the game ended: they
-    # score nothing from it. Written by the game's last move; nothing else holds it.
+    # Seats whose person played it away: the server was playing for them when the game
+    # ended, or it played more than half of their turns (from the move log, which marks
+    # the server's moves). They score nothing from it. Written by the game's last move.
     away = models.JSONField(default=list, blank=True)
     # Each seat's rating (seat order, bots' levels included) when the game was dealt: the
     # tie-break (performance) counts the opponents as they were then, not as they are now.

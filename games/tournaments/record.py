@@ -1,8 +1,8 @@
 """The tournament record (format ``tongits-tournament/1``, docs/record.md): a tournament's
 finished games' records in the order they were dealt, each with who held its seats, who
-was away at its end and the seats' ratings, and the scoring and standings they make. No
-database here: the engine replays each game, and ``scoring`` recomputes the standings,
-which must agree with the ones the record states.
+played it away (scoring nothing from it) and the seats' ratings, and the scoring and
+standings they make. No database here: the engine replays each game, and ``scoring``
+recomputes the standings, which must agree with the ones the record states.
 
     {"format": "tongits-tournament/1", "name": "…", "starts_at": "…", "minutes": 30,
      "scoring": {"win": 2, "tongits": 3, "second": 1, "streak_after": 2, "streak_factor": 2},

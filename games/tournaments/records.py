@@ -54,7 +54,8 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
         if tg.game.status == Game.Status.FINISHED and tg.game.voided_at is None
     ]
     at_deal = ratings_at_deal(tgs)
-    entries = list(t.entries.select_related("user"))
+    # A closed account stands in no standings: it is no entrant here either.
+    entries = list(t.entries.filter(user__is_active=True).select_related("user"))
     names = _entrant_names(entries)
     games = []
     for tg in tgs:
@@ -63,11 +64,11 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
         data["players"] = [
             names.get(s.user_id, name) for s, name in zip(game_seats, data["players"], strict=True)
         ]
-        # A person whose account is gone (deleted; their entry with it) scores nothing, as
-        # on the site; "gone" in their seat's place says so, and a replay skips them as it
-        # skips bots (they were no entrant any more, and the record was refused).
+        # A person whose account is gone (deleted, their entry with it, or closed) scores
+        # nothing, as on the site; "gone" in their seat's place says so, and a replay skips
+        # them as it skips bots (they were no entrant any more, and the record was refused).
         data["bots"] = [
-            s.bot_kind or (record.GONE if s.user_id is None else None) for s in game_seats
+            s.bot_kind or (record.GONE if s.user_id not in names else None) for s in game_seats
         ]
         data["away"] = list(tg.away)
         data["ratings"] = [_number(r) for r in at_deal[tg.game_id]]

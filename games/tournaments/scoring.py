@@ -5,8 +5,9 @@ Adapted to three seats from the arenas people know (written out in How to play):
 - a win scores ``WIN`` points, a win by Tongits ``TONGITS``;
 - second place by chips (a loser with more chips than the other loser; equal chips are an
   equal second) scores ``SECOND``;
-- third place scores nothing, and so does any game its person ended away (the server was
-  playing for them when it ended: lost on time while away), won or not;
+- third place scores nothing, and so does any game its person played away, won or not:
+  the server was playing for them when it ended (lost on time while away), or it played
+  more than half of their turns (``served_most``), whenever they came back;
 - a streak: after two wins in a row, each game's points are doubled until a game that is
   not a win (an away game is never a win).
 
@@ -19,6 +20,7 @@ No Django, no clock: ``tests/test_tournament_scoring.py`` checks it with hypothe
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -35,7 +37,7 @@ class Result:
 
     place: int  # 1 won, 2 second by chips, 3 last
     tongits: bool = False  # won by Tongits
-    away: bool = False  # the server played for them when it ended
+    away: bool = False  # the server played for them at its end, or most of their turns
     opponents: tuple[float, ...] = ()  # the opponents' ratings, for performance
 
     @property
@@ -50,6 +52,25 @@ def place_of(seat: int, winner: int, chips: Sequence[int]) -> int:
         return 1
     other = next(s for s in range(3) if s not in (seat, winner))
     return 3 if chips[other] > chips[seat] else 2
+
+
+def served_most(log: Iterable[tuple[int, bool]]) -> frozenset[int]:
+    """The seats more than half of whose turns the server played, from a game's move log
+    in order: (each move's seat, whether the server made it). A turn is a seat's moves in
+    a row (a Draw call's answer is one); the server played it if it made any of its moves
+    (the clock ran out mid-turn and it finished the turn). Bots' seats are in it too: the
+    caller asks only about people's."""
+    turns: Counter[int] = Counter()
+    served: Counter[int] = Counter()
+    last, counted = None, False
+    for seat, by_server in log:
+        if seat != last:
+            turns[seat] += 1
+            last, counted = seat, False
+        if by_server and not counted:
+            served[seat] += 1
+            counted = True
+    return frozenset(seat for seat, n in turns.items() if 2 * served[seat] > n)
 
 
 def base_points(result: Result) -> int:

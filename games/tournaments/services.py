@@ -33,7 +33,7 @@ from django.utils.translation import ngettext
 from accounts.models import is_guest
 from games import bots
 from games.models import Game, Seat
-from games.play import hooks
+from games.play import hooks, seating
 from games.play import services as play
 from games.play.live.db import afterwards
 from games.play.services import NotAllowed, ServiceError
@@ -260,7 +260,7 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
             return []
         cpu = time.thread_time()
         users = _lock_people([e.user_id for e in waiting])
-        busy = _busy(users)  # at another game: another tournament's, or their own
+        busy = seating.playing(users)  # at another game, or in a series (the one check)
         waiting = [e for e in waiting if e.user_id not in busy]
         # Everyone's rating now, and the bots': the pairing's, and each game's record of
         # its seats' ratings at the deal (the tie-break counts opponents as they were).
@@ -326,29 +326,11 @@ def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:
     return {u.pk: u for u in rows}
 
 
-def _busy(users: dict[int, AbstractBaseUser]) -> set[int]:
-    """Who is at a game being played: another tournament's, or a table of their own (Quick
-    play locks the same user row when it deals, so neither misses the other); or who
-    holds a seat in a series between hands (``series_held``)."""
-    playing = Seat.objects.filter(user_id__in=list(users), game__status=Game.Status.PLAYING)
-    return set(playing.values_list("user_id", flat=True)) | set(series_held(list(users)))
-
-
 def series_held(user_ids: list[int]) -> dict[int, int]:
-    """Each of these people who holds a seat in a series that goes on, and its id. Between
-    hands the series' last game is over, but its next is dealt to them when the pause
-    ends: paired meanwhile, they would sit at two tables, one played by the server, and
-    lose its antes. They are paired once they leave or end it. (Read through the game's
-    relation: tournaments do not import series.)"""
-    rows = Seat.objects.filter(
-        user_id__in=user_ids,
-        game__series_hand__isnull=False,
-        game__series_hand__series__ended_at__isnull=True,
-        game__series_hand__series__imported=False,
-    ).values_list(
-        "user_id", "index", "game__series_hand__series_id", "game__series_hand__series__left"
-    )
-    return {user: series for user, index, series, left in rows if index not in (left or [])}
+    """Each of these people who holds a seat in a series that goes on, and its id: they
+    are paired once they leave or end it (``games.play.seating``: between hands its next
+    hand is dealt to them, and paired meanwhile they would lose its antes)."""
+    return seating.series_held(user_ids)
 
 
 def _waiting(entries: list[Entry], now: datetime, skills) -> list[pairing.Waiting]:
@@ -480,7 +462,23 @@ def games_voided(game_ids: list[int]) -> None:
     """Fair play voided these games: the standings of their tournaments are made again
     without them, and a finished one's podium with them."""
     ids = Tournament.objects.filter(games__game_id__in=game_ids).values_list("pk", flat=True)
-    for tournament_id in sorted(set(ids)):
+    _made_again(ids)
+
+
+def account_closed(user_id: int) -> None:
+    """Staff closed an account: it leaves the standings (``standings.standings``) of
+    every tournament it entered, and the podium of each finished one it stood on, where
+    the next moves up; its games' results stay for the others (docs/rules.md, Arenas)."""
+    entered = Tournament.objects.filter(entries__user_id=user_id)
+    entered.update(rev=F("rev") + 1)
+    finished = entered.filter(finished_at__isnull=False).values_list("pk", "podium")
+    _made_again(pk for pk, podium in finished if user_id in podium)
+
+
+def _made_again(tournament_ids) -> None:
+    """Each tournament's standings are made again: a new revision, and a finished one's
+    podium."""
+    for tournament_id in sorted(set(tournament_ids)):
         with transaction.atomic():
             t = Tournament.objects.select_for_update().get(pk=tournament_id)
             if t.finished_at is not None:
@@ -515,13 +513,14 @@ def end_if_over(tournament_id: int, now: datetime | None = None) -> bool:
 
 def game_finished(game_id: int, seats, outcome, now: datetime, rated: bool) -> None:
     """A game ended (in its last move's transaction): if it is a tournament's, keep which
-    seats were away, start its people's wait, and pair them after the commit."""
+    seats score as away (``standings.away_seats``), start its people's wait, and pair them
+    after the commit."""
     tg = TournamentGame.objects.filter(game_id=game_id).values_list("pk", "tournament_id")
     found = tg.first()
     if found is None:
         return
     pk, tournament_id = found
-    away = [s.index for s in seats if s.away and not s.bot_kind]
+    away = standings.away_seats(game_id, seats)
     TournamentGame.objects.filter(pk=pk).update(away=away)
     Entry.objects.filter(game_id=game_id).update(waiting_since=now)
     transaction.on_commit(lambda: _pair_after_end(tournament_id), robust=True)

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db.models import Prefetch
 
 from accounts.models import display_name_for
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from games.ratings import core as ratings
 from games.tournaments import scoring
 from games.tournaments.models import Entry, Tournament, TournamentGame
@@ -44,6 +44,16 @@ def ratings_at_deal(tgs: list[TournamentGame]) -> dict[int, list[float]]:
                 for s in by_index
             ]
     return out
+
+
+def away_seats(game_id: int, seats) -> list[int]:
+    """The people's seats of a game that has just ended that score as away (``scoring``):
+    the server was playing for them at its last move, or it played more than half of
+    their turns, as the move log says (it marks each move the server made). Read once,
+    at the end, and kept in ``TournamentGame.away``."""
+    log = Move.objects.filter(game_id=game_id).order_by("seq").values_list("seat", "by_server")
+    served = scoring.served_most(log)
+    return [s.index for s in seats if not s.bot_kind and (s.away or s.index in served)]
 
 
 def results(t: Tournament, tgs: list[TournamentGame] | None = None) -> dict[int, list]:
@@ -77,8 +87,10 @@ def results(t: Tournament, tgs: list[TournamentGame] | None = None) -> dict[int,
 def standings(
     t: Tournament, tgs: list[TournamentGame] | None = None
 ) -> list[tuple[scoring.Standing, Entry]]:
-    """Everyone who entered, best first, with their entry."""
-    entries = {e.pk: e for e in t.entries.select_related("user")}
+    """Everyone who entered, best first, with their entry; but a closed account (staff
+    closed it: it cannot log in), which leaves the standings and the podium while its
+    games' results stand for the others (docs/rules.md, Arenas)."""
+    entries = {e.pk: e for e in t.entries.filter(user__is_active=True).select_related("user")}
     found = results(t, tgs)
     table = scoring.standings(
         (e.pk, display_name_for(e.user), found.get(e.user_id, [])) for e in entries.values()

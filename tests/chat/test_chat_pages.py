@@ -73,16 +73,21 @@ def test_a_private_unrated_table_of_people_not_all_friends_has_no_free_text(
 
 @pytest.mark.django_db
 def test_the_free_text_rule(make_game, alice, bob, carol, dave, all_friends):
-    barkada = make_game([alice, bob, carol], public=False, rated=False)
+    def table(occupants, **kind) -> Game:
+        # Each played out before the next is dealt: one game in play at a time.
+        Game.objects.filter(status=Game.Status.PLAYING).update(status=Game.Status.FINISHED)
+        return make_game(occupants, **kind)
+
+    barkada = table([alice, bob, carol], public=False, rated=False)
     assert rules.free_text_allowed(barkada, alice.pk)
     assert not rules.free_text_allowed(barkada, dave.pk)  # not seated
     assert not rules.free_text_allowed(barkada, None)
     for kind in ({"public": True}, {"public": False, "rated": True}):
-        game = make_game([alice, bob, carol], **kind)
+        game = table([alice, bob, carol], **kind)
         assert not rules.free_text_allowed(game, alice.pk), kind
     # With bots: the people seated must be at least two, all friends.
-    assert rules.free_text_allowed(make_game([alice, "greedy", bob], public=False), alice.pk)
-    assert not rules.free_text_allowed(make_game([alice, "greedy", "easy"], public=False), alice.pk)
+    assert rules.free_text_allowed(table([alice, "greedy", bob], public=False), alice.pk)
+    assert not rules.free_text_allowed(table([alice, "greedy", "easy"], public=False), alice.pk)
 
 
 @pytest.mark.django_db

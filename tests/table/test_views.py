@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.engine import Phase, seat_view
 from games.engine.cards import CODES, by_rank, cards_of, codes_of
-from games.models import Game
+from games.models import Game, Seat
 from games.models import Move as MoveRow
 from games.play import services
 from tests.table.leaks import hidden_cards, leaks
@@ -87,6 +87,18 @@ def test_the_table_pages_context_holds_no_game_object_only_what_the_seat_may_see
     assert not names, names  # each was looked at
     assert response.context["chat_table"] == {"public": True, "seated": True}
     assert sorted(n for _, n in response.context["table_people"]) == ["alice", "bob", "carol"]
+
+
+def test_an_away_seats_turn_clock_counts_down_as_anyones(client, alice, bob, carol, three_people):
+    """The server plays an away seat's turn when its clock runs out, not at a bot's pace:
+    the table shows that clock, not a bot "thinking"."""
+    game = three_people
+    Seat.objects.filter(game=game, index=game.turn_seat).update(away=True)
+    watcher = [alice, bob, carol][(game.turn_seat + 1) % 3]
+    html = page(client, watcher, game).content.decode()
+    assert 'badge warn">away' in html
+    assert f'data-deadline="{game.due_at.isoformat()}"' in html
+    assert "clock thinking" not in html
 
 
 def test_a_spectator_on_a_public_table_sees_the_table_but_no_hand(client, dave, three_people):

@@ -1,0 +1,63 @@
+"""One game in play at a time: the check every way to a seat passes through.
+
+A person holds a game in play from its deal until it is over, and a series from its first
+deal until it ends or they leave it (between hands its next hand is dealt to them when the
+pause ends). Nobody holds two. ``games.play.services`` asks ``playing`` when a person sits
+down (a new table, Play again, a rematch, a challenge, a series: refused while they hold
+one) and when a table is dealt (its people must hold none: a person who sat at a table
+waiting for people, then was dealt a game elsewhere, gives that seat up when it fills);
+an arena's pairing asks it for the people it would seat.
+
+The caller locks the people's rows first (``lock``: one statement, in the order of their
+ids, as an arena's pairing locks them), so that two deals of one person at once cannot
+both find them free: the second sees the first's game once it commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game, Seat
+from games.series import hooks as series
+
+IN_ANOTHER_GAME = _(
+    "You are playing another game: finish it before you sit at another table (a series "
+    "keeps your seat until you leave it or it ends)."
+)
+
+
+def lock(user_ids: Iterable[int]) -> None:
+    """Lock these people's rows, in one statement in the order of their ids, until the
+    caller's transaction ends. Outside one a lock would end with its statement: nothing
+    is held, so nothing is asked (a test's table dealt on its own)."""
+    ids = sorted(set(user_ids))
+    if ids and transaction.get_connection().in_atomic_block:
+        rows = get_user_model().objects.select_for_update().filter(pk__in=ids)
+        list(rows.order_by("pk").values_list("pk"))
+
+
+def playing(user_ids: Iterable[int], game: Game | None = None) -> set[int]:
+    """Those of these people who hold a game in play besides ``game`` (and its series,
+    when ``game`` is a hand of one). Two queries, however many people."""
+    ids = list(set(user_ids))
+    if not ids:
+        return set()
+    dealt = Seat.objects.filter(user_id__in=ids, game__status=Game.Status.PLAYING)
+    if game is not None and game.pk is not None:
+        dealt = dealt.exclude(game_id=game.pk)
+    busy = set(dealt.values_list("user_id", flat=True))
+    held = series_held([i for i in ids if i not in busy])
+    if held and game is not None and game.pk is not None:
+        own = series.series_of(game.pk)
+        held = {user: s for user, s in held.items() if s != own}
+    return busy | set(held)
+
+
+def series_held(user_ids: list[int]) -> dict[int, int]:
+    """Each of these people who holds a seat in a series that goes on, and its id (asked
+    of the series' hooks: play's callers need not import series)."""
+    return series.seats_held(user_ids)
