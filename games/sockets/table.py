@@ -38,7 +38,9 @@ from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import ADMIT, CLOSE, SLOW_DOWN, TOO_MANY_REQUESTS, WARN, FrameLimiter
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
 from games.social import presence
+from games.social import services as social
 from games.social.chat import live as chat
+from games.sockets import lobby
 from games.table import rendering, spectators
 from games.tournaments import services as tournaments
 
@@ -206,12 +208,16 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
             # new snapshot from the move itself; the others find it made.
             snap = snapshots.apply_news(self.game_id, event["rev"], event.get("news"))
             await self.send_board(snap, min_rev=event["rev"])
-        if self.counted and not self.ended:
-            # The game ended: its people are no longer playing, for their friends.
+        if self.user.is_authenticated and not self.ended:
             snap = snapshots.cached(self.game_id)
             if snap is not None and snap.is_over:
                 self.ended = True
-                await in_db_thread(presence.recheck)(self.user.pk)
+                # The game ended: its people are no longer playing, for their friends,
+                # and may now accept a challenge.
+                if self.counted:
+                    await in_db_thread(presence.recheck)(self.user.pk)
+                if snap.seat_of(self.user.pk) is not None:
+                    await self.send_news(challenges_only=True)
 
     async def arena_next(self, event: dict) -> None:
         """The arena dealt this person's next game (games/tournaments/services.py). A
@@ -251,6 +257,23 @@ class GameConsumer(SessionBoundSockets, AsyncWebsocketConsumer):
     def awaits_next(self) -> bool:
         """At a finished game, logged in: perhaps an arena's, its next game dealt."""
         return self.over and self.user.is_authenticated and bool(self.group)
+
+    async def social_changed(self, event: dict) -> None:
+        """The person's challenges or friend requests changed (games/social/services.py,
+        on their tables' group): the page's news again, which no card is part of."""
+        await self.send_news(event.get("go"))
+
+    async def send_news(self, go: int | None = None, *, challenges_only: bool = False) -> None:
+        """``challenges_only``: only if a challenge waits (its Accept may be offered now)."""
+        html = await in_db_thread(self.render_news)(go, challenges_only)
+        if html:
+            await self.send(text_data=html)
+
+    def render_news(self, go: int | None, challenges_only: bool) -> str:
+        if challenges_only and not social.challenges_for(self.user.pk).exists():
+            return ""
+        with translation.override(self.language):  # on a database thread: set it there
+            return lobby.news_html(self.user.pk, lobby.csrf_token(self.scope), go)
 
     async def chat_message(self, event: dict) -> None:
         await self.chat.event(event)
