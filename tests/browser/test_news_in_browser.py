@@ -220,8 +220,17 @@ def test_a_friend_request_is_answered_at_the_table_and_a_challenge_taken_back_le
     assert_tappable(toast.get_by_role("button", name=re.compile("^Accept")))
     assert menu_count(ben, ben.locator(".nav-toggle")) == "1"
     ben.screenshot(path=ARTIFACTS / "news-leaderboard-360x740.png")
+    # By keyboard: Tab reaches it after the page's content; focus in it when it is taken
+    # back goes back where it came from, not to the page.
+    tabs = 0
+    while tabs < 100 and not ben.evaluate("!!document.activeElement.closest('#news-toasts')"):
+        ben.keyboard.press("Tab")
+        tabs += 1
+    assert ben.evaluate("document.activeElement.closest('.toast').dataset.key.startsWith('c')")
+    print(f"Tabs from the leaderboard's start to the toast: {tabs}")
     ann.locator("#friends-panel").get_by_role("button", name="Take it back").tap()
     toast.wait_for(state="detached", timeout=10_000)
+    assert ben.evaluate("document.activeElement !== document.body")
     assert ben.locator(".nav-toggle .news-count-number").count() == 0
 
     # A challenge whose ten minutes are nearly up leaves the screen when they are.
