@@ -254,14 +254,29 @@ def test_three_clicks_from_the_friends_list_to_a_dealt_hand(client, alice, bob):
     assert [s.user_id for s in seats[:2]] == [alice.pk, bob.pk] and seats[2].bot_kind == "normal"
 
 
-def test_the_badge_counts_challenges_on_every_page(client, alice, bob):
+def counts(html: str) -> list[str]:
+    """The counts a page shows of what waits for the person's answer."""
+    parts = html.split('<span class="news-count">')[1:]
+    return [part.split("</span></span>", 1)[0] for part in parts]
+
+
+def test_the_menu_and_friends_count_challenges_and_requests_on_every_page(
+    client, alice, bob, carol, make_game
+):
     befriend(alice, bob)
     social.challenge(alice, bob.pk, ante=2, bot_kind="hard")
+    social.request_friend(carol, bob.pk)
+    game = make_game([bob, "greedy", "greedy"])
     client.force_login(bob)
-    for name in ("lobby", "how_to_play", "leaderboard", "friends"):
-        html = page(client, name)
-        badge = html.split('id="challenge-badge"', 1)[1].split("</span></span>", 1)[0]
-        assert "1 challenge waiting" in badge, name
+    for name, args in [
+        ("lobby", ()), ("how_to_play", ()), ("leaderboard", ()), ("friends", ()),
+        ("table", (game.pk,)),
+    ]:  # fmt: skip
+        shown = counts(page(client, name, *args))
+        # The Menu button, Friends, the news' own (which the socket's replaces), and at a
+        # table its own Menu.
+        assert len(shown) == (4 if name == "table" else 3), name
+        assert all("2 waiting for your answer" in c and c.endswith('">2') for c in shown), name
 
 
 def test_a_series_challenge_deals_the_first_hand_of_a_series_with_its_ante(alice, bob):
@@ -406,11 +421,11 @@ async def test_a_challenge_arrives_live_and_its_acceptance_sends_the_challenger_
 
     made = await database_sync_to_async(social.challenge)(alice, bob.pk, ante=None, bot_kind="easy")
     frame = await frame_with(bobs, "accept-challenge")
-    assert f'id="accept-challenge-{made.pk}"' in frame and "1 challenge waiting" in frame
+    assert f'id="accept-challenge-{made.pk}"' in frame and "1 waiting for your answer" in frame
     assert 'name="csrfmiddlewaretoken"' in frame  # so its Accept posts
 
     game = await database_sync_to_async(social.accept_challenge)(bob, made.pk)
-    frame = await frame_with(alices, "social-go")
+    frame = await frame_with(alices, "data-go")
     assert f'data-go="{reverse("table", args=[game.pk])}"' in frame
     await alices.disconnect()
     await bobs.disconnect()
@@ -438,7 +453,7 @@ async def test_a_block_made_with_the_socket_open_takes_the_challenge_away_at_onc
     assert f'id="accept-challenge-{made.pk}"' in await frame_with(bobs, "accept-challenge")
 
     await database_sync_to_async(social.block)(bob, alice.pk)
-    frame = await frame_with(bobs, "challenge-badge")  # his parts again, at once
+    frame = await frame_with(bobs, "news-feed")  # his parts again, at once
     assert "accept-challenge" not in frame and "alice" not in frame.lower()
     while not await bobs.receive_nothing(timeout=0.3):
         await bobs.receive_from()

@@ -135,6 +135,6 @@ async def test_the_lobby_socket_shows_nothing_of_an_event_that_does_not_fit_and_
     assert not [f for f in frames if "elsewhere" in f or "data-go" in f]
     assert not [f for f in frames if "presence-away" in f or "presence-playing" in f]
     assert (await Presence.objects.aget(user=alice)).away_sockets == 0
-    await layer.group_send(person_group(alice.pk), {"type": "social.changed", "go": "/games/7/"})
-    assert 'data-go="/games/7/"' in await frame_with(alices, "social-go")  # still open
+    await layer.group_send(person_group(alice.pk), {"type": "social.changed", "go": 7})
+    assert 'data-go="/games/7/"' in await frame_with(alices, "data-go")  # still open
     await alices.disconnect()

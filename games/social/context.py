@@ -1,14 +1,15 @@
-"""The badge on every page: how many challenges wait for the person's answer."""
+"""News on every page: what waits for the person's answer (games/social/news.py), read
+only if the page shows it."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest
 
-from games.social.pages import challenge_count
+from games.social.news import News
 
 
 def social(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"challenge_count": lambda: challenge_count(user)}
+    return {"news": News(user.pk)}

@@ -47,10 +47,6 @@ def friend_lines(user_id: int) -> list[FriendLine]:
     return sorted(lines, key=lambda f: (order[f.status.kind], f.name.lower()))
 
 
-def challenge_count(user: AbstractBaseUser) -> int:
-    return services.challenges_for(user.pk).count() if user.is_authenticated else 0
-
-
 def friends_context(user: AbstractBaseUser) -> dict[str, Any]:
     blocked = Block.objects.filter(blocker=user).select_related("blocked__profile")
     return {
@@ -64,7 +60,6 @@ def friends_context(user: AbstractBaseUser) -> dict[str, Any]:
         "antes": Series.ANTES,
         "levels": bots.LEVELS,
         "one_hand": ONE_HAND,
-        "challenge_count": challenge_count(user),
     }
 
 
@@ -74,7 +69,6 @@ def lobby_friends_context(user: AbstractBaseUser) -> dict[str, Any]:
     return {
         "friends_here": here,
         "challenges": list(services.challenges_for(user.pk)),
-        "challenge_count": challenge_count(user),
     }
 
 

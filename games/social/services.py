@@ -1,7 +1,8 @@
 """The one place that changes friendships, blocks and challenges.
 
 Each change runs in a transaction and tells the people it concerns after the commit, on
-their own group (``person_group``): their lobby sockets re-render what changed. A friend
+their own groups: their lobby sockets (``person_group``) re-render what changed, and every
+page's news (games/social/news.py) comes again over those and their table sockets. A friend
 request and a challenge are also told on the person's phone or by email
 (``games.notifications``, after the commit, by the background worker). A blocked
 person is never told anything about the block: their request or challenge to the person
@@ -23,7 +24,6 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.dispatch import Signal
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -52,8 +52,23 @@ def person_group(user_id: int) -> str:
     return f"person-{user_id}"
 
 
-def _tell(user_id: int, **event) -> None:
-    services.notify_group(person_group(user_id), {"type": "social.changed", **event})
+def _tell(user_id: int, *, news: bool = True, **event) -> None:
+    """Tell the person's lobby sockets (and their news-only kind) that something of
+    theirs changed, and their table sockets too when it may be their ``news`` (what waits
+    for their answer): a table's socket has nothing else of it to show."""
+    event = {"type": "social.changed", **event}
+    services.notify_group(person_group(user_id), event)
+    if news:
+        services.notify_group(person_tables_group(user_id), event)
+
+
+def _asks(from_id: int, to_id: int) -> bool:
+    """Whether a request or a challenge of ``from_id``'s waits for ``to_id``'s answer."""
+    asked = Friendship.objects.filter(from_user_id=from_id, to_user_id=to_id, accepted_at=None)
+    waiting = Challenge.objects.filter(
+        from_user_id=from_id, to_user_id=to_id, status=Challenge.Status.PENDING
+    )
+    return asked.exists() or waiting.exists()
 
 
 # --- Reading ------------------------------------------------------------------------------
@@ -224,7 +239,7 @@ def _accept(row: Friendship, user: AbstractBaseUser) -> Done:
         raise ServiceError(_("They have as many friends as a list may hold (200)."))
     row.accepted_at = timezone.now()
     row.save(update_fields=["accepted_at"])
-    _tell(row.from_user_id)
+    _tell(row.from_user_id, news=False)
     _tell(user.pk)
     # Presence is not kept for a person with no friend: both are looked at again.
     made = functools.partial(friends_made.send, Friendship, user_ids=(row.from_user_id, user.pk))
@@ -279,6 +294,7 @@ def block(user: AbstractBaseUser, other_id: int | str) -> Done:
         raise ServiceError(_("You cannot block yourself."))
     with transaction.atomic():
         _lock_pair(user.pk, other.pk)
+        theirs, mine = _asks(other.pk, user.pk), _asks(user.pk, other.pk)
         Block.objects.get_or_create(blocker=user, blocked=other)
         # Only the friendship and what user asked go; a request of theirs stays, unseen.
         Friendship.objects.filter(_pair(user.pk, other.pk), accepted_at__isnull=False).delete()
@@ -286,8 +302,8 @@ def block(user: AbstractBaseUser, other_id: int | str) -> Done:
         # Both ways: a challenge of theirs, kept unseen, came back with an unblock and
         # seated two people who were no longer friends.
         _cancel_challenges(user.pk, other.pk)
-        _tell(user.pk)
-        _tell(other.pk)
+        _tell(user.pk, news=theirs)  # theirs no longer reach them
+        _tell(other.pk, news=mine)  # what they asked of the other is gone
         # At once at the tables ``user`` has open: the other's talk stops there too.
         event = {"type": "chat.blocked", "blocked": other.pk}
         services.notify_group(person_tables_group(user.pk), event)
@@ -298,7 +314,7 @@ def unblock(user: AbstractBaseUser, other_id: int | str) -> Done:
     other = _other(other_id)
     with transaction.atomic():
         Block.objects.filter(blocker=user, blocked=other).delete()
-        _tell(user.pk)
+        _tell(user.pk, news=_asks(other.pk, user.pk))  # their request shows again
         # At the tables ``user`` has open, the other's talk comes through again.
         event = {"type": "chat.unblocked", "unblocked": other.pk}
         services.notify_group(person_tables_group(user.pk), event)
@@ -345,7 +361,7 @@ def challenge(
         if not blocks(friend.pk, user.pk):
             _tell(friend.pk, challenge=made.pk)
             _notify_challenge(made, user)
-        _tell(user.pk)
+        _tell(user.pk, news=False)
     return made
 
 
@@ -434,8 +450,7 @@ def accept_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Game:
         found.answered_at = timezone.now()
         found.game = game
         found.save(update_fields=["status", "answered_at", "game"])
-        url = reverse("table", args=[game.pk])
-        _tell(challenger.pk, go=url)
+        _tell(challenger.pk, go=game.pk)
         _tell(user.pk)
     return game
 
@@ -449,7 +464,7 @@ def decline_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Done:
         found.answered_at = timezone.now()
         found.save(update_fields=["status", "answered_at"])
         _tell(user.pk)
-        _tell(found.from_user_id)
+        _tell(found.from_user_id, news=False)
     return Done(_("Challenge declined."))
 
 
@@ -461,7 +476,7 @@ def cancel_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Done:
         found.status = Challenge.Status.CANCELLED
         found.answered_at = timezone.now()
         found.save(update_fields=["status", "answered_at"])
-        _tell(user.pk)
+        _tell(user.pk, news=False)
         if not blocks(found.to_user_id, user.pk):
             _tell(found.to_user_id)
     return Done(_("Challenge taken back."))

@@ -10,6 +10,7 @@ from games.social import views
 
 urlpatterns = [
     path("friends/", views.friends, name="friends"),
+    path("news/", views.news, name="news"),
     path("friends/add/", views.add_friend, name="add_friend"),
     path("friends/presence/", views.presence_setting, name="presence_setting"),
     path("friends/<id:pk>/request/", views.request_friend, name="request_friend"),

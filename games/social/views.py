@@ -21,6 +21,7 @@ from games.play.services import ServiceError
 from games.redirects import local_path
 from games.series import pages as series_pages
 from games.social import pages, presence, services
+from games.social.news import News
 
 
 def _back(request: HttpRequest) -> HttpResponse:
@@ -32,6 +33,13 @@ def friends(request: HttpRequest) -> HttpResponse:
     return render(request, "social/friends.html", pages.friends_context(request.user))
 
 
+def _answer(request: HttpRequest, message: str, *, error: bool = False) -> HttpResponse:
+    """A toast's form (htmx) is answered in the toast's place, and the page stays: a
+    person at a table goes on playing (templates/social/news.html)."""
+    context = {"message": message, "error": error}
+    return render(request, "social/news.html#answered", context)
+
+
 def _change(do: Callable[..., services.Done]) -> Callable[[HttpRequest, int], HttpResponse]:
     @login_required
     @require_POST
@@ -39,8 +47,12 @@ def _change(do: Callable[..., services.Done]) -> Callable[[HttpRequest, int], Ht
         try:
             done = do(request.user, pk)
         except ServiceError as e:
+            if getattr(request, "htmx", False):
+                return _answer(request, e.message, error=True)
             messages.error(request, e.message)
         else:
+            if getattr(request, "htmx", False):
+                return _answer(request, done.message)
             messages.success(request, done.message)
         return _back(request)
 
@@ -96,9 +108,18 @@ def accept_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         game = services.accept_challenge(request.user, pk)
     except ServiceError as e:
+        if getattr(request, "htmx", False):  # from a toast: said there
+            return _answer(request, e.message, error=True)
         messages.error(request, e.message)
         return _back(request)
-    return redirect("table", game.pk)
+    return _go(request, reverse("table", args=[game.pk]))
+
+
+@login_required
+def news(request: HttpRequest) -> HttpResponse:
+    """The person's news again (static/js/news.js asks when a challenge's time is up)."""
+    context = {"news": News(request.user.pk), "oob": True}
+    return render(request, "social/news.html#feed", context)
 
 
 @login_required

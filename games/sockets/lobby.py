@@ -28,7 +28,6 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
-from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
 
 from accounts.languages import of_socket
@@ -37,6 +36,7 @@ from games.play.live.db import in_db_thread, on_arrival
 from games.play.services import LAYER_DOWN, LOBBY_GROUP
 from games.social import pages as social_pages
 from games.social import presence
+from games.social.news import News
 from games.social.services import person_group
 from games.sockets.guard import GuardedSocket, whole
 from games.views.lobby import lobby_context
@@ -50,12 +50,18 @@ UNAUTHENTICATED = 4401
 GATHER_SECONDS = 0.5
 # How long a page's hidden or shown must last before its person's presence is changed.
 AWAY_SETTLE_SECONDS = 1.0
+# The pages a lobby socket may be of (?page=…).
+LOBBY, FRIENDS, NEWS = "lobby", "friends", "news"
 
 
 class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     """Also the person's own socket for friends: it counts them as here (presence), hears
     their friends' presence and their own requests and challenges on ``person_group``,
-    and takes one frame from the page, {"away": true|false}, when it is hidden or shown."""
+    and takes one frame from the page, {"away": true|false}, when it is hidden or shown.
+
+    ``?page=friends`` is the Friends page's (no lists of tables); ``?page=news`` is the
+    one every other page opens (static/js/news.js): it hears only the person's news of
+    challenges and requests, and counts nobody as here, as before it existed."""
 
     events = GuardedSocket.events | {"social.presence", "social.changed", "lobby.update"}
     joined = False
@@ -67,6 +73,7 @@ class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     writing = False  # that task is writing it down (it waited out the settle)
     leaving = False  # the socket is closing: nothing more is written down
     language: str | None = None  # the page's, found at the first friend's event
+    _page: str | None = None  # see page()
 
     async def connect(self) -> None:
         # Accept before closing, so the browser sees our close code rather than a refusal.
@@ -75,23 +82,23 @@ class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=UNAUTHENTICATED)
             return
-        if not self.on_friends_page():  # which has no lists of tables to refresh
+        if self.page() == LOBBY:  # the others have no lists of tables to refresh
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
             self.joined = True
             _sockets.add(self)
         await self.bind_session()  # closed when its session ends (accounts/sockets.py)
         self.person = person_group(user.pk)
         await self.channel_layer.group_add(self.person, self.channel_name)
-        if settings.TONGITS_SOCKET_PRESENCE:
+        if settings.TONGITS_SOCKET_PRESENCE and self.page() != NEWS:
             self.counted = True
             await on_arrival(presence.connected)(user.pk)
             presence.keep_beating()  # so a crash of this worker heals
-        if self.on_friends_page():
+        if self.page() != LOBBY:
             # What changed between the page's render and joining the person's group (a
             # friend coming online, a challenge), or while a dropped socket was away, was
-            # told to no one: the Friends page's parts once more, now that nothing more
-            # can be missed. The lobby's own friends part still has that gap.
-            await self.send_if_open(await in_db_thread(self.render_social)(""))
+            # told to no one: the page's parts once more, now that nothing more can be
+            # missed. The lobby's own friends part still has that gap.
+            await self.send_if_open(await in_db_thread(self.render_social)(None))
 
     async def disconnect(self, code: int) -> None:
         await self.settled()
@@ -148,7 +155,10 @@ class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
             await task
 
     async def social_presence(self, event: dict) -> None:
-        """A friend's presence changed: its new status came with the event (no query)."""
+        """A friend's presence changed: its new status came with the event (no query).
+        A page of news only shows no friend."""
+        if self.page() == NEWS:
+            return
         user, game, kind = event.get("user"), event.get("game"), event.get("kind")
         if not whole(user) or not (game is None or whole(game)) or type(kind) is not str:
             return  # not a presence this site sends: the next change shows the right one
@@ -162,13 +172,15 @@ class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     async def social_changed(self, event: dict) -> None:
         """Their friends, requests or challenges changed: the page's parts again, and for
         a challenger whose challenge was accepted, the way to the table."""
-        go = _table_path(event.get("go"))
-        await self.send_if_open(await in_db_thread(self.render_social)(go))
+        go = event.get("go")
+        # A game's id (the way to the table a challenge was accepted at), or nothing: no
+        # event sends a page anywhere else.
+        await self.send_if_open(await in_db_thread(self.render_social)(go if whole(go) else None))
 
     async def reread(self) -> None:
         """The page's friends and requests as the database has them."""
         if self.person:
-            await self.send_if_open(await in_db_thread(self.render_social)(""))
+            await self.send_if_open(await in_db_thread(self.render_social)(None))
 
     async def send_if_open(self, text: str) -> None:
         # A friend's event may come while this socket closes (a page left, a crowd going
@@ -178,24 +190,27 @@ class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         except Disconnected:
             pass
 
-    def on_friends_page(self) -> bool:
-        page = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("page")
-        return page == ["friends"]
+    def page(self) -> str:
+        """The page this socket is of: the lobby's, Friends' or any other's (news only)."""
+        if self._page is None:
+            query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+            page = query.get("page", [LOBBY])[0]
+            self._page = page if page in (FRIENDS, NEWS) else LOBBY
+        return self._page
 
-    def render_social(self, go: str) -> str:
+    def render_social(self, go: int | None) -> str:
         with translation.override(of_socket(self.scope)):
             user = self.scope["user"]
-            if self.on_friends_page():
-                context, part = social_pages.friends_context(user), "friends-panel"
-            else:
-                context, part = social_pages.lobby_friends_context(user), "lobby-friends"
-            context.update(oob=True, user=user, csrf_token=self.csrf_token())
-            html = [
-                render_to_string(f"social/parts.html#{part}", context).strip(),
-                render_to_string("social/parts.html#badge", context).strip(),
-            ]
-            if go:
-                html.append(render_to_string("social/parts.html#go", {"go": go}).strip())
+            token = csrf_token(self.scope)
+            html = [news_html(user.pk, token, go)]
+            page = self.page()
+            if page != NEWS:
+                if page == FRIENDS:
+                    context, part = social_pages.friends_context(user), "friends-panel"
+                else:
+                    context, part = social_pages.lobby_friends_context(user), "lobby-friends"
+                context.update(oob=True, user=user, csrf_token=token)
+                html.append(render_to_string(f"social/parts.html#{part}", context).strip())
             return "\n".join(html)
 
     async def lobby_update(self, event: dict) -> None:
@@ -214,18 +229,8 @@ class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         context = lobby_context(self.scope["user"], self.origin())
         context["oob"] = True
         context["user"] = self.scope["user"]
-        context["csrf_token"] = self.csrf_token()
+        context["csrf_token"] = csrf_token(self.scope)
         return render_to_string("games/lobby.html#lobby-lists", context).strip()
-
-    def csrf_token(self) -> str:
-        """A fresh mask of the browser's own CSRF secret, so the Join forms in the new
-        lists post as well as the page's did (masking each time defeats BREACH)."""
-        secret = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        if not CSRF_SECRET.fullmatch(secret):
-            return ""
-        request = HttpRequest()
-        request.META["CSRF_COOKIE"] = secret
-        return get_token(request)
 
     def origin(self) -> str:
         # The page's own origin, which SameOriginValidator (asgi.py) has already checked.
@@ -233,18 +238,23 @@ class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         return headers.get(b"origin", b"").decode("latin-1")
 
 
-def _table_path(go: object) -> str:
-    """``go`` if it is the path of one of this site's tables, else "": the page goes
-    there by itself (static/js/social.js), so no event may send it anywhere else."""
-    if type(go) is not str or not go:
+def csrf_token(scope: dict) -> str:
+    """A fresh mask of the browser's own CSRF secret, so the forms a socket sends (the
+    lobby's Join, a toast's Accept) post as well as the page's did (masking each time
+    defeats BREACH)."""
+    secret = scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+    if not CSRF_SECRET.fullmatch(secret):
         return ""
-    try:
-        found = resolve(go)
-    except Resolver404:
-        return ""
-    if found.url_name != "table" or not whole(found.kwargs.get("game_id")):
-        return ""
-    return reverse("table", args=[found.kwargs["game_id"]])
+    request = HttpRequest()
+    request.META["CSRF_COOKIE"] = secret
+    return get_token(request)
+
+
+def news_html(user_id: int, token: str, go: int | None = None) -> str:
+    """The person's news (games/social/news.py) as the frame that replaces a page's: for
+    the socket of any page, the table's too. Called in the page's language."""
+    context = {"news": News(user_id, go), "oob": True, "csrf_token": token}
+    return render_to_string("social/news.html#feed", context).strip()
 
 
 _sockets: set[LobbyConsumer] = set()

@@ -44,8 +44,10 @@ from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import SLOW_DOWN
 from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
 from games.social import presence
+from games.social import services as social
 from games.social.chat import live as chat
 from games.social.chat.models import ChatMessage
+from games.sockets import lobby
 from games.sockets.guard import GuardedSocket, whole
 from games.table import rendering, spectators
 from games.tournaments import services as tournaments
@@ -61,6 +63,7 @@ WATCHING = gettext_lazy("You are watching this table: log in and take a seat to 
 class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     events = GuardedSocket.events | {
         "game.update", "arena.next", "chat.message", "chat.blocked", "chat.unblocked",
+        "chat.muted", "chat.unmuted", "social.changed",
     }  # fmt: skip
     counted = False  # in the person's presence (games/social/presence.py)
     invited: int | None = None  # the private game play's hooks let it watch unseated
@@ -207,12 +210,16 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
             # new snapshot from the move itself, if the move fits; the others find it made.
             snap = apply_news(self.game_id, rev, event.get("news"))
             await self.send_board(snap, min_rev=rev)
-        if self.counted and not self.ended:
-            # The game ended: its people are no longer playing, for their friends.
+        if self.user.is_authenticated and not self.ended:
             snap = snapshots.cached(self.game_id)
             if snap is not None and snap.is_over:
                 self.ended = True
-                await in_db_thread(presence.recheck)(self.user.pk)
+                # The game ended: its people are no longer playing, for their friends,
+                # and may now accept a challenge.
+                if self.counted:
+                    await in_db_thread(presence.recheck)(self.user.pk)
+                if snap.seat_of(self.user.pk) is not None:
+                    await self.send_news(challenges_only=True)
 
     async def reread(self) -> None:
         """This socket's board as the database has it (only the parts that changed)."""
@@ -260,6 +267,23 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     def awaits_next(self) -> bool:
         """At a finished game, logged in: perhaps an arena's, its next game dealt."""
         return self.over and self.user.is_authenticated and bool(self.group)
+
+    async def social_changed(self, event: dict) -> None:
+        """The person's challenges or friend requests changed (games/social/services.py,
+        on their tables' group): the page's news again, which no card is part of."""
+        await self.send_news(event.get("go"))
+
+    async def send_news(self, go: int | None = None, *, challenges_only: bool = False) -> None:
+        """``challenges_only``: only if a challenge waits (its Accept may be offered now)."""
+        html = await in_db_thread(self.render_news)(go, challenges_only)
+        if html:
+            await self.send(text_data=html)
+
+    def render_news(self, go: int | None, challenges_only: bool) -> str:
+        if challenges_only and not social.challenges_for(self.user.pk).exists():
+            return ""
+        with translation.override(self.language):  # on a database thread: set it there
+            return lobby.news_html(self.user.pk, lobby.csrf_token(self.scope), go)
 
     async def chat_message(self, event: dict) -> None:
         if _chat_line_fits(event):  # (a line missing is no harm: the log is only added to)

@@ -76,10 +76,12 @@ def play_now(request: HtmxHttpRequest) -> HttpResponse:
             messages.error(request, e.message)
             return redirect("lobby")
         login(request, user, backend=MODEL_BACKEND)
+        # Tagged "guest": a short line that never takes the focus (static/js/nav.js).
         messages.success(
             request,
             _("You play as %(name)s, a guest. Claim the account from the menu to keep your games.")
             % {"name": user.profile.display_name},
+            extra_tags="guest",
         )
     try:
         game = services.quick_play(user)

@@ -36,12 +36,15 @@
 // After an action the page comes back with what it did in the messages at the top of the
 // content (Friends, Settings, a tournament's Join...). Focus starts there, not at the top
 // of the page: the message is read out, and Tab goes on into the page from it. A page that
-// put focus somewhere itself (a form's first error, autofocus) keeps it.
+// put focus somewhere itself (a form's first error, autofocus) keeps it, and so does a
+// page whose only message is the guest's "You play as Guest 123" (no action of theirs:
+// it is read with the page).
 (function () {
   "use strict";
 
   var messages = document.querySelector("main .messages");
   if (!messages || document.querySelector("[autofocus]")) return;
+  if (!messages.querySelector(".message:not(.message-guest)")) return;
   if (document.activeElement && document.activeElement !== document.body) return;
   messages.setAttribute("tabindex", "-1");
   messages.focus({ preventScroll: true });

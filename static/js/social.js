@@ -1,6 +1,6 @@
 // Friends over the lobby's socket (games/sockets/lobby.py). The page says when it is hidden
-// or shown, so friends see "Away"; and when a challenge of ours is accepted the socket
-// sends #social-go with the table's address, which we open (the person asked for it).
+// or shown, so friends see "Away". (A challenge of ours accepted takes us to its table:
+// static/js/news.js, on every page.)
 (function () {
   "use strict";
   let socket = null;
@@ -27,12 +27,11 @@
     leaving = false;
   });
 
-  document.body.addEventListener("htmx:wsAfterMessage", function () {
-    const go = document.getElementById("social-go");
-    const url = go && go.getAttribute("data-go");
-    // Only a path of ours: never another site, whatever a frame says.
-    if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") {
-      window.location.assign(url);
-    }
+  // A friend's presence has its place only where the page shows that friend: the lobby's
+  // box lists those who were here when it was made, so one who comes later has none
+  // (htmx would report the frame's missing target as an error).
+  document.body.addEventListener("htmx:wsBeforeMessage", function (event) {
+    const found = /^<span id="(presence-\d+)"/.exec(event.detail.message || "");
+    if (found && !document.getElementById(found[1])) event.preventDefault();
   });
 })();

@@ -43,6 +43,19 @@ SIZES = {
     "1280x800": {"width": 1280, "height": 800},
 }
 
+# Whether an element is wholly on the screen and is what a tap at its middle reaches
+# (nothing lies over it): "" when it is, else what is wrong.
+TAPPABLE = """el => {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return "not shown";
+  if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
+    return `at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`;
+  }
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (hit && (hit === el || el.contains(hit))) return "";
+  return `covered by ${hit && hit.outerHTML.slice(0, 60)}`;
+}"""
+
 # What of the table lies outside the screen, or can only be reached by scrolling the page:
 # the hand's cards (each with its corner, rank over suit, not covered by the next card),
 # the buttons, the stock and the discard, and every meld (brought into view inside the

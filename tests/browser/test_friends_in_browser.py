@@ -103,7 +103,7 @@ def test_two_friends_see_each_other_challenge_and_play_a_hand(browser, server):
     # It reaches Ben live, with the badge; his one click deals the hand.
     challenge = ben.locator(".challenge-list .social-item", has_text=ann_name)
     challenge.wait_for(timeout=10_000)
-    assert ben.locator("#challenge-badge span[aria-hidden]").inner_text() == "1"
+    assert ben.locator("#friends-link .news-count-number").inner_text() == "1"
     shoot(ben, "challenged")
     challenge.get_by_role("button", name="Accept").click()
     ben.wait_for_url(re.compile(r"/games/\d+/$"))
@@ -176,7 +176,7 @@ def test_a_blocked_persons_challenge_never_arrives(browser, server):
     assert "You can challenge only your friends." in response.text()
     dee.wait_for_timeout(1500)  # time enough for a frame to arrive, were one sent
     assert dee.locator(".challenge-list").count() == 0
-    assert dee.locator("#challenge-badge span").count() == 0
+    assert dee.locator("#friends-link .news-count span").count() == 0
     dee.reload()
     assert dee.locator(".challenge-list").count() == 0
     assert cy_name in dee.locator("#blocked-title + p + ul").inner_text()

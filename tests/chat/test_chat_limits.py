@@ -28,7 +28,7 @@ def test_ten_sends_at_once_from_one_person_store_no_more_than_the_limit(
 ):
     """As ten tabs (at two tables, on several workers) would: each a thread of its own."""
     settings.TONGITS_CHAT_PER_10_SECONDS = 4
-    other_table = make_game([bob, alice, carol], seed=11, public=True, rated=True)
+    other_table = make_game(["greedy"] * 3, seed=11, public=True)  # watched, as a friend's
     tables = [rated_table.pk, other_table.pk] * 5
 
     outcomes = race(*(lambda g=g: chat.say(g, alice, preset="p:nice") for g in tables))
@@ -44,7 +44,7 @@ def test_the_limit_is_the_persons_across_tables(
 ):
     """One person at two tables (a game and a friend's, watched) is one person talking."""
     settings.TONGITS_CHAT_PER_10_SECONDS = 3
-    other_table = make_game([bob, alice, carol], seed=11, public=True, rated=True)
+    other_table = make_game(["greedy"] * 3, seed=11, public=True)  # watched, as a friend's
     for game in (rated_table, other_table, rated_table):
         chat.say(game.pk, alice, preset="p:gg")
 
