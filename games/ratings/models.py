@@ -52,6 +52,13 @@ class Rating(models.Model):
     def __str__(self) -> str:
         return f"rating of {self.bot_kind or self.person}"
 
+    def save(self, *args, **kwargs) -> None:
+        # A person's rating is theirs by ``person`` as much as by ``user``: a row made for
+        # an account names it in both (bulk writes in core.py set both themselves).
+        if self.person is None and self.user_id is not None:
+            self.person = self.user_id
+        super().save(*args, **kwargs)
+
 
 class RatingChange(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")

@@ -151,7 +151,7 @@ def set_display_name(page, server: str, name: str) -> None:
     page.get_by_role("link", name="Settings").click()
     page.wait_for_url(f"{server}/accounts/settings/")
     page.get_by_label("Display name:").fill(name)
-    page.get_by_role("button", name="Save").click()
+    page.get_by_role("button", name="Save", exact=True).click()
     page.wait_for_url(f"{server}/accounts/settings/")
     assert "Your settings are saved." in page.locator(".messages").inner_text()
 
