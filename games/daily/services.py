@@ -32,7 +32,7 @@ from django.utils.translation import gettext
 
 from accounts.models import display_name_for
 from games.models import Game
-from games.play import services as play
+from games.play import tables
 
 from . import days, scores
 from .models import Day, Entry
@@ -124,7 +124,7 @@ def start(user: AbstractBaseUser, now: datetime | None = None) -> Game:
         entry = entry_of(user, day)
         if entry is not None:
             return entry.game
-        game = play.create_table(
+        game = tables.create_table(
             user, public=False, others=OPPONENTS, seed=int(day.seed), daily=True
         )
         Entry.objects.create(day=day, user=user, game=game)

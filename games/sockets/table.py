@@ -37,12 +37,13 @@ from django.utils.translation import gettext_lazy
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games.play import actions
+from games.play.errors import ServiceError, StaleMove
 from games.play.live import snapshots, watch
 from games.play.live.db import in_db_thread, on_arrival
 from games.play.live.news import apply_news
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import SLOW_DOWN
-from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
+from games.play.telling import LAYER_DOWN, game_group
 from games.social import presence
 from games.social import services as social
 from games.social.chat import live as chat
