@@ -67,7 +67,7 @@ def carol(users: dict[str, AbstractUser]) -> AbstractUser:
 
 @pytest.fixture(autouse=True)
 def server_clock_off(settings) -> None:
-    # Tests drive the clock themselves (games.play.services.play_due), so no worker task races
+    # Tests drive the clock themselves (games.play.server_moves.play_due), so no worker task races
     # them; bots move without their human-like pause.
     settings.TONGITS_CLOCK_IN_WORKERS = False
     settings.TONGITS_BOT_PAUSE = (0.0, 0.0)

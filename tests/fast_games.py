@@ -1,6 +1,6 @@
 """Finished games made quickly through the services: the engine plays a table's moves up
 to a few before the end, they are stored as the log, and the server's own bot turns
-(``services.play_due``) play the rest, so the game ends in the same transaction as any
+(``server_moves.play_due``) play the rest, so the game ends in the same transaction as any
 live game ends (ratings and series included). The greedy bot chooses a person's stored
 moves, but they are logged as the person's own (not the server's): an arena scores a seat
 the server played most of as away."""
@@ -41,7 +41,7 @@ def prepare(
     game_id: int, rng: random.Random | None = None, left: int = LEFT_FOR_THE_SERVER
 ) -> None:
     """Store a dealt game's moves but its last ``left`` + 1 or so, the next one due now, for
-    the server (``services.play_due``, as in ``play_out``) to play the rest."""
+    the server (``server_moves.play_due``, as in ``play_out``) to play the rest."""
     rng = rng or random.Random(game_id)
     game = Game.objects.get(pk=game_id)
     Seat.objects.filter(game_id=game_id, bot_kind="").update(away=True)
@@ -73,7 +73,7 @@ def prepare(
 
 def finish_quickly(game_id: int) -> Game:
     """Play a dealt game to its end with one server move: ``prepare_last_move``, then
-    ``services.play_due`` makes the last, so the game ends through the services as any live
+    ``server_moves.play_due`` makes the last, so the game ends through the services as any live
     game does. About a third of ``finish``'s time (one locked move instead of several); no
     searching bots. Returns the Game as it was loaded (before the end)."""
     game = prepare_last_move(game_id)
@@ -85,7 +85,7 @@ def finish_quickly(game_id: int) -> Game:
 def prepare_last_move(game_id: int) -> Game:
     """Store every move of a dealt game but the last, which is due now: the engine plays
     every move the server would make (each seat's bot, the greedy bot for a person, away;
-    the server's own seeded randomness), so the server's next move (``services.play_due``)
+    the server's own seeded randomness), so the server's next move (``server_moves.play_due``)
     is the one that ends the game. No searching bots. Returns the Game as it was loaded."""
     game = Game.objects.get(pk=game_id)
     seats = list(game.seats.order_by("index"))

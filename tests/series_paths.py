@@ -6,7 +6,7 @@ must keep on every path (its record's download, upload and replay: tests/series_
 at a moment midway and at the end).
 
 Each hand that is played goes to its end at once (``tests.fast_games.finish_quickly``):
-the server's own bot moves, the last through ``services.play_due``, so a hand ends in the
+the server's own bot moves, the last through ``server_moves.play_due``, so a hand ends in the
 same transaction as a live one (the series' pause, ratings).
 
 Staff may also close a seat's person's account (fair play's Close) or delete it, at any

@@ -3,7 +3,7 @@
 A day's deal is drawn ahead (``ensure_days``: today's and tomorrow's, from the server
 clock's tick, a page or ``manage.py daily_deal``) and its par queued then. A person
 starts their one game of today (``start``): a private table through
-``games.play.services``, dealt from the day's seed, played live like any game; the server
+``games.play.tables``, dealt from the day's seed, played live like any game; the server
 clock plays an away person's turns as usual, so a game left alone finishes by itself and
 counts as it ends.
 

@@ -1,7 +1,7 @@
 """The server clock: no game waits forever.
 
 Bots move after a short pause and a person whose turn clock runs out is played for
-(``services.play_due`` makes each such move); once away, their turns are played when each
+(``server_moves.play_due`` makes each such move); once away, their turns are played when each
 turn clock runs out, never at a bot's pace. Something has to call it when a game falls
 due: ``clock_loop`` ticks four times a second. Several clocks may run at once (one in each
 ASGI worker, and ``manage.py clock``): ``play_due`` locks the game row and checks ``due_at``

@@ -9,9 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.play import seating
 
+# The words of two refusals that more than one writer gives.
 NO_SUCH_GAME = _("There is no such game.")
-
-
 MOVE_ID_USED = _("That move id was already used; reload the table and try again.")
 
 

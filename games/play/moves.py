@@ -257,8 +257,6 @@ def _apply_and_log(
 
 
 SUMMARY_FIELDS = ["seq", "rev", "last_move_at", "turn_started_at", "turn_seat", "due_at"]
-
-
 RESULT_FIELDS = ["status", "finished_at", "winner_seat", "end", "points", "chips", "burned"]
 
 

@@ -29,10 +29,7 @@ from games.play.live.layer import drops_own_events
 
 log = logging.getLogger(__name__)
 
-
 LOBBY_GROUP = "lobby"
-
-
 # The channel layer (Redis) went away, or did not answer in time.
 LAYER_DOWN = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 
@@ -45,39 +42,6 @@ def person_tables_group(user_id: int) -> str:
     """The channel group of one person's table sockets: the blocks they make (the chat)
     and an arena's next game (games/sockets/table.py) reach each of them."""
     return f"person-{user_id}-tables"
-
-
-def _notify_previous_table(game: Game, *, forget: bool = False) -> None:
-    """The finished table(s) whose next game this is show its seats as they are now
-    (whoever came by the lobby or a link instead of its button); with ``forget``, they
-    offer Play again anew (this table was called off before its deal).
-
-    After the commit, in statements of their own: the caller holds this table's lock, and
-    Play again locks the finished table first, then this one; taking the finished table's
-    row here would take the two locks in the other order (a deadlock on PostgreSQL)."""
-    game_id = game.pk
-
-    def tell() -> None:
-        pks = list(Game.objects.filter(next_game_id=game_id).values_list("pk", flat=True))
-        Game.objects.filter(pk__in=pks).update(rev=F("rev") + 1)
-        if forget:  # unless Play again has meanwhile made it a newer table (checked as set)
-            Game.objects.filter(pk__in=pks, next_game_id=game_id).update(next_game=None)
-        for pk, rev in Game.objects.filter(pk__in=pks).values_list("pk", "rev"):
-            notify_game(pk, rev)
-
-    transaction.on_commit(tell, robust=True)
-
-
-def _changed(game: Game) -> None:
-    """A change watchers see that is not a move: a new rev, and the table told after the
-    commit."""
-    # In the database, not from the row in hand: the same transaction may have moved the
-    # rev on already (the table before the next one, told of a seat taken there).
-    rows = Game.objects.filter(pk=game.pk)
-    rows.update(rev=F("rev") + 1)
-    game.rev = rows.values_list("rev", flat=True).get()
-    game_id, rev = game.pk, game.rev
-    transaction.on_commit(lambda: notify_game(game_id, rev), robust=True)
 
 
 def notify_game(game_id: int, rev: int, news: dict[str, Any] | None = None) -> None:
@@ -168,3 +132,39 @@ def _not_told(group: str, error: Exception) -> None:
 
 def _notify_lobby_on_commit() -> None:
     transaction.on_commit(notify_lobby, robust=True)
+
+
+# --- Changes that are not moves ----------------------------------------------------------
+
+
+def _notify_previous_table(game: Game, *, forget: bool = False) -> None:
+    """The finished table(s) whose next game this is show its seats as they are now
+    (whoever came by the lobby or a link instead of its button); with ``forget``, they
+    offer Play again anew (this table was called off before its deal).
+
+    After the commit, in statements of their own: the caller holds this table's lock, and
+    Play again locks the finished table first, then this one; taking the finished table's
+    row here would take the two locks in the other order (a deadlock on PostgreSQL)."""
+    game_id = game.pk
+
+    def tell() -> None:
+        pks = list(Game.objects.filter(next_game_id=game_id).values_list("pk", flat=True))
+        Game.objects.filter(pk__in=pks).update(rev=F("rev") + 1)
+        if forget:  # unless Play again has meanwhile made it a newer table (checked as set)
+            Game.objects.filter(pk__in=pks, next_game_id=game_id).update(next_game=None)
+        for pk, rev in Game.objects.filter(pk__in=pks).values_list("pk", "rev"):
+            notify_game(pk, rev)
+
+    transaction.on_commit(tell, robust=True)
+
+
+def _changed(game: Game) -> None:
+    """A change watchers see that is not a move: a new rev, and the table told after the
+    commit."""
+    # In the database, not from the row in hand: the same transaction may have moved the
+    # rev on already (the table before the next one, told of a seat taken there).
+    rows = Game.objects.filter(pk=game.pk)
+    rows.update(rev=F("rev") + 1)
+    game.rev = rows.values_list("rev", flat=True).get()
+    game_id, rev = game.pk, game.rev
+    transaction.on_commit(lambda: notify_game(game_id, rev), robust=True)

@@ -1,7 +1,7 @@
 """The one place that changes series: make one, be ready for the next hand, leave, end
 (a staff abort of a hand reaches series through ``hooks``).
 
-Each writes under the series row's lock. A hand is dealt through ``games.play.services`` like
+Each writes under the series row's lock. A hand is dealt through ``games.play.dealing`` like
 any game; the dealer comes in as the deal's input (the last hand's winner), never chosen
 inside the engine.
 """

@@ -1,7 +1,7 @@
 """The table's WebSocket: one per watcher of a game, seated or not.
 
 Thin on purpose: who may watch, what a seat sees and what an action means live in
-games/table/rendering.py and games/play/actions.py; moves go through games/play/services.py. A group
+games/table/rendering.py and games/play/actions.py; moves go through games/play/moves.py. A group
 event only says "game N is at rev R"; each socket renders its own seat's view, so no
 hand is ever sent to a group.
 
