@@ -31,7 +31,6 @@ from games.play.moves import (
 
 log = logging.getLogger(__name__)
 
-
 # How long a game whose Hard bot is thinking is left to the clock that started the thought.
 THINKING_LEASE = timedelta(seconds=15)
 

@@ -32,7 +32,6 @@ from games.words.text import encodable, lazy_message
 
 log = logging.getLogger(__name__)
 
-
 # What a new table's other seats may hold: people, or a bot of a level (games.bots); the
 # older kinds still work for a table made again from one of before (``play_again``).
 SEAT_CHOICES = ("open", *bots.LEVELS, "random", "greedy")
