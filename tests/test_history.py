@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.history import stats
 from games.history.uploads import import_record
 from games.models import Game, Move, Seat
-from games.play import services
+from games.play import aborts, tables
 from tests.history_support import SEED, finish, play_some, scripted_record, seed_games
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_my_games_leaves_out_live_waiting_imported_and_other_peoples_games(
     theirs = finish(make_game([bob, "greedy", carol], seed=SEED))
     mine = finish(make_game([alice, "random", "greedy"], seed=SEED + 2))
     imported = import_record(scripted_record(), alice)
-    waiting = services.create_table(alice, others=("open", "open"))
+    waiting = tables.create_table(alice, others=("open", "open"))
     live = play_some(make_game([alice, "greedy", bob], seed=SEED), 3)  # one in play at a time
     client.force_login(alice)
 
@@ -76,7 +76,7 @@ def test_my_games_leaves_out_live_waiting_imported_and_other_peoples_games(
 
 def test_my_games_lists_an_aborted_game_as_aborted(client, make_game, alice, bob, carol):
     game = play_some(make_game([alice, "greedy", bob], seed=SEED), 3)
-    services.abort_game(game.pk, carol, "stuck")
+    aborts.abort_game(game.pk, carol, "stuck")
     client.force_login(alice)
 
     html = client.get(reverse("my_games")).content.decode()
