@@ -6,6 +6,7 @@ books balance, and its record round-trips at any moment (tests/series_round_trip
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -93,8 +94,10 @@ def check_books(made: Series, gone: Sequence[Gone] = ()) -> None:
             assert made.next_at is not None
 
 
+# 200 paths in each run of the suite (about 45 s); a deeper search when a change touches
+# money: TONGITS_SERIES_PATHS=2000 make test PYTEST_ARGS=tests/test_series_paths.py
 @settings(
-    max_examples=500,
+    max_examples=int(os.environ.get("TONGITS_SERIES_PATHS", "200")),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
