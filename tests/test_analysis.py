@@ -618,3 +618,48 @@ def test_a_draw_called_with_a_high_hand_can_be_a_blunder_and_says_why():
     assert "the others likely hold less (est. " in why and "% you pay)" in why
     with translation.override("fil"):
         assert say_why(e.why).startswith(f"Pag-Draw: may {view.hand_points} puntos ka")
+
+
+# --- Close calls (issue 53) ------------------------------------------------------------------
+
+
+def test_a_close_call_has_no_mark_and_shows_its_figures_on_tap(make_game, client, alice, bob):
+    """A move whose loss's interval straddles a mark's line once the deals ran out gets no
+    mark, and the replay shows it as a close call: a <details> that opens (by touch, click
+    or keyboard) on the interval, the deals, the stake and the line, in Filipino too."""
+    from django.utils import translation
+
+    from games.analysis.coach import verdict
+
+    assert verdict(1.5, 2.1, 4.0) == ("", True)  # the Mistake line, 1.8 chips, inside
+    assert verdict(1.9, 2.2, 4.0) == ("mistake", False)
+    assert verdict(0.1, 0.9, 4.0) == ("", False)  # under every line: quiet
+    game = finished_game(make_game, alice, bob)
+    move = game.moves.filter(seat=0).order_by("seq").first()
+    game.moves.filter(pk=move.pk).update(by_server=False)
+    a = Analysis.objects.create(game=game, status=Analysis.Status.DONE, total=1, done=1)
+    MoveEvaluation.objects.create(
+        analysis=a, seq=move.seq, seat=0, played=move.payload, best=move.payload,
+        played_chips=-2.0, best_chips=0.0, choices=5, worlds=4096, close=True,
+        loss_low=1.5, loss_high=2.1, stake=4.0,
+    )  # fmt: skip
+
+    r = report.build(a, ["alice", "Normal bot", "bob"], game.seq)
+
+    (v,) = r.close
+    assert not r.marked and v.mark == "" and v.line == 1.8 and v.line_name == "Mistake"
+    assert r.people[0].accuracy == 100  # no mark
+    client.force_login(alice)
+    page = client.get(reverse("replay", args=[game.pk]) + f"?move={move.seq}").content.decode()
+    assert page.count('<details class="coach-close">') == 2  # the step, and the list
+    assert "mark-close" in page and "Close call" in page
+    assert "between 1.5 and 2.1 as measured in 4096 deals, with 4.0 chips at stake" in page
+    assert "The Mistake line (1.8 chips) lies in that range" in page
+    with translation.override("fil"):
+        assert (
+            report.build(a, ["alice", "Normal bot", "bob"], game.seq).close[0].line_name == "Mali"
+        )
+    client.cookies["django_language"] = "fil"
+    html = client.get(reverse("replay", args=[game.pk]) + f"?move={move.seq}").content.decode()
+    assert "Alanganin" in html and "walang marka: tingnan ang mga numero" in html
+    assert "Nasa loob ng saklaw na iyon ang linya ng Mali (1.8 chips)" in html
