@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -134,7 +135,11 @@ def main() -> None:
     )
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--rows", help="write each judged move's figures to this JSON file")
-    parser.add_argument("--log", help="append each game's figures to this file as it ends")
+    parser.add_argument(
+        "--log",
+        help="append each game's figures to this file as it ends "
+        "(the games already in it are not judged again)",
+    )
     parser.add_argument(
         "--summary", help="print the figures of --log files (partial too), comma-separated"
     )
@@ -156,6 +161,10 @@ def main() -> None:
     seeds = [master.getrandbits(64) for _ in range(args.games)]
     k, parts = (int(x) for x in args.part.split("/"))
     seeds = seeds[k - 1 :: parts]
+    if args.log and os.path.exists(args.log):  # a run cut short goes on where it stopped
+        with open(args.log) as f:
+            logged = {json.loads(line)["seed"] for line in f if line.strip()}
+        seeds = [s for s in seeds if s not in logged]
     args.reproduce = args.reproduce or args.calibrate or bool(args.salts)
     if args.salts:
         salts = tuple(args.salts.split(","))
