@@ -663,3 +663,31 @@ def test_a_close_call_has_no_mark_and_shows_its_figures_on_tap(make_game, client
     html = client.get(reverse("replay", args=[game.pk]) + f"?move={move.seq}").content.decode()
     assert "Alanganin" in html and "walang marka: tingnan ang mga numero" in html
     assert "Nasa loob ng saklaw na iyon ang linya ng Mali (1.8 chips)" in html
+
+
+# Moves that today's coach judged a Blunder with one seed and no mark with another, before
+# close calls (found with bench.analysis's typical games: the game's seed, the move's
+# number, the two salts): judged again now, never a Blunder one time and quiet the other.
+FLIPPED = ((5597175570858461536, 7, "coach/2", "o/1"),)
+# The real budget judges such a move in up to 4,096 deals, some 15 s each: the test takes
+# 512 at most. What it checks holds at any budget (a Blunder's interval lies above the
+# Blunder line, a quiet move's under the Inaccuracy line: two judgements that disagree so
+# need intervals that do not meet), and fewer deals only make more close calls.
+AGAIN = Budget(finalist_worlds=256, max_worlds=512)
+
+
+def test_a_blunder_judged_again_with_other_seeds_is_never_left_unmarked():
+    """Issue 53: a move the coach called a Blunder is, judged again with other deals and
+    rollout seeds, a Blunder again or a close call whose interval reaches the Blunder
+    line; never a move with no mark, as it was for these moves before close calls."""
+    from bench.analysis import typical_game
+
+    for seed, seq, one, two in FLIPPED:
+        view, move, _ = typical_game(seed)[seq - 1]
+        judged = [evaluate(view, move, seq, AGAIN, salt=salt) for salt in (one, two)]
+        marks = {"quiet" if not e.mark and not e.close else e.mark or "close" for e in judged}
+        assert marks != {"blunder", "quiet"}, (seed, seq, judged)
+        # The check shows something: the move lies at the Blunder line (a Blunder, or a
+        # close call whose interval reaches the line) in one judgement at least.
+        lines = [thresholds(e.stake)[0][1] for e in judged]
+        assert any(e.loss_high >= line for e, line in zip(judged, lines, strict=True)), judged
