@@ -8,8 +8,13 @@ default budget, timing each game by wall and by CPU time (the process's, which o
 programs on a busy machine do not inflate). The target is under 30 s a game on one core.
 
 ``--reproduce`` judges every move again with deals and rollout seeds from another seed
-(another salt) and prints the share of moves with a choice whose mark is the same both
-times (the target is 97% or more), and the moves that changed.
+(another salt) and prints both figures of docs/coach.md: the moves with a choice keeping
+their mark (a close call has none), and of the moves either judgement marked, those carrying
+the same mark (the target is 90% or more), with the flips between a Blunder and no mark (the
+target is none) and the moves that changed. ``--salts A,B,C`` judges every move once with
+each salt and gives the figures for every pair; ``--log`` keeps each game's figures as it
+ends, ``--summary`` prints them again (of a run cut short too), ``--part K/N`` runs a slice
+of the games. The CPU time is of one analysis of one game (one salt).
 
 ``--calibrate`` (which implies ``--reproduce``) prints what the thresholds in
 games/analysis/coach.py (MARKS) are chosen from: for the moves with a choice, the share of
@@ -27,18 +32,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
-from itertools import product
+from itertools import combinations, product
 
 from games.analysis.coach import DEFAULT_BUDGET, MARKS, evaluate
 from games.bots import bot_seed, choose
 from games.engine import apply, new_game, seat_view
 
 KINDS = ("easy", "normal", "easy")
-OTHER_SALT = "coach/reproduce"
+FIRST_SALT, OTHER_SALT = "coach/2", "coach/reproduce"  # the site's seeds, and the pair tuned on
 
 
 def typical_game(seed: int) -> list[tuple]:
@@ -52,36 +58,53 @@ def typical_game(seed: int) -> list[tuple]:
     return moments
 
 
-def one_game(seed: int, reproduce: bool) -> dict:
+def one_game(seed: int, salts: tuple[str, ...]) -> dict:
+    """Every move of the game judged once with each salt (another salt: other deals, other
+    rollout seeds), and the CPU time of each whole analysis."""
     moments = typical_game(seed)
-    wall, cpu = time.perf_counter(), time.process_time()
-    judged = [evaluate(view, move, seq, DEFAULT_BUDGET) for view, move, seq in moments]
-    out = {
-        "moves": len(moments),
-        "wall": time.perf_counter() - wall,
-        "cpu": time.process_time() - cpu,
-        "rows": [],
-    }
-    for (view, move, seq), first in zip(moments, judged, strict=True):
-        if first.choices < 2:
+    out = {"seed": seed, "moves": len(moments), "wall": [], "cpu": [], "rows": []}
+    judged = []
+    for salt in salts:
+        wall, cpu = time.perf_counter(), time.process_time()
+        judged.append(
+            [evaluate(view, move, seq, DEFAULT_BUDGET, salt) for view, move, seq in moments]
+        )
+        out["wall"].append(time.perf_counter() - wall)
+        out["cpu"].append(time.process_time() - cpu)
+    for k, (_, _, seq) in enumerate(moments):
+        if judged[0][k].choices < 2:
             continue
-        row = {
-            "seq": seq,
-            "mark": first.mark,
-            "loss": first.loss,
-            "low": first.loss_low,
-            "high": first.loss_high,
-            "stake": first.stake,
-            "worlds": first.worlds,
-        }
-        if reproduce:
-            again = evaluate(view, move, seq, DEFAULT_BUDGET, salt=OTHER_SALT)
-            row.update(
-                mark2=again.mark, loss2=again.loss, low2=again.loss_low,
-                high2=again.loss_high, stake2=again.stake, worlds2=again.worlds,
-            )  # fmt: skip
-        out["rows"].append(row)
+        out["rows"].append({"seq": seq, "by": [_row(j[k]) for j in judged]})
     return out
+
+
+def _row(e) -> dict:
+    return {
+        "mark": e.mark, "close": e.close, "loss": e.loss, "low": e.loss_low,
+        "high": e.loss_high, "stake": e.stake, "worlds": e.worlds, "best": e.best.to_dict(),
+    }  # fmt: skip
+
+
+def compare(rows: list[dict], a: int, b: int) -> dict:
+    """How two judgements of the same moves (salts ``a`` and ``b``) agree: all moves with a
+    choice keeping their mark (a close call has none), the moves either marked carrying the
+    same mark, and the flips between a Blunder and no mark (a close call or quiet)."""
+    pairs = [(r["by"][a], r["by"][b]) for r in rows]
+    marked = [(x, y) for x, y in pairs if x["mark"] or y["mark"]]
+    flips = [(x, y) for x, y in marked if {x["mark"], y["mark"]} == {"blunder", ""}]
+    return {
+        "moves": len(pairs),
+        "same": sum(x["mark"] == y["mark"] for x, y in pairs),
+        "marked": len(marked),
+        "marked_same": sum(x["mark"] == y["mark"] for x, y in marked),
+        "blunder_unmarked": len(flips),
+        "blunder_close": sum(x["close"] or y["close"] for x, y in flips),
+        "close": [sum(x["close"] for x, _ in pairs), sum(y["close"] for _, y in pairs)],
+    }
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part} of {whole} ({100 * part / whole:.1f}%)" if whole else f"{part} of 0"
 
 
 def _mark(low: float, stake: float, marks) -> str:
@@ -105,66 +128,146 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=1, help="processes (timing wants 1)")
     parser.add_argument("--reproduce", action="store_true")
+    parser.add_argument(
+        "--salts",
+        help="judge every move once with each of these salts, "
+        "comma-separated, and compare every pair (implies --reproduce)",
+    )
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--rows", help="write each judged move's figures to this JSON file")
+    parser.add_argument(
+        "--log",
+        help="append each game's figures to this file as it ends "
+        "(the games already in it are not judged again)",
+    )
+    parser.add_argument(
+        "--summary", help="print the figures of --log files (partial too), comma-separated"
+    )
+    parser.add_argument(
+        "--part",
+        default="1/1",
+        help="K/N: only the K-th of N slices of the "
+        "games (to run one seed's games in several processes, each --log)",
+    )
     args = parser.parse_args()
+    if args.summary:
+        games = []
+        for name in args.summary.split(","):
+            with open(name) as f:
+                games += [json.loads(line) for line in f if line.strip()]
+        salts = tuple(games[0]["salts"]) if games else ()
+        return report(games, salts, args)
     master = random.Random(args.seed)
     seeds = [master.getrandbits(64) for _ in range(args.games)]
-    args.reproduce = args.reproduce or args.calibrate
-    jobs = [(s, args.reproduce) for s in seeds]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            games = list(pool.map(one_game, *zip(*jobs, strict=True)))
+    k, parts = (int(x) for x in args.part.split("/"))
+    seeds = seeds[k - 1 :: parts]
+    if args.log and os.path.exists(args.log):  # a run cut short goes on where it stopped
+        with open(args.log) as f:
+            logged = {json.loads(line)["seed"] for line in f if line.strip()}
+        seeds = [s for s in seeds if s not in logged]
+    args.reproduce = args.reproduce or args.calibrate or bool(args.salts)
+    if args.salts:
+        salts = tuple(args.salts.split(","))
     else:
-        games = [one_game(*job) for job in jobs]
+        salts = (FIRST_SALT, OTHER_SALT) if args.reproduce else (FIRST_SALT,)
+    jobs = [(s, salts) for s in seeds]
+    games = []
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    done = pool.map(one_game, *zip(*jobs, strict=True)) if pool else (one_game(*j) for j in jobs)
+    for g in done:
+        g["salts"] = list(salts)
+        games.append(g)
+        if args.log:
+            with open(args.log, "a") as f:
+                f.write(json.dumps(g) + "\n")
+    if pool:
+        pool.shutdown()
+    report(games, salts, args)
+
+
+def report(games: list[dict], salts: tuple[str, ...], args) -> None:
     rows = []
     for n, g in enumerate(games, start=1):
-        print(f"game {n}: {g['moves']} moves, {g['wall']:.1f} s wall, {g['cpu']:.1f} s CPU")
+        cpu = " / ".join(f"{c:.1f}" for c in g["cpu"])
+        print(f"game {n}: {g['moves']} moves, {max(g['wall']):.1f} s wall, {cpu} s CPU")
         rows += g["rows"]
-    walls, cpus = [g["wall"] for g in games], [g["cpu"] for g in games]
+    walls = [w for g in games for w in g["wall"]]
+    cpus = [c for g in games for c in g["cpu"]]  # one analysis of one game each
     result = {
-        "games": args.games,
-        "moves_median": statistics.median(g["moves"] for g in games),
-        "seconds_wall_median": round(statistics.median(walls), 2),
-        "seconds_wall_max": round(max(walls), 2),
-        "seconds_cpu_median": round(statistics.median(cpus), 2),
-        "seconds_cpu_max": round(max(cpus), 2),
-        "seconds_cpu_per_move": round(sum(cpus) / sum(g["moves"] for g in games), 3),
+        "games": len(games),
+        "salts": list(salts),
+        "moves_median": statistics.median(g["moves"] for g in games) if games else 0,
+        "seconds_wall_median": round(statistics.median(walls), 2) if walls else 0,
+        "seconds_wall_max": round(max(walls, default=0), 2),
+        "seconds_cpu_median": round(statistics.median(cpus), 2) if cpus else 0,
+        "seconds_cpu_max": round(max(cpus, default=0), 2),
+        "seconds_cpu_per_move": round(
+            sum(cpus) / max(1, sum(g["moves"] for g in games) * len(salts)), 3
+        ),  # fmt: skip
         "judged": len(rows),
-        "marks": {name: sum(r["mark"] == name for r in rows) for name, _, _ in MARKS},
+        "marks": {name: sum(r["by"][0]["mark"] == name for r in rows) for name, _, _ in MARKS},
+        "close": sum(r["by"][0]["close"] for r in rows),
     }
-    if args.reproduce:
-        same = sum(r["mark"] == r["mark2"] for r in rows)
-        result["marks_same"] = same
-        result["marks_same_share"] = round(same / len(rows), 4) if rows else 1.0
-        for r in rows:
-            if r["mark"] != r["mark2"]:
-                print(
-                    f"changed: move {r['seq']}: {r['mark'] or '-'} -> {r['mark2'] or '-'} "
-                    f"(loss {r['loss']:.2f} / {r['loss2']:.2f}, low {r['low']:.2f} / "
-                    f"{r['low2']:.2f}, stake {r['stake']:.2f}, deals {r['worlds']})"
-                )
-        print(f"Marks the same with another seed: {same} of {len(rows)} moves with a choice")
-    if args.calibrate:
-        shares = [max(0.0, r["low"]) / r["stake"] for r in rows]
-        result["share_low"] = _percentiles(shares, (50, 75, 90, 95, 99))
-        print("Share of the stake the loss's lower end reaches:", result["share_low"])
-        floors = tuple(floor for _, _, floor in MARKS)
-        grid = []
-        for b, m, i in product((0.5, 0.6, 0.7, 0.8), (0.3, 0.35, 0.4, 0.45), (0.15, 0.2, 0.25)):
-            marks = tuple(zip(("blunder", "mistake", "inaccuracy"), (b, m, i), floors, strict=True))
-            same = sum(_mark(r["low"], r["stake"], marks) == _mark(r["low2"], r["stake2"], marks)
-                       for r in rows)  # fmt: skip
-            given = sum(bool(_mark(r["low"], r["stake"], marks)) for r in rows)
-            grid.append((b, m, i, given, same))
-        print("blunder mistake inaccuracy (shares of the stake) | marked | the same")
-        for b, m, i, given, same in grid:
-            print(f"{b:.2f} {m:.2f} {i:.2f} | {given} | {same} of {len(rows)}")
-        result["grid"] = grid
-    if args.rows:
+    print(f"CPU a game (one analysis): median {result['seconds_cpu_median']} s, "
+          f"max {result['seconds_cpu_max']} s")  # fmt: skip
+    if len(salts) > 1:
+        result["pairs"] = {}
+        for a, b in combinations(range(len(salts)), 2):
+            c = compare(rows, a, b)
+            result["pairs"][f"{salts[a]}:{salts[b]}"] = c
+            for r in rows:
+                x, y = r["by"][a], r["by"][b]
+                if x["mark"] != y["mark"] and (x["mark"] or y["mark"]):
+                    print(
+                        f"changed ({salts[a]} / {salts[b]}): move {r['seq']}: "
+                        f"{_state(x)} -> {_state(y)} (loss {x['loss']:.2f} / {y['loss']:.2f}, "
+                        f"interval {x['low']:.2f}..{x['high']:.2f} / "
+                        f"{y['low']:.2f}..{y['high']:.2f}, "
+                        f"stake {x['stake']:.2f} / {y['stake']:.2f}, "
+                        f"deals {x['worlds']} / {y['worlds']}"
+                        f"{', other best' if x['best'] != y['best'] else ''})"
+                    )  # fmt: skip
+            print(
+                f"{salts[a]} / {salts[b]}: all moves with a choice keeping their mark: "
+                f"{_share(c['same'], c['moves'])}; marked moves carrying the same mark: "
+                f"{_share(c['marked_same'], c['marked'])}; Blunder <-> no mark: "
+                f"{c['blunder_unmarked']} ({c['blunder_close']} of them a close call); "
+                f"close calls {c['close'][0]} / {c['close'][1]}"
+            )  # fmt: skip
+        first = result["pairs"][f"{salts[0]}:{salts[1]}"]
+        result["marks_same"] = first["same"]
+        result["marks_same_share"] = round(first["same"] / len(rows), 4) if rows else 1.0
+    if getattr(args, "calibrate", False) and len(salts) > 1:
+        calibrate(rows, result)
+    if getattr(args, "rows", None):
         with open(args.rows, "w") as f:
             json.dump(rows, f)
     print(json.dumps(result))
+
+
+def _state(x: dict) -> str:
+    return x["mark"] or ("close call" if x["close"] else "-")
+
+
+def calibrate(rows: list[dict], result: dict) -> None:
+    """What the thresholds are chosen from (the first two salts' judgements)."""
+    one = [r["by"][0] for r in rows]
+    two = [r["by"][1] for r in rows]
+    shares = [max(0.0, x["low"]) / x["stake"] for x in one]
+    result["share_low"] = _percentiles(shares, (50, 75, 90, 95, 99))
+    print("Share of the stake the loss's lower end reaches:", result["share_low"])
+    floors = tuple(floor for _, _, floor in MARKS)
+    grid = []
+    for b, m, i in product((0.5, 0.6, 0.7, 0.8), (0.3, 0.35, 0.4, 0.45), (0.15, 0.2, 0.25)):
+        marks = tuple(zip(("blunder", "mistake", "inaccuracy"), (b, m, i), floors, strict=True))
+        same = sum(_mark(x["low"], x["stake"], marks) == _mark(y["low"], y["stake"], marks)
+                   for x, y in zip(one, two, strict=True))  # fmt: skip
+        given = sum(bool(_mark(x["low"], x["stake"], marks)) for x in one)
+        grid.append((b, m, i, given, same))
+    print("blunder mistake inaccuracy (shares of the stake) | marked | the same")
+    for b, m, i, given, same in grid:
+        print(f"{b:.2f} {m:.2f} {i:.2f} | {given} | {same} of {len(rows)}")
+    result["grid"] = grid
 
 
 if __name__ == "__main__":

@@ -216,7 +216,7 @@ def _judge_rest(analysis: Analysis, game: Game, budget: Budget, stop_after: int 
         if seq in done:
             continue
         found = evaluate(view, move, seq, budget)
-        steps = better_steps(view, found.best, seq) if found.mark else []
+        steps = better_steps(view, found.best, seq) if found.mark or found.close else []
         _store(analysis, found, steps, names)
         judged += 1
         Analysis.objects.filter(pk=analysis.pk).update(
@@ -248,9 +248,9 @@ def _store(analysis: Analysis, e: Evaluation, steps: list[dict], names: list[str
             MoveEvaluation.objects.create(
                 analysis=analysis, seq=e.seq, seat=e.seat, played=e.played.to_dict(),
                 best=e.best.to_dict(), played_chips=e.played_chips, best_chips=e.best_chips,
-                choices=e.choices, worlds=e.worlds, mark=e.mark, better=better,
-                better_steps=steps, loss_low=e.loss_low, loss_high=e.loss_high,
-                stake=e.stake, why=e.why if e.mark else {},
+                choices=e.choices, worlds=e.worlds, mark=e.mark, close=e.close,
+                better=better, better_steps=steps, loss_low=e.loss_low,
+                loss_high=e.loss_high, stake=e.stake, why=e.why if e.mark or e.close else {},
             )  # fmt: skip
     except IntegrityError:
         pass  # a worker taken for dead was only slow: it judged this move the same way

@@ -68,13 +68,15 @@ class Budget:
     # Deals a mark is given on at least: the best of a few moves looks better than it is in
     # the deals it was picked in, so a loss measured there alone is too large.
     mark_worlds: int = 128
-    max_worlds: int = 960  # deals a close call is judged in at most
-    batch: int = 32  # deals added at a time to a close call
-    # The loss's interval: its mean, give or take z standard errors (97.5%). Its lower end
-    # decides the mark, so the wider it is, the fewer marks sit on a threshold and change
-    # when judged again (docs/coach.md, "Reproducibility").
+    # A close call keeps the finalists in play up to this many deals, the best chosen again
+    # after each round, so that two judgements with other seeds compare with the same best.
+    finalist_worlds: int = 512
+    max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
+    batch: int = 32  # deals a round adds at least (a round doubles the deals judged so far)
+    # The loss's interval: its mean, give or take z standard errors (97.5%). A move is
+    # marked only when the whole interval lies between two thresholds (docs/coach.md).
     z: float = 2.24
-    max_plies: int = 60000  # moves simulated at most for one move
+    max_plies: int = 240000  # moves simulated at most for one move
 
 
 DEFAULT_BUDGET = Budget()
@@ -96,6 +98,9 @@ class Evaluation:
     loss_high: float = 0.0
     stake: float = MIN_STAKE  # chips riding on the game at this decision (see MARKS)
     mark: str = ""
+    # A close call: the loss's interval still straddles a threshold once the deals ran out,
+    # so no mark is given (one could flip when judged again); the figures are shown instead.
+    close: bool = False
     why: dict = field(default_factory=dict)  # the reason, as data (``say_why`` words it)
 
     @property
@@ -115,6 +120,13 @@ def mark_for(loss_low: float, stake: float) -> str:
         if loss_low >= threshold:
             return name
     return ""
+
+
+def verdict(loss_low: float, loss_high: float, stake: float) -> tuple[str, bool]:
+    """(mark, close call) of a loss's interval: the mark both its ends fall under, or a
+    close call when a threshold lies inside it (its ends would give two marks)."""
+    low, high = mark_for(loss_low, stake), mark_for(loss_high, stake)
+    return (low, False) if low == high else ("", True)
 
 
 def move_seed(seq: int, seat: int, salt: str = "coach/2") -> int:
@@ -197,24 +209,31 @@ def evaluate(
             for move in finalists:
                 s.play(deals, n, move, me)
             n += 1
-    # The best of the finalists in the same deals as the move played; a tie goes to the
-    # move played (no mark for a move as good as any).
-    best = max(finalists, key=lambda m: (s.mean(m), m == played))
+    best = _best(s, finalists, played)
     # Close calls: while a threshold lies inside the loss's interval and could still be
-    # cleared, more deals for the two moves compared (the others are done with).
+    # cleared, the deals are doubled (the finalists kept in play at first, so the best is
+    # chosen again on more deals; then only the best and the move played).
     while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
         low, high = _interval(s, best, played, budget.z)
         stake = _stake(s, best)
-        unsure = n < budget.mark_worlds and mark_for(low, stake)
-        if not unsure and not _undecided(low, high, stake, n, budget.max_worlds):
+        mark, close = verdict(low, high, stake)
+        if not close and (not mark or n >= budget.mark_worlds):
+            break  # settled
+        if close and n >= budget.finalist_worlds and _hopeless(low, high, stake, n, budget):
             break
-        for i in range(n, min(n + budget.batch, budget.max_worlds)):
-            s.play(deals, i, best, me)
-            s.play(deals, i, played, me)
-        n = min(n + budget.batch, budget.max_worlds)
+        if n >= budget.finalist_worlds:
+            finalists = [best, played]
+        end = min(n + max(budget.batch, n), budget.max_worlds)
+        while n < end and s.plies < budget.max_plies:
+            for move in finalists:
+                s.play(deals, n, move, me)
+            n += 1
+        best = _best(s, finalists, played)
     low, high = _interval(s, best, played, budget.z) if best != played else (0.0, 0.0)
     stake = _stake(s, best)
-    mark = mark_for(low, stake) if best != played else ""
+    mark, close = verdict(low, high, stake) if best != played else ("", False)
+    if mark and len(s.chips[played]) < min(budget.mark_worlds, budget.max_worlds):
+        mark, close = "", True  # the move budget ran out before a mark could be given
     return Evaluation(
         seq=seq,
         seat=me,
@@ -228,6 +247,7 @@ def evaluate(
         loss_high=round(high, 2),
         stake=round(stake, 2),
         mark=mark,
+        close=close,
         why=why_for(view, played, best, s),
     )
 
@@ -243,16 +263,21 @@ def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, fl
     return mean - half, mean + half
 
 
-def _undecided(low: float, high: float, stake: float, n: int, most: int) -> bool:
-    """Whether more deals could change the mark: a threshold lies inside the interval and
-    its lower end could still reach it. The interval narrows as one over the square root
-    of the deals; if the loss were as high as the interval's upper end now, the lower end
-    at ``most`` deals would stand the narrowed half-width below it. A threshold above that
-    cannot be cleared (the lower end stays under it, no mark for it), so deals spent on it
-    are wasted: a close call with a small loss stops early instead of running to ``most``."""
-    half = (high - low) / 2
-    reach = high - half * math.sqrt(n / most) if n < most else low
-    return any(low < t <= reach for _, t in thresholds(stake))
+def _best(s: _Scores, moves: Sequence[Move], played: Move) -> Move:
+    """The best of ``moves`` in the deals they were all played in; a tie goes to the move
+    played (no mark for a move as good as any)."""
+    return max(moves, key=lambda m: (s.mean(m), m == played))
+
+
+def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> bool:
+    """Whether a close call cannot clear its threshold even at the most deals: the interval
+    narrows as one over the square root of the deals, so were the loss to stay where it is,
+    the interval then would still hold the threshold. The deals are then spared: the move
+    is a close call either way. (Asked only from ``finalist_worlds`` deals on: the mean of
+    fewer deals moves too much to give up on.)"""
+    mean, half = (low + high) / 2, (high - low) / 2
+    narrowed = half * math.sqrt(n / budget.max_worlds)
+    return any(low < t <= high and abs(mean - t) < narrowed for _, t in thresholds(stake))
 
 
 def _stake(s: _Scores, best: Move) -> float:

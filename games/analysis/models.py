@@ -80,6 +80,9 @@ class MoveEvaluation(models.Model):
     choices = models.PositiveSmallIntegerField()  # legal moves there were
     worlds = models.PositiveSmallIntegerField()  # deals the move played was judged in
     mark = models.CharField(max_length=12, blank=True)  # inaccuracy, mistake, blunder
+    # A close call: the loss's interval still held a mark's threshold once the coach's deals
+    # ran out, so no mark (it could flip when judged again); its figures are shown on tap.
+    close = models.BooleanField(default=False)
     # The better move and the rest of its turn (``coach.better_steps``), put into words in
     # each reader's language (``coach.say_better``); empty in rows made before it was kept.
     better_steps = models.JSONField(default=list, blank=True)

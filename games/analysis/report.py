@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext
 
-from .coach import MARK_NAMES, MARKS, say_better, say_why
+from .coach import MARK_NAMES, MARKS, say_better, say_why, thresholds
 from .models import Analysis, MoveEvaluation
 
 # The labels are 11 units high on a wide screen and 20 on a narrow one (static/css/coach.css),
@@ -34,6 +34,14 @@ class Verdict:
     by_clock: bool = False  # the clock played it for a person who was away: not counted
     why: str = ""  # why the better move is better, from the seat's view ("Calling Draw: …")
     stake: float = 0.0  # the chips riding on the game there, which the mark weighs against
+    # A close call (no mark: its interval straddles a mark's line) and the figures shown on
+    # tap: the loss's interval, the deals it was measured in, and the line it straddles.
+    close: bool = False
+    low: float = 0.0
+    high: float = 0.0
+    worlds: int = 0
+    line_name: str = ""
+    line: float = 0.0
 
     @property
     def loss_count(self) -> int:
@@ -96,6 +104,7 @@ class Report:
     graph: Graph | None
     # (mark, its name, percent of the stake, chips at least), worst first.
     mark_names: list[tuple[str, str, int, float]] = field(default_factory=list)
+    close: list[Verdict] = field(default_factory=list)  # close calls, with their figures
 
 
 def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
@@ -109,17 +118,29 @@ def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
     people = [_summary(seat, names[seat], [r for r in theirs if r.seat == seat]) for seat in seats]
     thresholds = [(m, MARK_NAMES[m], round(100 * share), floor) for m, share, floor in MARKS]
     marked = [v for v in verdicts.values() if v.mark]
+    close = [v for v in verdicts.values() if v.close]
     graph = _graph(rows, names, total_moves, by_clock) if rows else None
-    return Report(verdicts, marked, people, graph, thresholds)
+    return Report(verdicts, marked, people, graph, thresholds, close)
 
 
 def _verdict(r: MoveEvaluation, names: Sequence[str], by_clock: bool = False) -> Verdict:
     mark = "" if by_clock else r.mark
+    close = r.close and not by_clock
+    line_name, line = _line(r) if close else ("", 0.0)
     return Verdict(
         r.seq, r.seat, names[r.seat], mark, MARK_NAMES.get(mark, ""), round(r.loss, 1),
         r.played_chips, r.best_chips, better_words(r, names), by_clock,
-        say_why(r.why) if mark and r.why else "", round(r.stake, 1),
+        say_why(r.why) if (mark or close) and r.why else "", round(r.stake, 1),
+        close, round(r.loss_low, 2), round(r.loss_high, 2), r.worlds, line_name, line,
     )  # fmt: skip
+
+
+def _line(r: MoveEvaluation) -> tuple[str, float]:
+    """The worst mark whose line (chips lost) lies inside a close call's interval."""
+    for name, chips in thresholds(r.stake):
+        if r.loss_low < chips <= r.loss_high:
+            return str(MARK_NAMES[name]), round(chips, 2)
+    return "", 0.0
 
 
 def better_words(r: MoveEvaluation, names: Sequence[str]) -> str:
@@ -208,6 +229,8 @@ def _point_label(name: str, r: MoveEvaluation, by_clock: bool = False) -> str:
     if r.mark:
         values["mark"] = MARK_NAMES[r.mark]
         return gettext("%(name)s, move %(seq)s: %(chips)s expected, %(mark)s") % values
+    if r.close:
+        return gettext("%(name)s, move %(seq)s: %(chips)s expected, a close call") % values
     return gettext("%(name)s, move %(seq)s: %(chips)s expected") % values
 
 

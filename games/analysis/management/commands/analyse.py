@@ -60,6 +60,8 @@ def _json(game: Game, report) -> str:
                 "seat": v.seat,
                 "player": v.name,
                 "mark": v.mark,
+                "close_call": v.close,
+                "loss_interval": [v.low, v.high] if v.close else None,
                 "played_chips": v.played_chips,
                 "best_chips": v.best_chips,
                 "loss": v.loss,
@@ -95,4 +97,9 @@ def _text(report) -> str:
             lines.append(f"  Why: {v.why}.")
     if not report.marked:
         lines.append("No move lost chips the coach could measure.")
+    for v in report.close:
+        lines.append(
+            f"Move {v.seq}, {v.name}: close call, no mark: −{v.low} to −{v.high} chips in "
+            f"{v.worlds} deals, the {v.line_name} line ({v.line} chips) inside. {v.better}."
+        )
     return "\n".join(lines)
