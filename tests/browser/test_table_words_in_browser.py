@@ -103,3 +103,91 @@ def test_no_guest_line_at_the_table_the_menu_says_it(browser, server):
     page.locator("#menu-sheet > summary").tap()
     assert "a guest" in page.locator("#menu-sheet .menu-guest").inner_text()
     context.close()
+
+
+IN_HAND = "() => !!document.activeElement.closest('#my-hand')"
+FOCUS = "() => { const e = document.activeElement; return e.id || e.outerHTML.slice(0, 120); }"
+
+
+def wait_for_my_turn(page, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).wait_for(timeout=20_000)
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('#my-hand button[name=action]')]"
+        ".some(b => b.textContent.trim() === n && !b.disabled)",
+        arg=name,
+        timeout=20_000,
+    )
+
+
+def test_the_hand_is_one_tab_away_focus_stays_on_the_board_and_a_card_is_one_name(browser, server):
+    context = browser.new_context(viewport=SIZES["360x740"])
+    page = context.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server}/")
+    page.get_by_role("button", name="Play now").click()
+    page.locator('#connection[data-state="connected"]').wait_for()
+    page.locator("#my-hand .hand-card").first.wait_for()
+
+    # From the page's start: the first Tab is the way to the hand, Enter goes there. The
+    # seats' badges and the links in their closed tips are no Tab stops.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Skip to your hand"
+    page.keyboard.press("Enter")
+    assert page.evaluate(IN_HAND), page.evaluate(FOCUS)
+    assert (
+        page.locator(
+            "#seats button:not([tabindex='-1']), #seats a[href]:not([tabindex='-1'])"
+        ).count()
+        == 0
+    )
+    tabs, stops = 0, []
+    page.locator("body").evaluate("b => document.activeElement.blur()")
+    while tabs < 12 and not page.evaluate(IN_HAND):
+        page.keyboard.press("Tab")
+        tabs += 1
+        stops.append(page.evaluate(FOCUS))
+    assert "term" not in " ".join(stops) and tabs <= 6, stops  # bar, felt, then the hand
+
+    # Each card is one name and nothing else to a screen reader.
+    snapshot = page.locator("#my-hand .hand").aria_snapshot()
+    names = page.eval_on_selector_all(
+        "#my-hand input[name=cards]",
+        "els => els.map(e => document.getElementById(e.getAttribute('aria-labelledby'))"
+        ".textContent.split(',')[0].trim())",
+    )
+    assert len(names) >= 12
+    for name in names:
+        assert snapshot.count(f'"{name}') == 1, (name, snapshot)
+    assert snapshot.count("checkbox") == len(names)
+
+    # A turn by keyboard: after each new board the focus is in the hand, never the page.
+    for _turn in range(2):
+        wait_for_my_turn(page, "Draw")
+        page.get_by_role("button", name="Draw", exact=True).focus()
+        seq = page.locator("#table-status").get_attribute("data-seq")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "s => document.querySelector('#table-status').dataset.seq !== s", arg=seq
+        )
+        page.wait_for_timeout(100)
+        assert page.evaluate(IN_HAND), page.evaluate(FOCUS)
+        wait_for_my_turn(page, "Discard")
+        page.locator("#my-hand input[name=cards]").last.focus()
+        page.keyboard.press("Space")
+        page.get_by_role("button", name="Discard", exact=True).focus()
+        seq = page.locator("#table-status").get_attribute("data-seq")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "s => document.querySelector('#table-status').dataset.seq !== s", arg=seq
+        )
+        page.wait_for_timeout(100)
+        if page.locator("#table-result").is_visible():
+            break
+        assert page.evaluate(IN_HAND), page.evaluate(FOCUS)
+        # While the bots play, focus stays where it is: on the same card.
+        page.keyboard.press("ArrowLeft")
+        card = page.evaluate(FOCUS)
+        page.wait_for_timeout(400)
+        assert page.evaluate(FOCUS) == card
+    errors.assert_none()
+    context.close()
