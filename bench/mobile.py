@@ -627,7 +627,7 @@ def measure(browser, base: str, relay: SlowLine, options: argparse.Namespace) ->
     deadline = time.monotonic() + options.moves * 20  # long enough for a slow machine
     while len(TIMED) < options.moves or (
         options.every_kind
-        and {t["kind"] for t in TIMED} < set(KINDS) - {"layoff"}
+        and not set(KINDS) - {"layoff"} <= {t["kind"] for t in TIMED}
         and len(TIMED) < 4 * options.moves
         and time.monotonic() < deadline
     ):

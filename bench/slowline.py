@@ -130,11 +130,15 @@ class SlowLine:
         self.cut()
 
         async def stop() -> None:
+            # Every connection is dropped (cut): their tasks end on their own; any left
+            # after a second are cancelled.
             self.server.close()
             others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in others:
-                task.cancel()
-            await asyncio.gather(*others, return_exceptions=True)
+            if others:
+                _done, pending = await asyncio.wait(others, timeout=1)
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
 
         self._call(stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
