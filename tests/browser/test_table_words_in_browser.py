@@ -40,10 +40,10 @@ def at(browser, server, who: str, game: int, size: str, lang: str = "en"):
     context = browser.new_context(
         viewport=SIZES[size], device_scale_factor=1, has_touch=True, locale="en-US"
     )
-    context.add_cookies([{"name": "django_language", "value": lang, "url": server}])
     page = context.new_page()
     errors = PageErrors(page)
-    log_in(page, server, who, PASSWORD)
+    log_in(page, server, who, PASSWORD)  # (which puts back the account's language)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": server}])
     page.goto(f"{server}/games/{game}/")
     page.locator('#connection[data-state="connected"]').wait_for()
     return context, page, errors
@@ -74,6 +74,8 @@ def test_the_result_leads_with_your_outcome_on_one_screen_with_chat_and_menu_in_
         if lang == "en":
             assert heading.startswith(("You won ", "You lost ", "You neither")), heading
             assert heading.endswith((" chip", " chips")) or "neither" in heading, heading
+        else:
+            assert heading.startswith(("Nanalo ka ", "Natalo ka ", "Wala kang")), heading
         # One screen: the sheet does not scroll, and nothing of it is off the screen.
         sheet = page.locator(".result-sheet")
         fits = sheet.evaluate("s => s.scrollHeight <= s.clientHeight + 1")
