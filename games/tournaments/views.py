@@ -1,6 +1,7 @@
 """Tournament pages: the list, a new one, a tournament's page and its live part (polled
-every 2 s by htmx: the countdown, your game, the standings, the podium), and the pool
-buttons. Each action is one service call plus a redirect."""
+every 2 s by htmx: the countdown, your game, the standings, the podium), the line an
+arena's table shows (its name, time left, your rank and points), and the pool buttons.
+Each action is one service call plus a redirect."""
 
 from __future__ import annotations
 
