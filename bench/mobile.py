@@ -42,17 +42,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import re
 import shutil
-import socket
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 from bench.live_server import BenchDatabase, Workers, close_django, setup_django, site_env
+from bench.slowline import SlowLine
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -60,107 +58,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 PHONE = {"width": 360, "height": 740}
 ACTIONS = ("Fold", "Draw", "Discard")
 ACT_TIMEOUT_MS = 60_000
-
-
-# --- A line that can be cut ---------------------------------------------------------------
-
-
-class Relay:
-    """A TCP relay from a local port to the worker's. ``cut()`` drops every connection and
-    refuses new ones until ``mend()``, as a phone that lost its network would see it.
-
-    ``slow(kbps, rtt_ms)`` makes it the slow line itself: every byte is held for half the
-    round trip each way, and each direction carries at most ``kbps`` over all connections,
-    counted on the bytes actually sent (compressed frames as compressed). Chrome's own
-    emulation puts no latency on a socket's frames and throttles them by their inflated
-    size (an echo through it with 400 ms and 400 kbps: 100 bytes back in 33-62 ms, 8,000
-    in 330-360 ms), so the moves are timed on this line instead."""
-
-    def __init__(self, target_port: int) -> None:
-        self.target = ("127.0.0.1", target_port)
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.open = True
-        self.live: set[socket.socket] = set()
-        self.lock = threading.Lock()
-        self.delay = 0.0  # seconds each way
-        self.rate = 0.0  # bytes a second each way; 0: as fast as it goes
-        self.free_at = {"up": 0.0, "down": 0.0}  # when each direction's line is free again
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def slow(self, kbps: int, rtt_ms: int) -> None:
-        self.delay, self.rate = rtt_ms / 2000, kbps * 1000 / 8
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if not self.open:
-                client.close()
-                continue
-            try:
-                upstream = socket.create_connection(self.target)
-            except OSError:
-                client.close()
-                continue
-            with self.lock:
-                self.live |= {client, upstream}
-            for a, b, way in ((client, upstream, "up"), (upstream, client, "down")):
-                threading.Thread(target=self._pump, args=(a, b, way), daemon=True).start()
-
-    def _pump(self, src: socket.socket, dst: socket.socket, way: str) -> None:
-        held: queue.SimpleQueue = queue.SimpleQueue()  # (when to deliver, bytes); None: end
-        threading.Thread(target=self._deliver, args=(held, src, dst), daemon=True).start()
-        try:
-            while data := src.recv(65536):
-                now = time.monotonic()
-                if self.rate:
-                    with self.lock:  # the line is shared by every connection one way
-                        done = max(now, self.free_at[way]) + len(data) / self.rate
-                        self.free_at[way] = done
-                    held.put((done + self.delay, data))
-                else:
-                    held.put((now, data))
-        except OSError:
-            pass
-        held.put(None)
-
-    def _deliver(self, held: queue.SimpleQueue, src: socket.socket, dst: socket.socket) -> None:
-        try:
-            while (item := held.get()) is not None:
-                when, data = item
-                if (wait := when - time.monotonic()) > 0:
-                    time.sleep(wait)
-                dst.sendall(data)
-        except OSError:
-            pass
-        for s in (src, dst):
-            self._drop(s)
-
-    def _drop(self, s: socket.socket) -> None:
-        with self.lock:
-            self.live.discard(s)
-        try:
-            s.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        s.close()
-
-    def cut(self) -> None:
-        self.open = False
-        with self.lock:
-            live = list(self.live)
-        for s in live:
-            self._drop(s)
-
-    def mend(self) -> None:
-        self.open = True
-
-    def close(self) -> None:
-        self.cut()
-        self.listener.close()
 
 
 # --- The browser ------------------------------------------------------------------------------
@@ -280,38 +177,96 @@ MARKS = """
 """
 
 
-# A move timed inside the page, as the person sees it: from the click on the move's
-# button (the event, in the page) until the board of the next version has been swapped in
-# and a frame painted after it (a requestAnimationFrame, then a task). The time Playwright
-# takes to find, check and click the button, and to notice the change from outside, is
-# the bench's own and not counted here (on a loaded machine, 100-200 ms a move).
+# A move timed inside the page, as the person sees it, from the tap on the move's control
+# (its pointerdown; a click without one, as a key gives, from the click) to two moments:
+#
+# - ``moved``: the first visible change of the cards the move is about (the cards chosen
+#   in the hand; for a draw the stock's top card; for a take the discard's top card too),
+#   looked for in every animation frame from the tap: a card gone from the page, moved
+#   (its box), or changed in look (its classes, transform or opacity). Today's table
+#   changes nothing before the server's board arrives; an optimistic table moves the card
+#   at once.
+# - ``shown``: the board of the next version swapped in (htmx's wsAfterMessage with a new
+#   data-seq) and a frame painted after it (a requestAnimationFrame, then a task).
+#
+# The time Playwright takes to find, check and tap the button, and to notice the change
+# from outside, is the bench's own and not counted here (100-200 ms a move on a loaded
+# machine).
 MOVE_CLOCK = """
 window.__move = null;
-document.addEventListener('click', function (event) {
-  var button = event.target.closest && event.target.closest('#my-hand button[name=action]');
-  if (!button) return;
-  var status = document.querySelector('#table-status');
-  window.__move = {tap: performance.now(), seq: status && status.dataset.seq, shown: null};
-}, true);
-document.addEventListener('htmx:wsBeforeMessage', function () {
-  var move = window.__move;
-  if (move && move.shown === null && !move.painting) move.arrived = performance.now();
-});
-document.addEventListener('htmx:wsAfterMessage', function () {
-  var move = window.__move, status = document.querySelector('#table-status');
-  if (!move || move.shown !== null || move.painting || !status) return;
-  if (status.dataset.seq === move.seq) return;
-  move.painting = true;
-  move.swapped = performance.now();
-  requestAnimationFrame(function () {
-    setTimeout(function () { move.shown = performance.now(); }, 0);
+(function () {
+  var CONTROL = '#my-hand button[name=action], [data-move]';
+  function look(card) {
+    var box = card.getBoundingClientRect(), style = getComputedStyle(card);
+    return [Math.round(box.left), Math.round(box.top), Math.round(box.width),
+            Math.round(box.height), card.className, style.transform, style.opacity].join('|');
+  }
+  function watched(control) {
+    var cards = Array.from(document.querySelectorAll('#my-hand input[name=cards]:checked'))
+      .map(function (input) { return input.closest('.card') || input; });
+    var kind = control.value || control.dataset.move || '';
+    if (kind === 'draw' || kind === 'stock') {
+      var stock = document.querySelector('#table-piles .pile .card.back');
+      if (stock) cards.push(stock);
+    }
+    if (kind === 'take') {
+      var top = document.querySelector('#table-piles .pile-discard .card');
+      if (top) cards.push(top);
+    }
+    return cards;
+  }
+  function start(event) {
+    var control = event.target.closest && event.target.closest(CONTROL);
+    if (!control) return;
+    if (window.__move && window.__move.pending && event.type === 'click') return;
+    var status = document.querySelector('#table-status');
+    var cards = watched(control);
+    var move = window.__move = {
+      tap: performance.now(), seq: status && status.dataset.seq, shown: null,
+      moved: null, kind: control.value || control.dataset.move || '',
+      pending: event.type === 'pointerdown'
+    };
+    var before = cards.map(look);
+    function frame(now) {
+      if (window.__move !== move || move.moved !== null) return;
+      for (var i = 0; i < cards.length; i++) {
+        if (!cards[i].isConnected || look(cards[i]) !== before[i]) {
+          move.moved = performance.now();
+          return;
+        }
+      }
+      if (!cards.length && move.shown !== null) { move.moved = move.shown; return; }
+      requestAnimationFrame(frame);
+    }
+    requestAnimationFrame(frame);
+  }
+  document.addEventListener('pointerdown', start, true);
+  document.addEventListener('click', function (event) {
+    if (window.__move && window.__move.pending) { window.__move.pending = false; return; }
+    start(event);
+  }, true);
+  document.addEventListener('htmx:wsBeforeMessage', function () {
+    var move = window.__move;
+    if (move && move.shown === null && !move.painting) move.arrived = performance.now();
   });
-});
+  document.addEventListener('htmx:wsAfterMessage', function () {
+    var move = window.__move, status = document.querySelector('#table-status');
+    if (!move || move.shown !== null || move.painting || !status) return;
+    if (status.dataset.seq === move.seq) return;
+    move.painting = true;
+    move.swapped = performance.now();
+    requestAnimationFrame(function () {
+      setTimeout(function () { move.shown = performance.now(); }, 0);
+    });
+  });
+})();
 """
 
 
-def phone_page(browser, kbps: int, rtt_ms: int, storage_state=None):
-    """A fresh phone-sized browser context (no cache) with the network emulated."""
+def phone_page(browser, storage_state=None):
+    """A fresh phone-sized browser context with touch and an empty cache, whose every
+    byte goes through the bench's slow line (the relay, see bench/slowline.py): Chrome's
+    own emulation is used only to tell the page it is offline."""
     context = browser.new_context(
         viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
         storage_state=storage_state,
@@ -323,20 +278,13 @@ def phone_page(browser, kbps: int, rtt_ms: int, storage_state=None):
     cdp.send("Network.enable")
     wire = Wire(cdp, page)
 
-    def network(offline: bool = False, throttle: bool = True) -> None:
-        """Chrome's emulated line; without ``throttle`` only its online/offline flag (the
-        relay is the slow line then)."""
+    def network(offline: bool = False) -> None:
+        """Chrome's online/offline flag (navigator.onLine and its events)."""
         cdp.send(
             "Network.emulateNetworkConditions",
-            {
-                "offline": offline,
-                "latency": rtt_ms if throttle else 0,
-                "downloadThroughput": kbps * 1000 / 8 if throttle else -1,
-                "uploadThroughput": kbps * 1000 / 8 if throttle else -1,
-            },
+            {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
         )
 
-    network()
     return context, page, wire, network
 
 
@@ -359,41 +307,137 @@ def ready(page, timeout_ms: int = ACT_TIMEOUT_MS) -> None:
     )
 
 
-# Each timed move's parts, in ms: tap to its board's frame in, the frame swapped in, painted.
-PHASES: list[list[float]] = []
+KINDS = ("draw", "take", "discard", "meld", "layoff")  # the moves timed, of every kind
 
 
-def timed_move(page) -> tuple[float, float] | None:
-    """Make one move (fold, draw or discard the last card) and time it until the board
-    of the next version is shown: in the page (MOVE_CLOCK), and from outside, from before
-    Playwright's click until it sees the new version; None if it was not this seat's
-    turn."""
-    name = offered(page)
-    if not name:
+def _mask(codes) -> int:
+    from games.engine.cards import mask_of_codes
+
+    return mask_of_codes(codes)
+
+
+def _codes(mask: int) -> list[str]:
+    from games.engine.cards import codes_of
+
+    return codes_of(mask)
+
+
+def plan(page) -> tuple[str, list[str], str] | None:
+    """This seat's next move, as a plain player would make it with the table's buttons:
+    (its kind, the hand's cards to choose, the meld to lay off on), None when none is
+    offered. Take the discard when it melds, else draw; meld what melds; lay off what
+    fits a meld on the felt; else discard the last card. A Draw called is folded."""
+    from games.engine.melds import all_melds, layoff_options, take_options
+
+    state = page.evaluate(
+        """() => {
+          const shown = b => b.offsetParent && !b.disabled;
+          return {
+            offered: [...document.querySelectorAll('#my-hand button[name=action]')]
+              .filter(shown).map(b => b.value),
+            hand: [...document.querySelectorAll('#my-hand input[name=cards]')].map(i => i.value),
+            top: (document.querySelector('#table-piles .pile-discard .card[data-card]') || {})
+              .dataset?.card || '',
+            melds: [...document.querySelectorAll('#table-melds .meld-pick')].map(m => [
+              m.querySelector('input').value,
+              [...m.querySelectorAll('.card[data-card]')].map(c => c.dataset.card)]),
+          };
+        }"""
+    )
+    offered, hand = set(state["offered"]), _mask(state["hand"])
+    if "fold" in offered:
+        return "fold", [], ""
+    if "take" in offered and state["top"]:
+        from games.engine.cards import parse_card
+
+        options = take_options(hand, parse_card(state["top"]))
+        if options:
+            return "take", _codes(min(options, key=int.bit_count)), ""
+    if "draw" in offered:
+        return "draw", [], ""
+    if "meld" in offered and (melds := [m for m in all_melds(hand) if m.bit_count() <= 4]):
+        return "meld", _codes(melds[0]), ""
+    if "layoff" in offered:
+        for index, cards in state["melds"]:
+            if options := layoff_options(_mask(cards), hand):
+                return "layoff", _codes(options[0]), index
+    if "discard" in offered and state["hand"]:
+        return "discard", [state["hand"][-1]], ""
+    return None
+
+
+def tap_card(page, code: str) -> None:
+    """Tap a hand card where it shows: near its left edge, since in a crowded hand the next
+    card covers the rest of it."""
+    page.locator(f'#my-hand label[data-card="{code}"]').tap(position={"x": 6, "y": 24})
+
+
+def choose(page, cards: list[str], meld: str) -> None:
+    """Tap the hand's cards (and a meld on the felt) so that exactly these are chosen."""
+    for code in page.eval_on_selector_all(
+        "#my-hand input[name=cards]:checked", "els => els.map(e => e.value)"
+    ):
+        if code not in cards:
+            tap_card(page, code)
+    for code in cards:
+        if not page.locator(f"#card-{code}").is_checked():
+            tap_card(page, code)
+    if meld:
+        page.locator(f'label[for="meld-{meld}"]').tap()
+    # A chosen card rises; the move is tapped once it stands still, so that the probe
+    # sees the move's change and not the end of the choice's own.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#my-hand .card, #table-melds .meld')]"
+        ".every(c => !c.getAnimations().length)",
+        timeout=ACT_TIMEOUT_MS,
+    )
+
+
+# Each timed move: its kind, tap -> moved, tap -> board shown, and the board's parts (tap
+# to its frame in, the frame swapped in, painted), in ms.
+TIMED: list[dict] = []
+REFUSED: list[str] = []
+
+
+def timed_move(page) -> dict | None:
+    """Make this seat's next move (``plan``) by touch and time it in the page
+    (MOVE_CLOCK); None if it was not this seat's turn."""
+    planned = plan(page)
+    if planned is None:
         return None
-    if name == "Discard":
-        page.locator("#my-hand .hand-card").last.click()
+    kind, cards, meld = planned
+    choose(page, cards, meld)
     before = seq(page)
     start = time.monotonic()
-    page.get_by_role("button", name=name, exact=True).click()
-    page.wait_for_function(
-        "s => document.querySelector('#table-status').dataset.seq !== s",
-        arg=before,
-        timeout=ACT_TIMEOUT_MS,
-    )
+    page.locator(f"#act-{kind}").tap()
+    try:
+        page.wait_for_function(
+            "s => document.querySelector('#table-status').dataset.seq !== s",
+            arg=before,
+            timeout=15_000,
+        )
+    except Exception:  # refused (the message says why): nothing to time
+        REFUSED.append(f"{kind} {cards} {meld}: {page.locator('#messages').inner_text()}")
+        return {}
     outside = (time.monotonic() - start) * 1000
-    inside = page.wait_for_function(
-        "() => window.__move && window.__move.shown !== null && "
-        "window.__move.shown - window.__move.tap",
+    move = page.wait_for_function(
+        "() => window.__move && window.__move.shown !== null && window.__move.moved !== null"
+        " && window.__move",
         timeout=ACT_TIMEOUT_MS,
     ).json_value()
-    phases = page.evaluate(
-        "() => [window.__move.arrived - window.__move.tap, "
-        "window.__move.swapped - window.__move.arrived, "
-        "window.__move.shown - window.__move.swapped]"
-    )
-    PHASES.append(phases)
-    return float(inside), outside
+    timed = {
+        "kind": kind,
+        "moved": move["moved"] - move["tap"],
+        "board": move["shown"] - move["tap"],
+        "outside": outside,
+        "parts": [
+            move.get("arrived", move["swapped"]) - move["tap"],
+            move["swapped"] - move.get("arrived", move["swapped"]),
+            move["shown"] - move["swapped"],
+        ],
+    }
+    TIMED.append(timed)
+    return timed
 
 
 def offered(page, enabled: bool = True) -> str:
@@ -493,11 +537,12 @@ def run(options: argparse.Namespace) -> dict:
     workers = Workers(scratch)
     relay = None
     report: dict = {}
+    options.workers = workers
     try:
         env = site_env(database.create(), options.redis, scratch, bots=True)
         setup_django(env)
         workers.start(1, env)
-        relay = Relay(workers.items[0].port)
+        relay = SlowLine(workers.items[0].port, options.kbps, options.rtt_ms)
         base = f"http://127.0.0.1:{relay.port}"
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -519,29 +564,33 @@ def run(options: argparse.Namespace) -> dict:
             print("\n".join(problems[:20]))
 
 
-def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> dict:
+def measure(browser, base: str, relay: SlowLine, options: argparse.Namespace) -> dict:
     kbps, rtt = options.kbps, options.rtt_ms
     report: dict = {"network": {"kbps": kbps, "rtt_ms": rtt}}
 
     # The home page, cold.
-    context, page, wire, _ = phone_page(browser, kbps, rtt)
+    context, page, wire, _ = phone_page(browser)
     start = time.monotonic()
     page.goto(f"{base}/", wait_until="load")
     report["home_cold_ms"] = round((time.monotonic() - start) * 1000)
     report["home_bytes"], report["home_requests"] = wire.bytes, wire.requests
     context.close()
 
-    # From the address to a dealt hand, through Play now, cold: tapped as soon as it can be
-    # (shown, and the page stands still), as a person does; then the same with the tap
-    # after the home page's load event, as this bench measured it before. Each ``--visits``
-    # times (a fresh browser each): the figure is their median, and all are kept.
-    for key, wait in (("play_now_cold_ms", "commit"), ("play_now_after_load_ms", "load")):
+    # From the address to a dealt hand you can act on, through Play now, cold (a fresh
+    # browser each time, its cache empty): tapped as soon as it can be (shown, and the
+    # page stands still), as a person does; with ``--after-load`` also the same with the
+    # tap after the home page's load event. Each ``--visits`` times: the median and the
+    # worst are the figures, and all are kept.
+    kinds = [("play_now_cold_ms", "commit")]
+    if options.after_load:
+        kinds.append(("play_now_after_load_ms", "load"))
+    for key, wait in kinds:
         times = []
         for _visit in range(options.visits):
-            context, page, wire, _ = phone_page(browser, kbps, rtt)
+            context, page, wire, _ = phone_page(browser)
             start = time.monotonic()
             page.goto(f"{base}/", wait_until=wait)
-            page.get_by_role("button", name="Play now").click(timeout=ACT_TIMEOUT_MS)
+            page.get_by_role("button", name="Play now").tap(timeout=ACT_TIMEOUT_MS)
             page.wait_for_url(
                 re.compile(r"/games/\d+/$"), timeout=ACT_TIMEOUT_MS, wait_until="commit"
             )
@@ -557,10 +606,12 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
             table_url, session = page.url, context.storage_state()
             context.close()
         report[key] = round(statistics.median(times))
+        report[key.replace("_ms", "_worst_ms")] = max(times)
         report[key.replace("_ms", "_each_ms")] = times
 
-    # The table's first load in a fresh browser with the guest's session.
-    context, page, wire, network = phone_page(browser, kbps, rtt, storage_state=session)
+    # The table's first load in a fresh browser with the guest's session: the bytes as
+    # received (compressed, headers included).
+    context, page, wire, network = phone_page(browser, storage_state=session)
     start = time.monotonic()
     page.goto(table_url, wait_until="load")
     ready(page)
@@ -568,38 +619,51 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
     page.wait_for_load_state("networkidle")
     report["table_bytes"], report["table_requests"] = wire.bytes, wire.requests
 
-    # Moves, each timed until this seat's board of the next version is shown, on the slow
-    # line the relay makes (Chrome's emulation would time the socket's frames wrongly:
-    # see Relay), and so is the cut of the line and the recovery after it.
-    network(throttle=False)
-    relay.slow(kbps, rtt)
+    # Moves of every kind, each timed from its tap until the card moved and until this
+    # seat's board of the next version is shown. A finished game is followed by Play again.
     games = [game_id_of(page)]
-    times: list[float] = []  # in the page: tap to the new board painted
-    outside: list[float] = []  # as Playwright sees it, its own click and polling included
-    while len(times) < options.moves:
+    cpu_before, moves_before = options.workers.cpu_s(), stored(games)["moves"]
+    frames_before = len(wire.frames)
+    deadline = time.monotonic() + options.moves * 20  # long enough for a slow machine
+    while len(TIMED) < options.moves or (
+        options.every_kind
+        and not set(KINDS) - {"layoff"} <= {t["kind"] for t in TIMED}
+        and len(TIMED) < 4 * options.moves
+        and time.monotonic() < deadline
+    ):
         if page.locator("#table-result:not([hidden])").count():
             play_again(page)
             games.append(game_id_of(page))
             continue
-        timed = timed_move(page)
-        if timed is None:
+        if timed_move(page) is None:
             page.wait_for_timeout(50)  # the bots' turn
-        else:
-            times.append(timed[0])
-            outside.append(timed[1])
-    report["moves_timed"] = len(times)
-    report["move_p50_ms"] = round(percentile(times, 50))
-    report["move_p95_ms"] = round(percentile(times, 95))
-    report["move_mean_ms"] = round(statistics.fmean(times)) if times else 0
-    report["move_outside_p50_ms"] = round(percentile(outside, 50))
-    report["move_outside_p95_ms"] = round(percentile(outside, 95))
+    cpu = options.workers.cpu_s() - cpu_before
+    moves = stored(games)["moves"] - moves_before
+    report["worker_cpu_ms_per_move"] = round(cpu * 1000 / max(moves, 1), 1)
+    sizes = [size for _, size in wire.frames[frames_before:]]
+    report["frame_chars_p50"] = round(percentile(sizes, 50))
+    report["frame_chars_p95"] = round(percentile(sizes, 95))
+    report["moves_timed"] = len(TIMED)
+    report["moves_refused"] = REFUSED
+    report["moves_by_kind"] = {k: sum(t["kind"] == k for t in TIMED) for k in (*KINDS, "fold")}
+    for name in ("moved", "board", "outside"):
+        values = [t[name] for t in TIMED]
+        report[f"{name}_p50_ms"] = round(percentile(values, 50))
+        report[f"{name}_p95_ms"] = round(percentile(values, 95))
+    report["board_by_kind_p50_ms"] = {
+        k: round(percentile([t["board"] for t in TIMED if t["kind"] == k], 50))
+        for k in KINDS
+        if any(t["kind"] == k for t in TIMED)
+    }
     # Where a move's time goes: p50 and p95 of each part (the slowest moves' parts too).
     for i, part in enumerate(("frame_in", "swap", "paint")):
-        values = [p[i] for p in PHASES if p[i] is not None]
-        report[f"move_{part}_p50_ms"] = round(percentile(values, 50))
-        report[f"move_{part}_p95_ms"] = round(percentile(values, 95))
-    slowest = sorted(zip(times, PHASES, strict=False), key=lambda t: -t[0])[:3]
-    report["move_slowest_parts_ms"] = [[round(x) for x in p] for _, p in slowest]
+        values = [t["parts"][i] for t in TIMED]
+        report[f"board_{part}_p50_ms"] = round(percentile(values, 50))
+        report[f"board_{part}_p95_ms"] = round(percentile(values, 95))
+    slowest = sorted(TIMED, key=lambda t: -t["board"])[:3]
+    report["board_slowest_parts_ms"] = [
+        [t["kind"], *(round(x) for x in t["parts"])] for t in slowest
+    ]
 
     # The line is cut on this seat's turn, as on a train. The table says so and disables
     # its moves; she taps one all the same: nothing is sent, then or later. When the
@@ -619,7 +683,7 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
     before = int(seq(page))
     sent_before = wire.sent
     relay.cut()
-    network(offline=True, throttle=False)
+    network(offline=True)
     name = offered(page, enabled=False)
     button = page.get_by_role("button", name=name, exact=True)
     button.wait_for(state="visible", timeout=ACT_TIMEOUT_MS)
@@ -640,7 +704,7 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
     time.sleep(options.offline_seconds)
     sent_offline = wire.sent - sent_before
     relay.mend()
-    network(offline=False, throttle=False)
+    network(offline=False)
     start = time.monotonic()
     limit = start + options.recover_timeout
     recovered = False
@@ -683,7 +747,7 @@ def measure(browser, base: str, relay: Relay, options: argparse.Namespace) -> di
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=30, help="moves timed, of every kind")
     parser.add_argument("--offline-seconds", type=float, default=20)
     parser.add_argument("--recover-timeout", type=float, default=120)
     parser.add_argument("--kbps", type=int, default=400, help="down and up")
@@ -691,8 +755,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--visits",
         type=int,
-        default=3,
-        help="cold visits through Play now of each kind (their median is the figure)",
+        default=5,
+        help="cold visits through Play now (their median and worst are the figures)",
+    )
+    parser.add_argument(
+        "--any-kind",
+        dest="every_kind",
+        action="store_false",
+        help="stop at --moves even before a move of every kind (draw, take, discard, meld) "
+        "was timed; by default it plays on for them, up to four times --moves",
+    )
+    parser.add_argument(
+        "--after-load",
+        action="store_true",
+        help="also time cold visits with Play now tapped after the home page's load event",
     )
     parser.add_argument(
         "--screenshot", metavar="PNG", help="save the first cold visit's dealt hand here"
@@ -719,24 +795,37 @@ def main(argv: list[str] | None = None) -> None:
             kind = key.removesuffix("_waterfall").replace("_", " ")
             print(f"{kind}: the slowest visit's requests")
             print("\n".join(report[key]))
-    print(f"network: {options.kbps} kbps down and up, {options.rtt_ms} ms round trip")
+    print(f"slow line (bench/slowline.py, pages and sockets): {options.kbps} kbps down and "
+          f"up, {options.rtt_ms} ms round trip; 360x740, touch")  # fmt: skip
     print(f"home page, cold:                  {report['home_cold_ms']:>7} ms "
           f"({report['home_bytes']:,} bytes, {report['home_requests']} requests)")  # fmt: skip
-    print(f"address to a dealt hand (Play now): {report['play_now_cold_ms']:>5} ms, median of "
-          f"{report['play_now_cold_each_ms']} (tapped after the load event: "
-          f"{report['play_now_after_load_ms']} ms, "
-          f"of {report['play_now_after_load_each_ms']})")  # fmt: skip
+    print(
+        f"cold visit -> a hand you can act on: median {report['play_now_cold_ms']} ms, "
+        f"worst {report['play_now_cold_worst_ms']} ms of {report['play_now_cold_each_ms']}"
+    )
+    if "play_now_after_load_ms" in report:
+        print(f"  tapped after the load event: median {report['play_now_after_load_ms']} ms "
+              f"of {report['play_now_after_load_each_ms']}")  # fmt: skip
     print(f"table's first load:               {report['table_first_load_ms']:>7} ms "
-          f"({report['table_bytes']:,} bytes, {report['table_requests']} requests)")  # fmt: skip
-    print(f"move -> your board updated:       p50 {report['move_p50_ms']} ms, "
-          f"p95 {report['move_p95_ms']} ms over {report['moves_timed']} moves "
-          f"(seen from Playwright: p50 {report['move_outside_p50_ms']} ms, "
-          f"p95 {report['move_outside_p95_ms']} ms)")  # fmt: skip
-    print(f"  its parts, p50 / p95: frame in {report['move_frame_in_p50_ms']} / "
-          f"{report['move_frame_in_p95_ms']} ms, swapped in {report['move_swap_p50_ms']} / "
-          f"{report['move_swap_p95_ms']} ms, painted {report['move_paint_p50_ms']} / "
-          f"{report['move_paint_p95_ms']} ms; the slowest three moves "
-          f"{report['move_slowest_parts_ms']}")  # fmt: skip
+          f"({report['table_bytes']:,} bytes compressed, headers included, "
+          f"{report['table_requests']} requests)")  # fmt: skip
+    print(f"tap -> the card visibly moved:    p50 {report['moved_p50_ms']} ms, "
+          f"p95 {report['moved_p95_ms']} ms")  # fmt: skip
+    print(f"tap -> the server's board:        p50 {report['board_p50_ms']} ms, "
+          f"p95 {report['board_p95_ms']} ms over {report['moves_timed']} moves "
+          f"{report['moves_by_kind']} (seen from Playwright: p50 {report['outside_p50_ms']} ms, "
+          f"p95 {report['outside_p95_ms']} ms); p50 by kind "
+          f"{report['board_by_kind_p50_ms']}")  # fmt: skip
+    print(f"  its parts, p50 / p95: frame in {report['board_frame_in_p50_ms']} / "
+          f"{report['board_frame_in_p95_ms']} ms, swapped in {report['board_swap_p50_ms']} / "
+          f"{report['board_swap_p95_ms']} ms, painted {report['board_paint_p50_ms']} / "
+          f"{report['board_paint_p95_ms']} ms; the slowest three moves "
+          f"{report['board_slowest_parts_ms']}")  # fmt: skip
+    print(f"  worker CPU {report['worker_cpu_ms_per_move']} ms a move (the bots' included), "
+          f"socket frames in p50 {report['frame_chars_p50']:,} / "
+          f"p95 {report['frame_chars_p95']:,} characters")  # fmt: skip
+    if report["moves_refused"]:
+        print(f"  refused: {report['moves_refused']}")
     print(f"after {options.offline_seconds:g} s offline: current and playable again in "
           f"{report['recover_ms']} ms, the next move's board in "
           f"{report['move_after_recovery_ms']} ms ({report['offline_action']} disabled "

@@ -25,7 +25,7 @@ def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
             pytest.fail(f"{CHROMIUM} is missing: CI must install Debian's chromium (.ci/run).")
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (never downloaded).")
     options = ["--moves", "3", "--offline-seconds", "1", "--kbps", "8000", "--rtt-ms", "10"]
-    options += ["--visits", "1", "--waterfall"]
+    options += ["--visits", "1", "--waterfall", "--any-kind"]
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         options.append("--sqlite")
     if not os.environ.get("REDIS_URL"):
@@ -43,9 +43,11 @@ def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
     waterfall = "\n".join(report["play_now_cold_waterfall"])
     assert "ws/game/" in waterfall and "in the page: socket open" in waterfall, waterfall
     assert report["table_bytes"] > 0 and report["table_requests"] > 0, output
-    assert report["moves_timed"] == 3 and report["move_p95_ms"] >= report["move_p50_ms"] > 0
-    # Timed in the page and, beside it, as Playwright sees it (its own work included).
-    assert report["move_outside_p95_ms"] >= report["move_outside_p50_ms"] > 0, output
+    assert report["moves_timed"] >= 3 and report["board_p95_ms"] >= report["board_p50_ms"] > 0
+    # The card moved by the board at the latest, timed in the page, and, beside it, the
+    # board as Playwright sees it (its own work included).
+    assert 0 <= report["moved_p50_ms"] <= report["board_p95_ms"], output
+    assert report["outside_p95_ms"] >= report["outside_p50_ms"] > 0, output
     # Offline, the move on offer is disabled with the reason, and tapping it or submitting
     # its form sends nothing, then or when the network is back; she presses it again once
     # the button is back, and that move is stored once.

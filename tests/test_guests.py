@@ -101,6 +101,26 @@ def test_play_now_seats_a_new_guest_at_a_dealt_table_with_two_bots(client):
     assert f'href="{reverse("claim")}"' in table  # the menu offers to claim the account
 
 
+def test_play_now_from_the_home_page_answers_with_the_table_itself(client):
+    """The home page's form asks for the table at once (issue 48: a redirect's round trip
+    was 0.4 s of a cold visit on a slow line): the answer is the table's own page, which
+    puts the table's address in the bar, and whose links and forms name that address."""
+    response = client.post(reverse("play_now"), {"at_once": "1"}, REMOTE_ADDR="203.0.113.7")
+
+    game = Game.objects.get(seats__user=current_user(client))
+    table = reverse("table", args=[game.pk])
+    html = response.content.decode()
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    assert f'<script>history.replaceState(null, "", "{table}");</script>' in html
+    assert f'ws-connect="/ws/game/{game.pk}/"' in html and 'id="my-hand"' in html
+    assert f'name="next" value="{table}"' in html  # the language switch comes back here
+    assert "/play/now/" not in html.replace(f'action="{reverse("play_now")}"', "")
+    assert "history.replaceState" not in client.get(table).content.decode()
+    client.logout()
+    home = client.get("/").content.decode()
+    assert '<input type="hidden" name="at_once" value="1">' in home
+
+
 def test_play_now_is_a_post_only(client):
     assert client.get(reverse("play_now")).status_code == 405
     assert not User.objects.exists()

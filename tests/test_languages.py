@@ -215,6 +215,7 @@ SAME_IN_BOTH = {
     "secret sets",
     "chips",
     "chips:",
+    "cards",  # after a number in bold ("Bunutan: 14 cards")
     "base",
     "Draw",
     "set",
@@ -232,9 +233,11 @@ SAME_IN_BOTH = {
     "fight",
     "fold",
 }
-# Chip counts and bot levels read the same in both ("2 chips", "Hard bot").
+# Chip and card counts and bot levels read the same in both ("2 chips", "12 cards", "Hard
+# bot"): the game's own nouns keep their English plural after a number (docs/languages.md).
 SAME_PATTERNS = (
     re.compile(r"(\+?\d+ chips?|(Easy|Normal|Hard|Greedy|Random) bot( \d)?|[+−-]?\d+ chips?:?)"),
+    re.compile(r"\d+ cards?"),
     re.compile(r"[AJQK]"),  # a card's rank, on its face
     re.compile(r"\d+ s"),  # a turn clock's seconds
     re.compile(r"R\d+"),  # a rule's id

@@ -89,3 +89,16 @@ def test_a_players_games_explain_burned(client, alice):
     html = client.get(reverse("my_games"), {"result": "burned"}).content.decode()
 
     assert "burned" in [tip[1] for tip in TIP.findall(html)]
+
+
+def test_at_the_table_a_word_and_the_link_in_its_tip_are_no_tab_stops():
+    """Issue 48: ten Tabs to the hand went through every seat's badges and their tips'
+    links. The table's parts (made in Python) keep them out of the Tab order; a tap still
+    opens the tip, and pages elsewhere keep them as Tab stops."""
+    from games.words.terms import term_html
+
+    table = term_html("blocked", "warn", "tip-seat1-1")
+    assert table.count('tabindex="-1"') == 2
+    assert '<button type="button" tabindex="-1" class="term-word badge warn"' in table
+    assert '<a tabindex="-1" href="/how-to-play/#R5">' in table
+    assert 'tabindex="-1"' not in render('{% term "blocked" "warn" %}')

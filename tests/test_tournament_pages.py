@@ -3,6 +3,7 @@ link), the tournament's page and its live part, and the pool buttons."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -346,3 +347,34 @@ def test_the_countdown_to_the_start_is_rounded_up_so_the_page_never_asks_too_soo
     client.force_login(alice)
     text = client.get(f"/tournaments/{soon.pk}/").content.decode()
     assert 'data-seconds="31"' in text and ">0:31<" in text
+
+
+def test_an_arena_table_shows_the_tournament_its_time_left_and_your_rank_and_points(
+    client, staff, alice, bob, carol
+):
+    """Issue 48: an arena's table names its tournament at once, and its line (asked for
+    again every 15 s) says the time left, your rank and your points."""
+    t = _public(staff)
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    client.force_login(alice)
+    page = client.get(reverse("table", args=[game.pk])).content.decode()
+    line = reverse("tournament_at_table", args=[t.pk])
+    assert f'id="arena-bar" class="arena-bar" hx-get="{line}"' in page
+    assert f'class="arena-name">{t.name_shown}</a>' in page
+
+    html = client.get(line, headers={"HX-Request": "true"}).content.decode()
+    assert f'href="{reverse("tournament", args=[t.pk])}" class="arena-name">Hourly arena' in html
+    assert re.search(r'class="arena-clock">(\d+:)?\d+:\d\d left<', html), html
+    assert re.search(r'class="arena-rank">#1 of 3<', html), html
+    assert re.search(r'class="arena-points">0 points<', html), html
+    assert 'hx-trigger="every 15s"' in html
+    # A watcher who is not in it sees no rank; in Filipino, nothing in English.
+    dave = get_user_model().objects.create_user("dave")
+    client.force_login(dave)
+    assert "arena-rank" not in client.get(line).content.decode()
+    client.cookies["django_language"] = "fil"
+    client.force_login(alice)
+    html = client.get(line).content.decode()
+    assert " pa<" in html and "#1 sa 3" in html and "puntos" in html

@@ -36,7 +36,19 @@ def _result_words(lang: str | None) -> dict[str, str]:
         "without_you": gettext("The next game was dealt without you."),
         "review": gettext("Review this game"),
         "report": gettext("Report a player"),
+        "gg": gettext("Good game"),
+        "gg_said": gettext("Say “Good game” in the table's chat"),
+        "even": gettext("You neither won nor lost chips"),
     }
+
+
+def _my_outcome(chips: int, w: Mapping[str, str]) -> str:
+    """The seat's own outcome in chips, the result's first line (issue 48)."""
+    if chips > 0:
+        return ngettext("You won %(n)s chip", "You won %(n)s chips", chips) % {"n": chips}
+    if chips < 0:
+        return ngettext("You lost %(n)s chip", "You lost %(n)s chips", -chips) % {"n": -chips}
+    return w["even"]
 
 
 def result(v: Mapping[str, Any]) -> str:
@@ -58,7 +70,17 @@ def result(v: Mapping[str, Any]) -> str:
         return term_html(name, badge, f"tip-result-{next(ids)}")
 
     winner = esc(r["winner"])
-    out = [head, f'<h2 id="result-title">{winner} {esc(r["end"])}</h2>']
+    mine = next((row for row in r["rows"] if row["is_me"]), None)
+    head += '<div class="result-main">'
+    if mine is None:  # a watcher: who won leads
+        out = [head, f'<h2 id="result-title">{winner} {esc(r["end"])}</h2>']
+    else:  # a seat: its own outcome leads, then who won and how
+        gain = " is-gain" if mine["chips"] > 0 else " is-loss" if mine["chips"] < 0 else ""
+        out = [
+            head,
+            f'<h2 id="result-title" class="result-mine{gain}">{_my_outcome(mine["chips"], w)}'
+            f'</h2><p class="result-end">{winner} {esc(r["end"])}</p>',
+        ]
     if r.get("how"):
         out.append(f'<p class="result-how">{esc(r["how"])}</p>')
     out.append('<ul class="result-rows">')
@@ -102,7 +124,10 @@ def result(v: Mapping[str, Any]) -> str:
             f'<span class="result-label" aria-hidden="true">{w["hand"]}</span>{held}</div>'
             "</div></li>"
         )
-    out.append(f'</ul><h3>{w["payments"]}</h3><ul class="payments">')
+    out.append(
+        '</ul></div><div class="result-side">'
+        f'<div class="result-payments"><h3>{w["payments"]}</h3><ul class="payments">'
+    )
     for p in r["payments"]:
         loser, total = esc(p["loser"]), p["total"]
         pays = ngettext(
@@ -125,8 +150,15 @@ def result(v: Mapping[str, Any]) -> str:
             never = gettext("%(loser)s never opened") % {"loser": loser}
             terms.append(f"<li>{term('burned', 'warn')} <strong>+1</strong>: {never}</li>")
         out.append(f'<li><p>{pays}</p><ul class="payment-terms">{"".join(terms)}</ul></li>')
-    out.append("</ul>")
-    # The way on, and beside it the coach's review of this game (its replay).
+    out.append("</ul></div>")
+    # The way on, and beside it the coach's review of this game (its replay); a seat may
+    # say "Good game" in the table's chat (games/social/chat/presets.py) with one tap.
+    gg = (
+        f'<button type="button" class="button button-secondary result-gg" ws-send '
+        f'name="chat_preset" value="p:gg" title="{w["gg_said"]}">{w["gg"]}</button>'
+        if mine is not None
+        else ""
+    )
     review = reverse("replay", args=[v["game_id"]])
     report = v.get("report_url")
     reporting = (
@@ -135,10 +167,10 @@ def result(v: Mapping[str, Any]) -> str:
         else ""
     )
     out.append(
-        f'<div class="result-actions">{_next_game(v)}'
+        f'<div class="result-actions">{_next_game(v)}{gg}'
         f'<a class="button button-secondary" href="{review}">{w["review"]}</a>{reporting}</div>'
     )
-    out.append("</section>")
+    out.append("</div></section>")
     return "".join(out)
 
 

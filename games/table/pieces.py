@@ -63,17 +63,19 @@ def hand_faces(hand: tuple[int, ...]) -> list[Face]:
 @lru_cache(maxsize=52 * 13 * 2 * 2)
 def hand_card(f: Face, in_meld: bool, lang: str | None) -> SafeString:
     """One card of the player's hand: a checkbox named for the card (made once per card,
-    place and language, since every board of every seat shows them). ``in_meld``: a meld
+    place and language, since every board of every seat shows them). Its name is its only
+    text for a screen reader (the words it is named by are hidden from reading on their
+    own: issue 48, each card was heard twice). ``in_meld``: a meld
     of the hand uses it (the hint marks it). ``lang``: the active language."""
     in_a_meld = gettext(", in a meld") if in_meld else ""
     return format_html(
         '<li style="--by-rank: {}"><label class="card hand-card suit-{}{}" data-card="{}">'
-        '<input type="checkbox" name="cards" value="{}" id="card-{}">'
+        '<input type="checkbox" name="cards" value="{}" id="card-{}" aria-labelledby="name-{}">'
         '<span class="card-face card-index" aria-hidden="true"><span>{}</span><span>{}</span>'
         '</span><span class="card-pip" aria-hidden="true">{}</span>'
-        '<span class="visually-hidden">{}{}</span></label></li>',
-        f.order, f.suit, " in-meld" if in_meld else "", f.code, f.code, f.code, f.rank,
-        f.symbol, f.symbol, name_in(f.card, lang),
+        '<span class="visually-hidden" id="name-{}" aria-hidden="true">{}{}</span></label></li>',
+        f.order, f.suit, " in-meld" if in_meld else "", f.code, f.code, f.code, f.code, f.rank,
+        f.symbol, f.symbol, f.code, name_in(f.card, lang),
         format_html('<span class="meld-hint">{}</span>', in_a_meld) if in_meld else "",
     )  # fmt: skip
 

@@ -30,7 +30,11 @@ def for_game(game_id: int) -> dict | None:
     tournament = hit[1]
     if tournament is None:
         return None
-    return {"url": reverse("tournament", args=[tournament.pk]), "name": tournament.name_shown}
+    return {
+        "id": tournament.pk,
+        "url": reverse("tournament", args=[tournament.pk]),
+        "name": tournament.name_shown,
+    }
 
 
 def forget() -> None:

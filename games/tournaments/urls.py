@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/new/", views.new_tournament, name="new_tournament"),
     path("tournaments/<id:tournament_id>/", views.tournament, name="tournament"),
     path("tournaments/<id:tournament_id>/live/", views.live, name="tournament_live"),
+    path("tournaments/<id:tournament_id>/at-table/", views.at_table, name="tournament_at_table"),
     path("tournaments/<id:tournament_id>/join/", views.join, name="tournament_join"),
     path("tournaments/<id:tournament_id>/pause/", views.pause, name="tournament_pause"),
     path("tournaments/<id:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),

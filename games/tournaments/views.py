@@ -1,6 +1,7 @@
 """Tournament pages: the list, a new one, a tournament's page and its live part (polled
-every 2 s by htmx: the countdown, your game, the standings, the podium), and the pool
-buttons. Each action is one service call plus a redirect."""
+every 2 s by htmx: the countdown, your game, the standings, the podium), the line an
+arena's table shows (its name, time left, your rank and points), and the pool buttons.
+Each action is one service call plus a redirect."""
 
 from __future__ import annotations
 
@@ -228,6 +229,30 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     # between would put its game in the part's next poll, which then never redirects.
     context = _context(request, t, found=(entry, current))
     return render(request, "games/tournaments/page.html#live", {**context, "oob": True})
+
+
+AT_TABLE_SECONDS = 15  # how often an arena's table asks for its line again
+
+
+def at_table(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """The line an arena's table shows under its bar (issue 48): the tournament's name,
+    its time left, and the person's rank and points, asked for again every little while
+    (the standings are this worker's board, computed once a change, as the page's)."""
+    t = _visible(request, tournament_id)
+    now = timezone.now()
+    state = t.state(now)
+    entry, _current = _entry(request, t)
+    rows = board(t).rows
+    own = next((row for row, e in rows if entry is not None and e.pk == entry.pk), None)
+    context = {
+        "t": t,
+        "state": state,
+        "clock_shown": _clock(max(0, math.ceil((t.ends_at - now).total_seconds()))),
+        "own": own,
+        "players": len(rows),
+        "poll_seconds": AT_TABLE_SECONDS,
+    }
+    return render(request, "games/tournaments/at_table.html", context)
 
 
 def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> HttpResponse:

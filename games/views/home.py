@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -89,4 +90,20 @@ def play_now(request: HtmxHttpRequest) -> HttpResponse:
     except errors.ServiceError as e:
         messages.error(request, e.message)
         return redirect("lobby")
+    if request.POST.get("at_once"):
+        return _table_at_once(request, game.pk)
     return redirect("table", game.pk)
+
+
+def _table_at_once(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The home page's Play now answered with the table itself rather than a redirect to
+    it: on a slow line the redirect's round trip was 0.4 s of a cold visit's 3.3-3.6 s
+    (issue 48, ``python -m bench.mobile``). The page is the table's own, made as for its
+    address, and puts that address in the browser's bar (history.replaceState, which also
+    makes a reload a plain GET of the table rather than the form sent again)."""
+    from games.views import table as table_views
+
+    path = reverse("table", args=[game_id])
+    request.method, request.path, request.path_info = "GET", path, path
+    request.table_at_once = True  # the page says its address (templates/games/table.html)
+    return table_views.table(request, game_id)

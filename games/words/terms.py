@@ -149,11 +149,24 @@ TIP = "%%tip%%"
 
 def term_html(name: str, badge: str, tip: str, lang: str | None = None) -> str:
     """The markup of ``{% term name badge %}`` with the tooltip id ``tip``, in the active
-    language (``lang``: it, if the caller has it already), for parts made in Python
-    (games/table/board_felt.py, board_hand.py, board_result.py)."""
+    language (``lang``: it, if the caller has it already), for the table's parts made in
+    Python (games/table/board_felt.py, board_hand.py, board_result.py): no Tab stops."""
     if lookup(name) is None:
         return format_html("{}", name)
-    return _markup(name, badge, lang or get_language()).replace(TIP, tip)
+    return _table_markup(name, badge, lang or get_language()).replace(TIP, tip)
+
+
+@lru_cache(maxsize=512)
+def _table_markup(name: str, badge: str, lang: str | None) -> str:
+    # At the table the words and badges are no Tab stops, nor is the link in their tip
+    # (issue 48: ten Tabs to the hand, through every seat's badges): a tap or a click
+    # still opens a tip and its link, a screen reader hears the tip as the word's
+    # description, and How to play is in the table's Menu.
+    return (
+        _markup(name, badge, lang)
+        .replace('<button type="button" ', '<button type="button" tabindex="-1" ', 1)
+        .replace("<a href=", '<a tabindex="-1" href=', 1)
+    )
 
 
 @lru_cache(maxsize=512)

@@ -143,12 +143,14 @@
         return;
       }
     }
-    if (!active || active === document.body) {
+    if (!active || active === document.body || active.id === "main") {
       // Focus that dropped with the swapped part goes back where it was if that is still
       // there, else to the hand (its card in the roving tab stop): never to the page.
-      var target = kept.focus && document.getElementById(kept.focus);
+      // Focus on <main> (a tap on the felt gives it) counts as on the board (issue 48).
+      var onMain = kept.focus === "main";
+      var target = kept.focus && !onMain && document.getElementById(kept.focus);
       if (target && !target.disabled) target.focus({ preventScroll: true });
-      else if (kept.inTable) focusHand();
+      else if (kept.inTable || onMain) focusHand();
     }
     kept = null;
   }
@@ -287,6 +289,14 @@
     if (stop) stop.focus({ preventScroll: true });
   }
   rove();
+
+  // The table's skip link (its first Tab stop) lands on the hand's card, not on the form.
+  document.addEventListener("click", function (event) {
+    if (!(event.target instanceof Element) || !event.target.closest("a[data-to-hand]")) return;
+    if (!document.querySelector('#my-hand input[name="cards"]')) return;
+    event.preventDefault();
+    focusHand();
+  });
 
   document.addEventListener("focusin", function (event) {
     var input = event.target;

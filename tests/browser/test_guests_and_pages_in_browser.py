@@ -60,7 +60,11 @@ def test_a_guest_plays_a_game_from_the_home_page_and_claims_the_account(browser,
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     game_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
     page.locator("#my-hand .hand-card").first.wait_for()
+    # No guest line over the table (issue 48): its Menu says it.
+    assert page.locator(".message-guest").count() == 0
+    open_menu(page)
     assert page.get_by_text(re.compile(r"You play as Guest \d+")).is_visible()
+    page.locator("#menu-sheet .sheet-close").click()
 
     assert play_turns_until_the_end(page) >= 1
     with phone(browser, context, f"{server}/accounts/claim/") as small:

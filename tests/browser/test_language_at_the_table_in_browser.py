@@ -75,7 +75,7 @@ def test_switching_language_at_the_table_mid_game_keeps_the_game_going(browser, 
 
     # The game goes on in Filipino: the boards the socket pushes after each move are too.
     if not page.locator("#table-result").is_visible():
-        play_a_turn(page, "Bumunot", "Itapon", "Fold")
+        play_a_turn(page, "Bumunot", "Itapon", "Mag-fold")
     page.wait_for_function(
         "() => document.querySelector('#table-status').innerText.trim() !== ''", timeout=10_000
     )

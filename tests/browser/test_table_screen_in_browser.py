@@ -61,9 +61,11 @@ def test_a_whole_game_is_played_on_one_screen_without_scrolling(browser, server,
     play_turns_until_the_end(page, every_turn)
     page.wait_for_timeout(400)  # the result sheet's content settles
     page.screenshot(path=ARTIFACTS / f"screen-{size}-result.png")
-    # The result leads with who won and how, and offers the coach's review of the game.
+    # The result leads with your own outcome, then who won and how, and offers the coach's
+    # review of the game.
     result = page.locator("#table-result")
-    assert re.search(r" won ", result.get_by_role("heading", level=2).inner_text())
+    assert re.match(r"You (won|lost|neither) ", result.get_by_role("heading", level=2).inner_text())
+    assert re.search(r" won ", result.locator(".result-end").inner_text())
     assert result.get_by_role("link", name="Review this game").is_visible()
     assert result.get_by_role("button", name="Play again").is_visible()
     assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
