@@ -85,6 +85,7 @@
       melds: meldKeys(),
       discard: codes("#table-center .pile-discard [data-card]").join(""),
       atBottom: movesAtBottom(),
+      seats: seatCounts(),
       result: resultShown(),
     };
   }
@@ -108,6 +109,21 @@
     });
     var top = document.querySelector("#table-center .pile-discard [data-card]");
     if (top && top.getAttribute("data-card") !== before.discard) top.classList.add("is-new");
+    document.querySelectorAll("#seats .seat-panel[data-seat]").forEach(function (seat) {
+      var was = before.seats[seat.getAttribute("data-seat")];
+      var count = seat.querySelector(".seat-count");
+      var fan = seat.querySelector(".seat-fan");
+      if (fan && count && was !== undefined && was !== count.textContent) fan.classList.add("is-new");
+    });
+  }
+
+  function seatCounts() {
+    var counts = {};
+    document.querySelectorAll("#seats .seat-panel[data-seat]").forEach(function (seat) {
+      var count = seat.querySelector(".seat-count");
+      if (count) counts[seat.getAttribute("data-seat")] = count.textContent;
+    });
+    return counts;
   }
 
   function scrollMoves() {
@@ -594,7 +610,7 @@
     if (!area || !area.querySelector(".meld")) return;
     var fits = function (h) {
       area.style.setProperty("--mh", h + "px");
-      return area.scrollHeight <= area.clientHeight + 1 && area.scrollWidth <= area.clientWidth + 1;
+      return area.scrollHeight <= area.clientHeight && area.scrollWidth <= area.clientWidth;
     };
     var top = Math.min(MELD_MAX, Math.max(MELD_MIN, area.clientHeight));
     if (fits(top)) return;

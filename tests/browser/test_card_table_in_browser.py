@@ -37,6 +37,14 @@ from tests.browser.support import (
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "card-table"
 
+
+@pytest.fixture(scope="module")
+def server_env(server_env) -> dict[str, str]:
+    """The scripted games are made before their tests run: a turn clock of ten minutes,
+    so that the server does not play a seat's turn for it meanwhile on a busy machine."""
+    return {**server_env, "TONGITS_TURN_SECONDS": "600"}
+
+
 # What is wrong with the table as shown: a page or a felt that scrolls, a meld, pile or
 # hand card not wholly on the screen (a meld also not inside the felt), a hand card whose
 # part left uncovered by the cards over it is under 40x40 px or is not what a tap there
@@ -181,34 +189,44 @@ def test_a_whole_game_at_360x740_by_taps_alone(browser, server):
 
 
 BUSY = (
-    "from tests.table.busy import set_up; "
-    "print(' '.join(str(set_up([n + '{tag}' for n in ('ann', 'ben', 'cat')], {pw!r}, upto)) "
-    "for upto in {uptos!r}))"
+    "from tests.table.busy import set_up\n"
+    "for tag, upto in {games!r}:\n"
+    "    print(set_up([n + tag for n in ('ann', 'ben', 'cat')], {pw!r}, upto))"
 )
+# The scripted games the tests below start from, made in one go (a shell is slow to start):
+# for each, its people's name tag and the move it is played up to.
+WANTED = {
+    **{
+        f"{size}-{upto}": upto
+        for size in ("412x915", "740x360", "915x412", "1280x800")
+        for upto in (10, 14)
+    },
+    "drag": 10,
+}
 
 
-def busy_games(manage, uptos: list[int]) -> tuple[str, list[int]]:
-    """Scripted games at the given moves (tests/table/busy.py), each with its own three
-    people; returns the people's name tag and the games' ids."""
-    tags = uuid.uuid4().hex[:6]
-    games = []
-    for i, upto in enumerate(uptos):
-        code = BUSY.format(tag=f"{tags}{i}", pw=PASSWORD, uptos=[upto])
-        games.append(int(manage("shell", "-c", code).split()[-1]))
-    return tags, games
+@pytest.fixture(scope="module")
+def busy(manage) -> dict[str, tuple[str, int]]:
+    """name -> (the name tag of its people, the game's id): log in as "cat" + tag."""
+    run = uuid.uuid4().hex[:6]
+    games = [(f"{run}{i}", upto) for i, upto in enumerate(WANTED.values())]
+    made = manage("shell", "-c", BUSY.format(games=games, pw=PASSWORD)).split()[-len(games) :]
+    return {
+        name: (tag, int(game)) for name, (tag, _), game in zip(WANTED, games, made, strict=True)
+    }
 
 
 @pytest.mark.parametrize("size", ["412x915", "740x360", "915x412", "1280x800"])
-def test_the_busiest_positions_fit_the_screen(browser, server, manage, size):
+def test_the_busiest_positions_fit_the_screen(browser, server, busy, size):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    tags, (thirteen, nine) = busy_games(manage, [10, 14])
     context = touch_context(browser, size)
     page = context.new_page()
     errors = PageErrors(page)
-    for i, game in enumerate((thirteen, nine)):
+    thirteen = busy[f"{size}-10"][1]
+    for i, (tag, game) in enumerate((busy[f"{size}-10"], busy[f"{size}-14"])):
         if i:
             context.clear_cookies()
-        log_in(page, server, f"cat{tags}{i}", PASSWORD)
+        log_in(page, server, f"cat{tag}", PASSWORD)
         page.goto(f"{server}/games/{game}/")
         page.locator('#connection[data-state="connected"]').wait_for()
         if game == thirteen:  # a tap on the stock draws: thirteen cards, six melds
@@ -221,12 +239,12 @@ def test_the_busiest_positions_fit_the_screen(browser, server, manage, size):
     context.close()
 
 
-def test_a_drawn_busy_hand_at_360x740_and_its_order_kept_after_a_reload(browser, server, manage):
-    tags, (game,) = busy_games(manage, [10])
+def test_a_drawn_busy_hand_at_360x740_and_its_order_kept_after_a_reload(browser, server, busy):
+    tag, game = busy["drag"]
     context = touch_context(browser, "360x740")
     page = context.new_page()
     errors = PageErrors(page)
-    log_in(page, server, f"cat{tags}0", PASSWORD)
+    log_in(page, server, f"cat{tag}", PASSWORD)
     page.goto(f"{server}/games/{game}/")
     page.locator('#connection[data-state="connected"]').wait_for()
     shown = (
