@@ -138,9 +138,14 @@ def melds(v: Mapping[str, Any]) -> str:
         for p in v.get("meld_groups", ()):
             whose = words["your_melds"] if p.is_me else _whose_melds(p.name, lang)
             items = "".join(f"<li>{meld_html(m, lang)}</li>" for m in p.melds)
+            # On the felt an opponent's melds are labelled by the name alone (cut short
+            # on a phone, "Mga meld ni ..." said nothing); the heading says it whole.
+            shown = whose if p.is_me else esc(p.name)
             groups.append(
                 f'<section class="meld-group" aria-label="{whose}">'
-                f'<h2 class="meld-owner">{whose}</h2><ul class="melds">{items}</ul></section>'
+                f'<h2 class="meld-owner"><span aria-hidden="true">{shown}</span>'
+                f'<span class="visually-hidden">{whose}</span></h2>'
+                f'<ul class="melds">{items}</ul></section>'
             )
         body = "".join(groups) or f'<p class="muted-on-felt">{words["no_melds"]}</p>'
         inner = f'<div class="meld-groups">{body}</div>'

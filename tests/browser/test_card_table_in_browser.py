@@ -308,6 +308,13 @@ def test_the_discard_taken_in_one_tap_and_a_refused_meld_put_back(browser, serve
     page.goto(f"{server}/games/{game}/")
     page.locator('#connection[data-state="connected"]').wait_for()
     assert "take the discard" in page.locator(".turn-text").inner_text()
+    # An opponent's last turn is a line of its cards; its story, a tap away.
+    story = page.locator("#seats .seat-story").first
+    assert not story.locator(".seat-last").is_visible()
+    story.locator("summary").tap()
+    assert story.locator(".seat-last").is_visible()
+    page.screenshot(path=SHOTS / "740x360-story.png")
+    story.locator("summary").tap()
     tap_and_wait(page, page.locator(".pile-discard"))
     mine = page.locator('#table-center .meld-group[aria-label="Your melds"] [data-card]')
     assert {c.get_attribute("data-card") for c in mine.all()} == {"6C", "6D", "6H"}
