@@ -41,7 +41,7 @@ def _hand_words(lang: str | None) -> dict[str, str]:
         "legend": gettext("Your cards: choose cards for your next action"),
         "actions": escape(gettext("Actions")),
         # Not "take" and "layoff": those keys are the buttons' labels, set below.
-        "take_hint": gettext("To take the discard, choose the cards it melds with."),
+        "take_hint": gettext("Tap the discard to take it with the cards it melds with."),
         "layoff_hint": gettext("To lay off, choose cards and a meld on the table."),
         "arrange": gettext("Arrange"),
         "arrange_said": escape(gettext("Arrange your hand: melds first, then near-melds")),

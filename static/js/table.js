@@ -810,15 +810,32 @@
       return;
     }
     var take = button("act-take");
-    if (!take) return;
-    var ways = (take.getAttribute("data-takes") || "").split("|").filter(Boolean);
-    var mine = chosen().map(function (input) { return input.value; }).sort().join(" ");
-    var picked = ways.filter(function (way) { return way.split(" ").sort().join(" ") === mine; });
-    if (picked.length) press(take);
-    else if (ways.length === 1) press(take, ways[0].split(" "));
-    else if (ways.length > 1) askWhichTake(take, ways, pile);
-    else press(take);
+    if (take) press(take); // chosen for the person below, if need be
   });
+
+  // Take discard (the pile tapped, or the button pressed) with no cards chosen that meld
+  // with it: the only way it melds is chosen for the person; several are asked about.
+  document.addEventListener(
+    "click",
+    function (event) {
+      var take = event.target.closest && event.target.closest("#act-take");
+      if (!take || take.disabled) return;
+      var ways = (take.getAttribute("data-takes") || "").split("|").filter(Boolean);
+      var mine = chosen().map(function (input) { return input.value; }).sort().join(" ");
+      var fits = ways.some(function (way) { return way.split(" ").sort().join(" ") === mine; });
+      if (fits || !ways.length) return;
+      if (ways.length === 1) {
+        handInputs().forEach(function (input) {
+          input.checked = ways[0].split(" ").indexOf(input.value) >= 0;
+        });
+        return;
+      }
+      event.preventDefault();
+      event.stopPropagation();
+      askWhichTake(take, ways, document.querySelector(".pile-discard"));
+    },
+    true
+  );
 
   // --- Felt at once: the move shown before the server answers ----------------------------
   // The card thrown lands on the pile, the card drawn arrives face down, the cards melded
