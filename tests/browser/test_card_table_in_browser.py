@@ -334,3 +334,31 @@ def test_the_discard_taken_in_one_tap_and_a_refused_meld_put_back(browser, serve
     page.screenshot(path=SHOTS / "740x360-refused.png")
     errors.assert_none()
     context.close()
+
+
+def test_a_discard_that_melds_several_ways_is_taken_with_the_one_picked(browser, server, manage):
+    # tests/table/busy.py MANY_WAYS: the 5 of clubs on the pile, Ben holds three fives.
+    names = [f"{who}{uuid.uuid4().hex[:6]}" for who in ("ann", "ben", "cat")]
+    code = (
+        "from tests.table.busy import MANY_WAYS, set_up; "
+        f"print(set_up({names!r}, {PASSWORD!r}, 1, MANY_WAYS))"
+    )
+    game = int(manage("shell", "-c", code).split()[-1])
+    context = touch_context(browser, "412x915")
+    page = context.new_page()
+    errors = PageErrors(page)
+    log_in(page, server, names[1], PASSWORD)
+    page.goto(f"{server}/games/{game}/")
+    page.locator('#connection[data-state="connected"]').wait_for()
+    page.locator(".pile-discard").tap()
+    ways = page.locator(".take-choice .button")
+    assert ways.count() == 4  # asked, just above the hand; nothing sent yet
+    assert page.locator("#my-hand .hand-card[data-card]").count() == 12
+    page.screenshot(path=SHOTS / "412x915-which-take.png")
+    three = next(w for w in ways.all() if w.locator(".chip").count() == 3)
+    tap_and_wait(page, three)
+    mine = page.locator('#table-center .meld-group[aria-label="Your melds"] [data-card]')
+    assert {c.get_attribute("data-card") for c in mine.all()} == {"5C", "5D", "5H", "5S"}
+    assert page.locator(".take-choice").count() == 0
+    errors.assert_none()
+    context.close()

@@ -41,22 +41,40 @@ MOVES = [
 THIRD_SEATS_TURN = 10  # six melds on the felt, seat 2 to draw (then 13 cards)
 NINE_MELDS = 14  # nine melds, seat 2 to discard
 
+# Another deal: the dealer throws the 5 of clubs, which the next seat's three other fives
+# meld with in four ways (any two of them, or all three: R3).
+MANY_WAYS = {
+    "hands": [
+        "5C KH QH JD 9C 7D 3D 2S 4H 8C TD AS 6D".split(),
+        "5D 5H 5S KC QC JC 9H 7S 3C 2H 4D 8H".split(),
+        "TS JS QS KS AH 2C 3H 4S 6H 7C 8S 9D".split(),
+    ],
+    "stock_top": ["AC"],
+    "moves": [{"seat": 0, "type": "discard", "card": "5C"}],
+}
 
-def set_up(usernames: list[str], password: str, upto: int) -> int:
-    """Three new people at the scripted game, played up to move ``upto``; the game's id.
-    For a test server's database (``manage.py shell``)."""
+
+def set_up(usernames: list[str], password: str, upto: int, script: dict | None = None) -> int:
+    """Three new people at the scripted game (``script``: another deal and moves, as
+    MANY_WAYS), played up to move ``upto``; the game's id. For a test server's database
+    (``manage.py shell``)."""
+    hands, stock_top, moves = (
+        (script["hands"], script["stock_top"], script["moves"])
+        if script
+        else (HANDS, STOCK_TOP, MOVES)
+    )
     User = get_user_model()
     people = [User.objects.create_user(name, password=password) for name in usernames]
     game = Game.objects.create(created_by=people[0], public=False)
     for index, user in enumerate(people):
         Seat.objects.create(game=game, index=index, user=user)
     services.start_game(game, seed=SEED)
-    dealt = {c for hand in HANDS for c in hand} | set(STOCK_TOP)
-    stock = STOCK_TOP + [c for c in CODES if c not in dealt]
-    deal = {"dealer": 0, "hands": HANDS, "stock": stock}
+    dealt = {c for hand in hands for c in hand} | set(stock_top)
+    stock = stock_top + [c for c in CODES if c not in dealt]
+    deal = {"dealer": 0, "hands": hands, "stock": stock}
     Game.objects.filter(pk=game.pk).update(deal=deal, dealer=0, turn_seat=0)
     snapshots.forget()
     game.refresh_from_db()
-    for payload in MOVES[:upto]:
+    for payload in moves[:upto]:
         services.submit_move(game.pk, people[payload["seat"]], payload)
     return game.pk
