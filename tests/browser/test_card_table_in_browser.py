@@ -271,6 +271,7 @@ def test_a_drawn_busy_hand_at_360x740_and_its_order_kept_after_a_reload(browser,
     page.locator("#arrange").tap()
     order = page.evaluate(shown)
     for meld in (["5H", "6H", "7H"], ["8C", "8D", "8H"], ["TS", "JS", "QS"]):
+        assert set(meld) <= set(order), (meld, order, page.url)
         at = sorted(order.index(code) for code in meld)
         assert at == list(range(at[0], at[0] + len(meld))), (meld, order)
     assert order[-1] in {"AD", "3H", "6D"}
