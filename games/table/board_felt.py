@@ -21,8 +21,10 @@ from games.words.terms import term_html
 
 
 def seat_panel(p: Any, now: str, lang: str | None = None) -> str:
-    """An opponent's panel: name, cards left, badges (each explained on hover, focus and
-    tap), the turn's ring and clock, what it did on its last turn, and why it is blocked."""
+    """An opponent's seat, compact as at a card table: name, cards left (a small fan of
+    backs), the turn's ring and clock, badges as small marks (each explained on hover,
+    focus and tap), and its last turn as a line of its cards, the whole story (and why it
+    is blocked) a tap away."""
     lang = lang or get_language()
     words = seat_words(lang)
     ids = itertools.count(1)
@@ -31,32 +33,50 @@ def seat_panel(p: Any, now: str, lang: str | None = None) -> str:
         return term_html(name, badge, f"tip-seat{p.index}-{next(ids)}", lang)
 
     turn = ' class="seat-panel is-turn" aria-current="true"' if p.turn else ' class="seat-panel"'
-    # The dealer's badge opens the badges' line, not the name's: a long name is cut short
-    # on a phone, and the badge went with it.
-    dealer = f"{term('dealer', 'plain')} " if p.dealer else ""
-    badges = dealer + (term("opened", "plain") if p.opened else term("not opened", "muted"))
+    # Each badge is a mark (its word still said to screen readers, and in its tooltip).
+    marks = []
+    if p.dealer:
+        marks.append(("dealer", term("dealer", "plain")))
+    marks.append(
+        ("opened", term("opened", "plain")) if p.opened else ("closed", term("not opened", "muted"))
+    )
     if p.blocked:
-        badges += f" {term('blocked', 'warn')}"
+        marks.append(("blocked", term("blocked", "warn")))
     if p.away:
-        badges += f' <span class="badge warn">{words["away"]}</span>'
+        marks.append(("away", f'<span class="badge warn">{words["away"]}</span>'))
     if p.answer:
-        badges += f" {term(p.answer, 'plain')}"
+        marks.append(("answer", term(p.answer, "plain")))
+    badges = " ".join(f'<span class="mark" data-mark="{k}">{html}</span>' for k, html in marks)
+    fan = min(p.cards, 5)
     out = [
         f'<li{turn} data-seat="{p.index}">',
+        '<div class="seat-top">',
         f'<h2 class="seat-name">{esc(p.name)}</h2>',
-        '<p class="seat-cards"><span class="card back card-mini" aria-hidden="true"></span> '
-        f"{cards_left(p.cards, lang)}</p>",
+        f'<p class="seat-cards"><span class="seat-fan" aria-hidden="true" style="--fan: {fan}">'
+        + '<span class="card back card-mini"></span>' * fan
+        + f'</span><span class="seat-count">{cards_left(p.cards, lang)}</span></p>',
+        "</div>",
         f'<p class="badges">{badges}</p>',
+        clock(p, now, lang) if p.turn else "",
     ]
-    if p.turn:
-        out.append(clock(p, now, lang))
-    if p.last_turn:
+    if p.last_turn or p.block_note:
+        # The summary shows the turn's cards only (its words are hidden from sight, not
+        # from screen readers, which hear "Last turn:" and open it for the words).
+        warn = " has-block" if p.block_note else ""
         out.append(
-            f'<p class="seat-last"><span class="visually-hidden">{words["last_turn"]} </span>'
-            f"{esc(p.last_turn)}</p>"
+            f'<details class="seat-story{warn}" id="story-{p.index}">'
+            f'<summary tabindex="-1"><span class="visually-hidden">{words["last_turn"]}</span>'
+            f'<span class="story-cards" aria-hidden="true">{esc(p.last_turn)}</span></summary>'
+            '<div class="story-body">'
         )
-    if p.block_note:
-        out.append(f'<p class="block-note">{esc(p.block_note)}</p>')
+        if p.last_turn:
+            out.append(
+                f'<p class="seat-last"><span class="visually-hidden">{words["last_turn"]} '
+                f"</span>{esc(p.last_turn)}</p>"
+            )
+        if p.block_note:
+            out.append(f'<p class="block-note">{esc(p.block_note)}</p>')
+        out.append("</div></details>")
     out.append("</li>")
     return "\n".join(out)
 
@@ -118,9 +138,14 @@ def melds(v: Mapping[str, Any]) -> str:
         for p in v.get("meld_groups", ()):
             whose = words["your_melds"] if p.is_me else _whose_melds(p.name, lang)
             items = "".join(f"<li>{meld_html(m, lang)}</li>" for m in p.melds)
+            # On the felt an opponent's melds are labelled by the name alone (cut short
+            # on a phone, "Mga meld ni ..." said nothing); the heading says it whole.
+            shown = whose if p.is_me else esc(p.name)
             groups.append(
                 f'<section class="meld-group" aria-label="{whose}">'
-                f'<h2 class="meld-owner">{whose}</h2><ul class="melds">{items}</ul></section>'
+                f'<h2 class="meld-owner"><span aria-hidden="true">{shown}</span>'
+                f'<span class="visually-hidden">{whose}</span></h2>'
+                f'<ul class="melds">{items}</ul></section>'
             )
         body = "".join(groups) or f'<p class="muted-on-felt">{words["no_melds"]}</p>'
         inner = f'<div class="meld-groups">{body}</div>'
@@ -136,6 +161,8 @@ def _felt_words(lang: str | None) -> dict[str, str]:
         "empty": gettext("Discard: empty"),
         "pile": escape(gettext("The discard pile, the top card last")),
         "no_moves": gettext("No moves yet."),
+        "ask": escape(gettext("Take the discard with:")),
+        "cancel": escape(gettext("Cancel")),
     }
 
 
@@ -158,14 +185,20 @@ def piles(v: Mapping[str, Any]) -> str | None:
             f'<ol class="discard-list" aria-label="{words["pile"]}">{cards}</ol></details>'
         )
     in_pile = gettext("%(discards)s in pile") % {"discards": n}
+    # The stock and the discard are buttons for a tap (or a card dropped on the discard):
+    # static/js/table.js turns them on when the seat's hand offers the move (Draw, Take
+    # discard, Discard), whose own buttons stay for the keyboard and screen readers; so
+    # these are no Tab stops. The same for every watcher: made once per version.
     return (
         f'<div id="table-piles" class="felt-part" data-seq="{v["seq"]}"{oob(v)}>'
-        '<div class="piles"><div class="pile"><span class="card back" aria-hidden="true"></span>'
-        f"<p>{words['stock']}<br><strong>{v.get('stock_left')}</strong> "
-        f'<span class="visually-hidden">{words["cards"]}</span></p></div>'
-        f'<div class="pile pile-discard">{shown}'
-        f"<p>{words['discard'] if top else words['empty']}<br>"
-        f'<span class="muted-on-felt">{in_pile}</span></p></div></div>{pile}</div>'
+        '<div class="piles"><button type="button" class="pile pile-stock" tabindex="-1" '
+        'disabled data-act="draw"><span class="card back" aria-hidden="true"></span>'
+        f'<span class="pile-label">{words["stock"]} <strong>{v.get("stock_left")}</strong> '
+        f'<span class="visually-hidden">{words["cards"]}</span></span></button>'
+        '<button type="button" class="pile pile-discard" tabindex="-1" disabled '
+        f'data-act="take" data-ask="{words["ask"]}" data-cancel="{words["cancel"]}">{shown}'
+        f'<span class="pile-label">{words["discard"] if top else words["empty"]} '
+        f'<span class="muted-on-felt">{in_pile}</span></span></button></div>{pile}</div>'
     )
 
 

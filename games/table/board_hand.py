@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.translation import gettext, ngettext, pgettext
 
+from games.table.arrange import arrangement_attr, suggested_discard
 from games.table.board_markup import cards_left, clock, esc, oob
 from games.words.terms import term_html
 
@@ -40,19 +41,22 @@ def _hand_words(lang: str | None) -> dict[str, str]:
         "legend": gettext("Your cards: choose cards for your next action"),
         "actions": escape(gettext("Actions")),
         # Not "take" and "layoff": those keys are the buttons' labels, set below.
-        "take_hint": gettext("To take the discard, choose the cards it melds with."),
+        "take_hint": gettext("Tap the discard to take it with the cards it melds with."),
         "layoff_hint": gettext("To lay off, choose cards and a meld on the table."),
+        "arrange": gettext("Arrange"),
+        "arrange_said": escape(gettext("Arrange your hand: melds first, then near-melds")),
         # The labels are the buttons' whole markup, made once per flag set below.
         **{kind: pgettext("action", label) for kind, _, label in ACTIONS},
     }
 
 
 @lru_cache(maxsize=64)
-def _actions(flags: tuple[bool, ...], lang: str | None) -> str:
+def _actions(flags: tuple[bool, ...], lang: str | None, takes: str = "") -> str:
     words = _hand_words(lang)
     buttons = "".join(
         f'<button type="submit" class="{classes}" name="action" value="{kind}" '
-        f'id="act-{kind}">{words[kind]}</button>'
+        f'id="act-{kind}"{f" data-takes={chr(34)}{takes}{chr(34)}" if kind == "take" else ""}>'
+        f"{words[kind]}</button>"
         for (kind, classes, _), shown in zip(ACTIONS, flags, strict=True)
         if shown
     )
@@ -115,12 +119,22 @@ def hand(v: Mapping[str, Any]) -> str | None:
             f'name="action" value="back">{words["back"]}</button></p>'
         )
     if cards:
+        # The seat's own cards, arranged (Arrange) and the one a tap on the discard pile
+        # throws when none is chosen: static/js/table.js reads them.
+        held = tuple(v.get("hand_cards") or ())
+        suggest = (
+            f' data-suggest="{suggested_discard(held)}"' if can.get("discard") and held else ""
+        )
         out.append(
             f'<fieldset class="hand-fieldset"><legend class="visually-hidden">{words["legend"]}'
-            f'</legend><ul class="hand">{esc(v["hand_html"])}</ul></fieldset>'
+            f'</legend><ul class="hand" data-seat="{v.get("me")}" data-n="{len(cards)}" '
+            f'data-arrange="{arrangement_attr(held)}"{suggest}>{esc(v["hand_html"])}</ul>'
+            f'<button type="button" class="button-link arrange" id="arrange" '
+            f'aria-label="{words["arrange_said"]}">{words["arrange"]}</button></fieldset>'
         )
     if can.get("any"):
-        out.append(_actions(tuple(bool(can.get(kind)) for kind, _, _ in ACTIONS), lang))
+        flags = tuple(bool(can.get(kind)) for kind, _, _ in ACTIONS)
+        out.append(_actions(flags, lang, v.get("takes") or ""))
         if can.get("take"):
             out.append(f'<p class="hint">{words["take_hint"]}</p>')
         elif can.get("layoff"):

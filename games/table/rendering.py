@@ -4,7 +4,7 @@ Everything here starts from ``seat_view`` (the engine's observer), so a template
 show what the seat may see: its own hand, the public table, and every hand after the end.
 Templates get these flags and faces, never a ``GameState``, a deal or a seed in play.
 
-Size: ~550 lines, kept whole: who may watch, the board's context and the memo of the
+Size: ~600 lines, kept whole: who may watch, the board's context and the memo of the
 parts a socket sends are one pipeline from a snapshot to HTML, and the memo's keys must
 change with the context they key (the cards and panels are apart, in pieces.py).
 """
@@ -31,6 +31,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
 from games.engine import Move, SeatView, seat_view
+from games.engine.cards import codes_of
 from games.engine.state import Phase
 from games.models import Game
 from games.play.live import snapshots
@@ -237,6 +238,12 @@ def _dealt_context(
         "hand": hand,
         "hand_points": view.hand_points,
         "hand_html": hand_html,
+        "hand_cards": view.hand,
+        # The seat's own ways to take the discard (its own cards): a tap on the discard
+        # takes it at once when there is one, and asks when there are several.
+        "takes": "|".join(" ".join(codes_of(m.cards)) for m in view.legal if m.type == "take")
+        if game.status == Game.Status.PLAYING
+        else "",
         "top_discard": face(view.top_discard) if view.top_discard is not None else None,
         "discards": len(view.discards),
         "discard_cards": view.discards,
@@ -387,9 +394,16 @@ def turn_text(view: SeatView, names: list[str]) -> str:
     if not mine:
         return gettext("%(who)s's turn.") % {"who": names[view.turn]}
     if view.phase is Phase.START:
-        if any(m.type == "call" for m in view.legal):
+        # Taking the discard is offered only when it melds with the hand (R3).
+        call = any(m.type == "call" for m in view.legal)
+        take = any(m.type == "take" for m in view.legal)
+        if call and take:
             return gettext("Your turn: draw, call Draw, or take the discard.")
-        return gettext("Your turn: draw or take the discard.")
+        if call:
+            return gettext("Your turn: draw or call Draw.")
+        if take:
+            return gettext("Your turn: draw or take the discard.")
+        return gettext("Your turn: draw a card.")
     return gettext("Your turn: meld or lay off if you like, then discard one card.")
 
 
@@ -478,12 +492,12 @@ MOVE_ID = "%%move-id%%"
 def _hand_key(v: dict[str, Any]) -> tuple | None:
     mine = v.get("my_panel")
     return (
-        v["game_id"], v["oob"], v["spectator"], v.get("waiting"), v.get("finished"),
+        v["game_id"], v.get("me"), v["oob"], v["spectator"], v.get("waiting"), v.get("finished"),
         v.get("playing"), tuple(v.get("hand", ())), v.get("hand_points"),
         (mine.turn, mine.opened, mine.blocked, mine.dealer, mine.away, mine.last_turn,
          mine.block_note, _clock_key(mine)) if mine else None,
         v["now"] if mine and mine.deadline else None,  # the clock's
-        tuple(sorted(v.get("can", {}).items())),
+        tuple(sorted(v.get("can", {}).items())), v.get("takes"),
     )  # fmt: skip
 
 

@@ -85,6 +85,7 @@
       melds: meldKeys(),
       discard: codes("#table-center .pile-discard [data-card]").join(""),
       atBottom: movesAtBottom(),
+      seats: seatCounts(),
       result: resultShown(),
     };
   }
@@ -108,6 +109,21 @@
     });
     var top = document.querySelector("#table-center .pile-discard [data-card]");
     if (top && top.getAttribute("data-card") !== before.discard) top.classList.add("is-new");
+    document.querySelectorAll("#seats .seat-panel[data-seat]").forEach(function (seat) {
+      var was = before.seats[seat.getAttribute("data-seat")];
+      var count = seat.querySelector(".seat-count");
+      var fan = seat.querySelector(".seat-fan");
+      if (fan && count && was !== undefined && was !== count.textContent) fan.classList.add("is-new");
+    });
+  }
+
+  function seatCounts() {
+    var counts = {};
+    document.querySelectorAll("#seats .seat-panel[data-seat]").forEach(function (seat) {
+      var count = seat.querySelector(".seat-count");
+      if (count) counts[seat.getAttribute("data-seat")] = count.textContent;
+    });
+    return counts;
   }
 
   function scrollMoves() {
@@ -378,6 +394,7 @@
         }
       }
     );
+    piles();
     var hand = document.getElementById("my-hand");
     if (!hand) return;
     hand.classList.toggle("is-offline", off);
@@ -572,7 +589,7 @@
     if (!window.Sortable || !hand || hand.getAttribute("data-drag")) return;
     hand.setAttribute("data-drag", "1"); // each new hand is a new element
     window.Sortable.create(hand, {
-      sort: false, // the order is the server's (or by rank); a drag is a move, not a sort
+      sort: true, // a drag within the hand puts the card where it is dropped (kept)
       forceFallback: true, // pointer events: the same for a mouse and a finger
       fallbackTolerance: 8, // less movement than this is a tap, which chooses the card
       delay: 150,
@@ -582,11 +599,353 @@
         var at = event.originalEvent;
         var point = at && at.changedTouches ? at.changedTouches[0] : at;
         if (!point || point.clientX === undefined) return;
+        var under = document.elementFromPoint(point.clientX, point.clientY);
+        if (under && under.closest("#my-hand .hand")) {
+          keepOrder(true);
+          return;
+        }
         dropped(event.item.querySelector('input[name="cards"]'), point.clientX, point.clientY);
       },
     });
   }
   dragging();
+
+  // --- Every meld in view: the felt's melds sized to the room there is (issue 48) -------
+  // The largest card height (--mh) at which every meld of every seat fits the felt's meld
+  // area without scrolling, found by halving the range: a few layouts a board.
+  var MELD_MAX = 140;
+  var MELD_MIN = 18;
+  function fitMelds() {
+    var area = document.getElementById("table-melds");
+    if (!area || !area.querySelector(".meld")) return;
+    var fits = function (h) {
+      area.style.setProperty("--mh", h + "px");
+      return area.scrollHeight <= area.clientHeight && area.scrollWidth <= area.clientWidth;
+    };
+    var top = Math.min(MELD_MAX, Math.max(MELD_MIN, area.clientHeight));
+    if (fits(top)) return;
+    var low = MELD_MIN;
+    var high = top;
+    while (high - low > 1) {
+      var mid = Math.floor((low + high) / 2);
+      if (fits(mid)) low = mid;
+      else high = mid;
+    }
+    fits(low);
+  }
+  fitMelds();
+  var fitting = 0;
+  window.addEventListener("resize", function () {
+    window.cancelAnimationFrame(fitting);
+    fitting = window.requestAnimationFrame(fitMelds);
+  });
+
+  // --- The hand's order: dragged or arranged, kept for this game and seat -------------
+  // In this browser's storage under the game and seat; cards new to the hand (drawn,
+  // taken) go at the end. Nothing stored: the server's order (by suit).
+  function orderKey(hand) {
+    var section = document.querySelector("[ws-connect][data-game]");
+    var game = section ? section.getAttribute("data-game") : "";
+    return "tongits-hand:" + game + ":" + hand.getAttribute("data-seat");
+  }
+
+  function handItems(hand) {
+    return Array.from(hand.children).filter(function (li) {
+      return li.querySelector(".hand-card[data-card]");
+    });
+  }
+
+  function codeOf(li) {
+    return li.querySelector(".hand-card").getAttribute("data-card");
+  }
+
+  function placeInOrder(hand, order) {
+    var items = handItems(hand);
+    var rank = {};
+    order.forEach(function (code, i) { rank[code] = i; });
+    var placed = items.slice().sort(function (a, b) {
+      var ra = codeOf(a) in rank ? rank[codeOf(a)] : 1000 + items.indexOf(a);
+      var rb = codeOf(b) in rank ? rank[codeOf(b)] : 1000 + items.indexOf(b);
+      return ra - rb;
+    });
+    placed.forEach(function (li) { hand.appendChild(li); });
+  }
+
+  // Save the hand's order as shown (after a drag, or Arrange); a person's own order
+  // replaces "sort by rank", which orders by CSS.
+  function keepOrder(byHand) {
+    var hand = document.querySelector("#my-hand .hand[data-seat]");
+    if (!hand) return;
+    var order = handItems(hand).map(codeOf);
+    try { window.localStorage.setItem(orderKey(hand), JSON.stringify(order)); } catch (e) {}
+    var sorted = document.getElementById("sort-by-rank");
+    if (byHand && sorted && sorted.checked) {
+      sorted.checked = false;
+      sorted.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    rove();
+  }
+
+  function keptOrder() {
+    var hand = document.querySelector("#my-hand .hand[data-seat]");
+    if (!hand || hand.getAttribute("data-ordered")) return;
+    hand.setAttribute("data-ordered", "1"); // each new hand is a new element
+    var stored = null;
+    try { stored = JSON.parse(window.localStorage.getItem(orderKey(hand)) || "null"); } catch (e) {}
+    if (Array.isArray(stored)) placeInOrder(hand, stored);
+  }
+  keptOrder();
+
+  // Arrange: the melds of the hand first, then pairs and nearly-runs, the deadwood last
+  // (worked out by the server from this seat's own cards: games/table/arrange.py).
+  function arrange() {
+    var hand = document.querySelector("#my-hand .hand[data-arrange]");
+    if (!hand) return;
+    var order = [];
+    hand.getAttribute("data-arrange").split("|").forEach(function (group) {
+      var cards = group.split(":")[1];
+      if (cards) order = order.concat(cards.split(" "));
+    });
+    placeInOrder(hand, order);
+    keepOrder(true);
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("#arrange")) arrange();
+  });
+
+  // --- The stock and the discard as buttons: a turn in two taps ------------------------
+  // Tap the stock: Draw. Tap the discard: take it (with the only meld it makes, or the
+  // one the person picks when it makes several), or throw the card chosen (the one the
+  // hand suggests, ringed, when none is). Each presses the move's own button, so only a
+  // move offered now is made, and the server checks it as ever.
+  function button(id) {
+    var found = document.getElementById(id);
+    return found && !found.disabled ? found : null;
+  }
+
+  function chosen() {
+    return handInputs().filter(function (input) { return input.checked; });
+  }
+
+  function suggested() {
+    var hand = document.querySelector("#my-hand .hand[data-suggest]");
+    var code = hand && hand.getAttribute("data-suggest");
+    return code ? document.getElementById("card-" + code) : null;
+  }
+
+  function piles() {
+    var stock = document.querySelector(".pile-stock");
+    var pile = document.querySelector(".pile-discard");
+    var sending = document.querySelector(".table-screen.is-sending");
+    if (stock) stock.disabled = !!sending || !button("act-draw");
+    if (pile) {
+      var throwing = !!button("act-discard");
+      pile.disabled = !!sending || !(throwing || button("act-take"));
+      pile.classList.toggle("is-throw", throwing);
+    }
+    document.querySelectorAll("#my-hand .is-suggested").forEach(function (card) {
+      card.classList.remove("is-suggested");
+    });
+    var hint = button("act-discard") && !chosen().length && suggested();
+    if (hint) hint.closest(".hand-card").classList.add("is-suggested");
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.name === "cards") piles();
+  });
+
+  function press(act, cards) {
+    if (cards) {
+      handInputs().forEach(function (input) { input.checked = cards.indexOf(input.value) >= 0; });
+    }
+    act.click();
+  }
+
+  function closeChoice() {
+    var open = document.querySelector(".take-choice");
+    if (open) open.remove();
+  }
+
+  // Several ways to take the discard: each is offered as its cards, just above the hand.
+  function askWhichTake(act, ways, pile) {
+    closeChoice();
+    var box = document.createElement("div");
+    box.className = "take-choice";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", pile.getAttribute("data-ask") || "");
+    var said = document.createElement("p");
+    said.textContent = pile.getAttribute("data-ask") || "";
+    box.appendChild(said);
+    ways.forEach(function (way) {
+      var pick = document.createElement("button");
+      pick.type = "button";
+      pick.className = "button button-secondary";
+      way.split(" ").forEach(function (code) {
+        var card = document.querySelector('#my-hand .hand-card[data-card="' + code + '"] .card-face');
+        var chip = document.createElement("span");
+        chip.className = "chip suit-" + code.charAt(1).toLowerCase();
+        chip.textContent = card ? card.textContent : code;
+        pick.appendChild(chip);
+      });
+      pick.addEventListener("click", function () {
+        closeChoice();
+        press(act, way.split(" "));
+      });
+      box.appendChild(pick);
+    });
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "button-link";
+    cancel.textContent = "\u00d7";
+    cancel.setAttribute("aria-label", pile.getAttribute("data-cancel") || "Cancel");
+    cancel.addEventListener("click", closeChoice);
+    box.appendChild(cancel);
+    var form = document.getElementById("my-hand");
+    form.parentNode.insertBefore(box, form);
+    box.querySelector("button").focus({ preventScroll: true });
+  }
+
+  document.addEventListener("click", function (event) {
+    var pile = event.target.closest && event.target.closest(".pile");
+    if (!pile || pile.disabled) return;
+    if (pile.classList.contains("pile-stock")) {
+      var draw = button("act-draw");
+      if (draw) press(draw);
+      return;
+    }
+    var throwIt = button("act-discard");
+    if (throwIt) {
+      var cards = chosen();
+      if (!cards.length && suggested()) suggested().checked = true;
+      press(throwIt);
+      return;
+    }
+    var take = button("act-take");
+    if (take) press(take); // chosen for the person below, if need be
+  });
+
+  // Take discard (the pile tapped, or the button pressed) with no cards chosen that meld
+  // with it: the only way it melds is chosen for the person; several are asked about.
+  document.addEventListener(
+    "click",
+    function (event) {
+      var take = event.target.closest && event.target.closest("#act-take");
+      if (!take || take.disabled) return;
+      var ways = (take.getAttribute("data-takes") || "").split("|").filter(Boolean);
+      var mine = chosen().map(function (input) { return input.value; }).sort().join(" ");
+      var fits = ways.some(function (way) { return way.split(" ").sort().join(" ") === mine; });
+      if (fits || !ways.length) return;
+      if (ways.length === 1) {
+        handInputs().forEach(function (input) {
+          input.checked = ways[0].split(" ").indexOf(input.value) >= 0;
+        });
+        return;
+      }
+      event.preventDefault();
+      event.stopPropagation();
+      askWhichTake(take, ways, document.querySelector(".pile-discard"));
+    },
+    true
+  );
+
+  // --- Felt at once: the move shown before the server answers ----------------------------
+  // The card thrown lands on the pile, the card drawn arrives face down, the cards melded
+  // leave the hand, as soon as the move is sent; the server's board then confirms it (its
+  // parts replace these), or its refusal, said just above the hand, puts them back. The
+  // move itself goes once: the form's seq and move id are the guard, and the buttons are
+  // off while it is on its way.
+  var pending = null;
+
+  function settle() {
+    if (!pending) return;
+    window.clearTimeout(pending.timer);
+    document.querySelectorAll(".is-pending").forEach(function (el) { el.remove(); });
+    document.querySelectorAll(".is-leaving").forEach(function (el) { el.classList.remove("is-leaving"); });
+    var table = document.querySelector(".table-screen");
+    if (table) table.classList.remove("is-sending");
+    pending = null;
+    piles();
+  }
+
+  function cardClone(input, size) {
+    var card = input.closest(".hand-card");
+    var copy = document.createElement("span");
+    copy.className = "card " + (size ? "card-" + size + " " : "") + "suit-" +
+      card.getAttribute("data-card").charAt(1).toLowerCase() + " is-pending";
+    copy.setAttribute("aria-hidden", "true");
+    var face = document.createElement("span");
+    face.className = "card-face";
+    card.querySelectorAll(".card-index > span").forEach(function (part) {
+      var piece = document.createElement("span");
+      piece.textContent = part.textContent;
+      face.appendChild(piece);
+    });
+    copy.appendChild(face);
+    return copy;
+  }
+
+  function showAtOnce(kind) {
+    var hand = document.querySelector("#my-hand .hand");
+    var cards = chosen();
+    if (kind === "draw" || kind === "take") {
+      var li = document.createElement("li");
+      li.className = "is-pending";
+      var card = document.createElement("span");
+      card.className = "card hand-card is-pending";
+      li.appendChild(card);
+      if (hand) hand.appendChild(li);
+      if (kind === "take") {
+        var top = document.querySelector(".pile-discard > .card[data-card]");
+        if (top) top.classList.add("is-leaving");
+      }
+    } else if (kind === "discard" && cards.length === 1) {
+      var pile = document.querySelector(".pile-discard");
+      var shown = pile && pile.querySelector(":scope > .card");
+      if (shown) {
+        shown.classList.add("is-leaving");
+        pile.insertBefore(cardClone(cards[0], ""), shown);
+      }
+      cards[0].closest("li").classList.add("is-leaving");
+    } else if ((kind === "meld" || kind === "secret" || kind === "layoff") && cards.length) {
+      var groups = document.querySelector("#table-melds .meld-groups");
+      var meld = document.createElement("div");
+      meld.className = "meld is-pending";
+      cards.forEach(function (input) {
+        meld.appendChild(cardClone(input, "small"));
+        input.closest("li").classList.add("is-leaving");
+      });
+      var target = kind === "layoff" && document.querySelector('input[name="meld"]:checked');
+      var where = target ? target.closest(".meld") : null;
+      if (where) {
+        Array.from(meld.children).forEach(function (c) { where.appendChild(c); });
+      } else if (groups) {
+        groups.appendChild(meld);
+      }
+      fitMelds();
+    } else {
+      return;
+    }
+    var table = document.querySelector(".table-screen");
+    if (table) table.classList.add("is-sending");
+    // Nothing heard in ten seconds: put the felt back (the move may still arrive, in the
+    // board that follows; it is never sent again).
+    pending = { timer: window.setTimeout(settle, 10000) };
+    piles();
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || form.id !== "my-hand") return;
+    var by = event.submitter;
+    if (!by || by.name !== "action" || pending) return;
+    closeChoice();
+    showAtOnce(by.value);
+  });
+
+  // A refusal (the message box alone) or a new board: whatever was shown at once goes.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    settle();
+    closeChoice();
+  });
 
   // Every new board: the hand's tab stop, and the buttons as the connection allows.
   document.addEventListener("htmx:wsAfterMessage", function () {
@@ -594,10 +953,16 @@
     disableActions();
     loadSortable();
     dragging();
+    keptOrder();
+    piles();
+    fitMelds();
   });
   document.addEventListener("htmx:afterSwap", function () {
     rove();
     disableActions();
     dragging();
+    keptOrder();
+    piles();
   });
+  piles();
 })();

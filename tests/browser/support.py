@@ -77,7 +77,9 @@ OUT_OF_VIEW = """() => {
     inside(card, `card ${card.dataset.card}`);
     const next = cards[i + 1];
     const corner = card.querySelector(".card-index").getBoundingClientRect();
-    if (next && next.getBoundingClientRect().left < corner.right - 0.5) {
+    // (the next card in the same row: a hand in two rows starts its second at the left)
+    const row = next && Math.abs(next.getBoundingClientRect().top - corner.top) < 20;
+    if (row && next.getBoundingClientRect().left < corner.right - 0.5) {
       out.push(`corner of ${card.dataset.card} covered`);
     }
   });

@@ -345,7 +345,12 @@ def test_a_seat_that_may_take_the_discard_is_told_how(client, alice, bob, carol,
     html = page(client, people[seat], three_people).content.decode()
 
     assert ">Take discard</button>" in html
-    assert '<p class="hint">To take the discard, choose the cards it melds with.</p>' in html
+    assert '<p class="hint">Tap the discard to take it with the cards it melds with.</p>' in html
+    # The ways to take it, for a tap on the pile: each of the seat's own cards only (R3).
+    takes = re.search(r'id="act-take" data-takes="([^"]*)"', html).group(1)
+    view = seat_view(moves.game_state(three_people), seat)
+    own = {CODES[c] for c in view.hand}
+    assert takes and {c for way in takes.split("|") for c in way.split()} <= own
 
 
 def test_a_draw_call_names_the_caller_and_asks_the_answering_seat_to_fold_or_fight(
