@@ -198,3 +198,33 @@ async def test_a_request_whose_client_left_while_it_waited_never_runs(settings):
     assert await _statuses([busy]) == [200]
     await busy.wait(timeout=5)
     assert handler.paths == ["/slow/"]
+
+
+def _poll(path: str) -> dict:
+    scope = _get(path)
+    scope["headers"] = [*scope["headers"], (b"x-tongits-poll", b"1")]
+    return scope
+
+
+async def test_a_busy_worker_answers_a_poll_busy_at_once_and_keeps_the_others_in_line():
+    """Overload sheds the pages' polls first: a poll that would wait behind as many
+    requests as TONGITS_POLL_SHED_QUEUE says is answered 503 with Retry-After without
+    entering Django; a page or a form waits its turn as before."""
+    handler = Counting(1)
+    handler.shed_polls_at, handler.busy_seconds = 1, 7
+    first = await _requests(handler, 1)  # holds the one place
+    poll_early = ApplicationCommunicator(handler, _poll("/manifest.webmanifest"))
+    await poll_early.send_input({"type": "http.request", "body": b""})
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    assert handler.inside == 1 and handler.waiting == 1  # nobody waited yet: it waits
+    waiting = await _requests(handler, 1)
+    poll = ApplicationCommunicator(handler, _poll("/manifest.webmanifest"))
+    await poll.send_input({"type": "http.request", "body": b""})
+    start = await poll.receive_output(timeout=5)
+    assert start["status"] == 503
+    assert (b"Retry-After", b"7") in start["headers"]
+    assert handler.served == 0  # answered without entering Django
+
+    handler.go.set()
+    assert await _statuses([*first, poll_early, *waiting]) == [200, 200, 200]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Prefetch
@@ -112,6 +113,8 @@ class Board:
     rows: list[tuple[scoring.Standing, Entry]]
     games: list[Game]  # newest first
     html: dict[str, str] = field(default_factory=dict)
+    # Digests of parts of it, made once a board (games/tournaments/views.py _shown).
+    digests: dict[str, Any] = field(default_factory=dict)
 
     def podium(self) -> list[scoring.Standing]:
         return [row for row, _e in self.rows if row.rank <= 3 and row.score.games]

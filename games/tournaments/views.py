@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import math
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -40,6 +41,9 @@ SLOW_POLL_SECONDS = 10
 ROWS_SHOWN = 50  # standings rows a watcher is sent, besides their own
 ROW_MARK = "<!--standing-->"  # between two rows of the rendered standings
 SHOWN = 20
+# The live part's answers say in this header how many standings rows are left out
+# (static/js/tournament.js shows it): a join changes that, and nothing else a watcher sees.
+MORE_HEADER = "X-Tongits-More"
 
 
 def tournaments(request: HtmxHttpRequest) -> HttpResponse:
@@ -108,11 +112,53 @@ def _entry(request: HtmxHttpRequest, t: Tournament) -> tuple[Entry | None, Game 
 def _version(
     t: Tournament, state: str, b: Board, entry: Entry | None, current, held: int | None
 ) -> str:
-    """What the live part shows, but the countdown (the page counts it itself): a poll
-    that finds it unchanged gets no content, so nothing on the page moves (focus included).
-    The standings are the board's (its revision), the rest the watcher's own."""
-    seen = (state, b.rev, entry and entry.state, current and current.pk, held)
+    """What the live part shows this watcher, but the countdown (the page counts it itself)
+    and how many rows are left out (sent with every answer, ``_more``): a poll that finds
+    it unchanged gets no content, so nothing on the page moves (focus included). The
+    standings are what the watcher is shown of the board (``_shown``), not its revision:
+    a crowd joining changes the revision several times a second, and every watcher's poll
+    was a fresh render of rows it had already."""
+    seen = (state, _shown(b, entry), entry and entry.state, current and current.pk, held)
     return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
+
+
+def _digest(parts) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _row(row, e: Entry) -> tuple:
+    """What the page shows of one standing."""
+    s = row.score
+    return (e.pk, row.rank, row.name, s.on_fire, s.marks, s.points, s.games,
+            round(s.performance), e.state)  # fmt: skip
+
+
+def _shown(b: Board, entry: Entry | None) -> tuple:
+    """What the watcher whose entry is ``entry`` is shown of board ``b``: its games, its
+    first ``ROWS_SHOWN`` rows, their own row below them, and whether rows are left out;
+    each part's digest made once a board."""
+    d = b.digests
+    if "top" not in d:  # "top" set last: another thread may read the others once it is
+        d["games"] = _digest([(g.pk, g.is_over, [s.shown_name for s in g.seats.all()])
+                              for g in b.games])  # fmt: skip
+        d["at"] = {e.pk: i for i, (_row_, e) in enumerate(b.rows)}
+        d["top"] = _digest([_row(row, e) for row, e in b.rows[:ROWS_SHOWN]])
+    own = d["at"].get(entry.pk) if entry is not None else None
+    below = _row(*b.rows[own]) if own is not None and own >= ROWS_SHOWN else None
+    return (d["games"], d["top"], below, len(b.rows) > ROWS_SHOWN + (below is not None))
+
+
+def _more(b: Board, entry: Entry | None) -> str:
+    """The sentence under the standings that says how many rows are left out, or ''."""
+    own = b.digests["at"].get(entry.pk) if entry is not None else None
+    hidden = len(b.rows) - ROWS_SHOWN - (1 if own is not None and own >= ROWS_SHOWN else 0)
+    if hidden <= 0:
+        return ""
+    return ngettext(
+        "%(n)s more player is in the tournament record.",
+        "%(n)s more players are in the tournament record.",
+        hidden,
+    ) % {"n": hidden}
 
 
 def _waits(state: str, entry: Entry | None, current) -> bool:
@@ -148,13 +194,10 @@ def _board_html(request: HtmxHttpRequest, t: Tournament, b: Board, entry: Entry 
         marked = f'<tr data-entry="{entry.pk}" class="standings-you">'
         shown = [row.replace(mark, marked, 1) if mark in row else row for row in shown]
     if len(rows) > len(shown):  # said after the table's scrolling box
-        hidden = len(rows) - len(shown)
-        text = ngettext(
-            "%(n)s more player is in the tournament record.",
-            "%(n)s more players are in the tournament record.",
-            hidden,
-        ) % {"n": hidden}
-        more = format_html('<p class="muted standings-more">{}</p>', text)
+        _shown(b, entry)
+        more = format_html(
+            '<p class="muted standings-more" id="standings-more">{}</p>', _more(b, entry)
+        )
         end = tail.index("</tbody>")
         tail = tail[:end] + tail[end:].replace("</div>", f"</div>{more}", 1)
     return mark_safe(head + "".join(shown) + tail)  # noqa: S308 (our own template's output)
@@ -218,16 +261,21 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     entry, current = _entry(request, t)
     if current is not None and request.GET.get("game") != str(current.pk):
         return HttpResponseClientRedirect(reverse("table", args=[current.pk]))
-    # Nothing new (the board is this worker's, computed once a change): no content.
+    # Nothing new for this watcher (the board is this worker's, computed once a change):
+    # no content, but how many rows are left out, which the page puts in place itself.
     state = t.state(timezone.now())
     held = _held(request, _waits(state, entry, current))
-    version = _version(t, state, board(t), entry, current, held)
+    b = board(t)
+    version = _version(t, state, b, entry, current, held)
     if request.GET.get("v") == version:
-        return HttpResponse(status=204)  # htmx swaps nothing
-    # The same entry and game as the redirect's check: read again, a pairing committed in
-    # between would put its game in the part's next poll, which then never redirects.
-    context = _context(request, t, found=(entry, current))
-    return render(request, "games/tournaments/page.html#live", {**context, "oob": True})
+        response = HttpResponse(status=204)  # htmx swaps nothing
+    else:
+        # The same entry and game as the redirect's check: read again, a pairing committed
+        # in between would put its game in the part's next poll, which then never redirects.
+        context = _context(request, t, found=(entry, current))
+        response = render(request, "games/tournaments/page.html#live", {**context, "oob": True})
+    response[MORE_HEADER] = quote(_more(b, entry))  # percent-encoded: a header is ASCII
+    return response
 
 
 def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> HttpResponse:
