@@ -366,6 +366,11 @@ TONGITS_COACH_BUDGET: dict = json.loads(os.environ.get("TONGITS_COACH_BUDGET", "
 # --- Tongits ---
 # Seconds a person has for a turn before the server plays a safe move for them.
 TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
+# A person's turn clock starts when their socket sends them their first board of a game,
+# not at the deal (a crowd's pages take seconds to load); the server waits at most this
+# many seconds from the deal for that board, then their clock runs as usual (0: from the
+# deal, as before). games/play/clock.py.
+TONGITS_FIRST_BOARD_GRACE = int(os.environ.get("TONGITS_FIRST_BOARD_GRACE", "30"))
 # A series' pause between hands: the result screen's countdown before the next deal.
 TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS", "20"))
 # Sockets count their person as here for friends (games/social/presence.py).
