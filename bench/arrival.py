@@ -8,8 +8,8 @@ site's middleware, gzip included, as a browser asks, with CSRF checked), has the
 as a browser does:
 
 - **page**: the tournament's page, before joining;
-- **join**: Join posted from it with the page's CSRF token (and the page it is sent back to,
-  counted as **page** too);
+- **join**: Join posted from it with the page's CSRF token, and **page after joining**,
+  the page it sends them back to;
 - **poll, unchanged**: the page's live part asked with the version it was given, nothing
   changed for its reader;
 - **poll, after others joined**: the same, after others have joined (what a watcher sees
@@ -34,13 +34,14 @@ import cProfile
 import json
 import os
 import pstats
+import random
 import re
 import shutil
 import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from bench.live_server import BenchDatabase, close_django, server_url_from, setup_django, site_env
@@ -49,6 +50,7 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 LIVE_URL = re.compile(r'id="tournament-live" hx-get="([^"]+)"')
 KINDS = (
     "page",
+    "page after joining",
     "join",
     "poll, unchanged",
     "poll, after others joined",
@@ -76,6 +78,7 @@ class Costs:
 
     def __init__(self, profile: str | None) -> None:
         self.ms: dict[str, list[float]] = defaultdict(list)
+        self.statuses: dict[str, Counter] = defaultdict(Counter)
         self.queries: dict[str, int] = {}
         self.profile_kind = profile
         self.profile = cProfile.Profile() if profile else None
@@ -89,6 +92,7 @@ class Costs:
         self.ms[kind].append((clock() - start) * 1000)
         if profiling:
             self.profile.disable()
+        self.statuses[kind][getattr(result, "status_code", None)] += 1
         return result
 
     async def measure_async(self, kind: str, call):
@@ -125,6 +129,7 @@ class Costs:
                 "p50_ms": round(statistics.median(values), 2),
                 "p90_ms": round(values[int(0.9 * (len(values) - 1))], 2),
                 "queries": self.queries.get(kind),
+                "statuses": {str(k): v for k, v in self.statuses[kind].items() if k},
             }
         return out
 
@@ -138,7 +143,16 @@ def client_for(cookie: str, index: int):
     address = f"10.{index // 65536 % 256}.{index // 256 % 256}.{index % 256}"
     client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_ENCODING="gzip, br", REMOTE_ADDR=address)
     client.cookies[name] = value
+    # One handler for every client, as a worker has: its middleware is loaded once (a new
+    # Client loads it again, WhiteNoise's scan of the static files included).
+    global _handler
+    if _handler is None:
+        _handler = client.handler
+    client.handler = _handler
     return client
+
+
+_handler = None
 
 
 def htmx(client, url: str):
@@ -162,8 +176,16 @@ def arrive(opts: argparse.Namespace, costs: Costs) -> tuple[int, list]:
     from bench.live_site import make_people
     from games.tournaments import services
     from games.tournaments.models import Tournament
+    from games.tournaments.standings import board, forget
 
-    people = make_people(opts.people, prefix="arrival")
+    # Names as a crowd's are, in no order: each newcomer lands anywhere in the standings
+    # (all at 0 points, by name), among the first rows one time in n/ROWS_SHOWN.
+    rng = random.Random(1)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    people = [
+        make_people(1, prefix="".join(rng.choices(letters, k=6)) + f"{i}_")[0]
+        for i in range(opts.people)
+    ]
     t = services.create(
         None, name="Arrival", starts_at=timezone.now() + timedelta(hours=1), minutes=60,
         variant="", rated=True, turn_seconds=30, bot_kind="normal", public=True,
@@ -184,15 +206,22 @@ def arrive(opts: argparse.Namespace, costs: Costs) -> tuple[int, list]:
             ),
         )
         assert joined.status_code == 302, joined.status_code
-        back = costs.measure("page", lambda c=client: c.get(page_url))
+        back = costs.measure("page after joining", lambda c=client: c.get(page_url))
         live = LIVE_URL.search(text(back)).group(1).replace("&amp;", "&")
-        poll = costs.measure("poll, unchanged", lambda c=client, u=live: htmx(c, u))
+        for _ in range(3):  # the page's board may be a second old: its row comes in a poll
+            first = htmx(client, live)
+            if first.status_code != 200:
+                break
+            live = LIVE_URL.search(text(first)).group(1).replace("&amp;", "&")
+        costs.measure("poll, unchanged", lambda c=client, u=live: htmx(c, u))
         if i == 5:
             costs.count_queries("poll, unchanged", lambda c=client, u=live: htmx(c, u))
-        assert poll.status_code == 204, poll.status_code
         watched.append((client, live))
         # The watchers who joined a few arrivals ago poll now: others have joined since.
         if i >= 10 and i % 5 == 0:
+            # The board of the last change, made once for all its watchers (not counted).
+            forget(t.pk)
+            board(Tournament.objects.get(pk=t.pk))
             for earlier, url in watched[i - 10 : i - 5]:
                 costs.measure("poll, after others joined", lambda c=earlier, u=url: htmx(c, u))
     client, url = watched[len(watched) // 2]
@@ -272,9 +301,12 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{kind:28} {row['p50_ms']:7.2f} ms CPU (p90 {row['p90_ms']:.2f}), "
                 f"{row['queries'] if row['queries'] is not None else '-'} queries, n={row['n']}"
+                f" {row['statuses']}"
             )
         if costs.profile is not None:
-            pstats.Stats(costs.profile).sort_stats("cumulative").print_stats(35)
+            pstats.Stats(costs.profile).sort_stats(
+                os.environ.get("SORT", "cumulative")
+            ).print_stats(45)
         print(json.dumps({"people": opts.people, "tables": opts.tables, **report}))
         return 0
     finally:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
@@ -288,3 +289,25 @@ def test_a_watcher_below_the_first_rows_sees_their_own_rows_changes(client, monk
     assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
     services.pause(t.pk, people[-1])  # its own row changes (and its buttons)
     assert client.get(poll, headers={"HX-Request": "true"}).status_code == 200
+
+
+def test_before_the_start_entrants_are_listed_as_they_joined_so_a_join_adds_a_row_at_the_end(
+    client, monkeypatch
+):
+    from games.tournaments import views
+
+    monkeypatch.setattr(views, "ROWS_SHOWN", 2)
+    staff = get_user_model().objects.create_user("staff", is_staff=True)
+    t = services.create(
+        staff, name="Later", starts_at=timezone.now() + timedelta(hours=1), public=True
+    )
+    first = _people(3, "m")
+    for person in first:
+        services.join(t.pk, person)
+    client.force_login(first[0])
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    poll = _poll_of(page)
+    services.join(t.pk, _people(1, "a")[0])  # would sort first by name: listed last
+    assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    rows = [e.user.username for _row, e in standings.board(Tournament.objects.get(pk=t.pk)).rows]
+    assert rows == ["m0", "m1", "m2", "a0"]

@@ -289,7 +289,12 @@ def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> Htt
         messages.error(request, str(e.message))
     else:
         messages.success(request, done)
-        forget(tournament_id)  # the page they go back to shows their change at once
+        if action is not services.join:
+            forget(tournament_id)  # the page they go back to shows their change at once
+        # A join leaves this worker's board be: their entry's buttons and words are their
+        # own (read fresh), their row comes with the next board (TONGITS_STANDINGS_SECONDS).
+        # In a crowd joining, each join made the page it sends its person back to compute
+        # and render every entrant's standing again, a cost that grew with the crowd.
     url = reverse("tournament", args=[tournament_id])
     return redirect(f"{url}?invite={token}" if token else url)
 
