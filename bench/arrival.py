@@ -217,13 +217,24 @@ def arrive(opts: argparse.Namespace, costs: Costs) -> tuple[int, list]:
         if i == 5:
             costs.count_queries("poll, unchanged", lambda c=client, u=live: htmx(c, u))
         watched.append((client, live))
-        # The watchers who joined a few arrivals ago poll now: others have joined since.
-        if i >= 10 and i % 5 == 0:
+        # A panel of watchers, the first five in, polls after every fifth join from the 55th
+        # on (a first rows' worth of people in), each with the version of the last part it
+        # was sent, as htmx does.
+        panel = range(5)
+        if i >= 55 and i % 5 == 0:
             # The board of the last change, made once for all its watchers (not counted).
             forget(t.pk)
             board(Tournament.objects.get(pk=t.pk))
-            for earlier, url in watched[i - 10 : i - 5]:
-                costs.measure("poll, after others joined", lambda c=earlier, u=url: htmx(c, u))
+            for j in panel:
+                earlier, url = watched[j]
+                answer = costs.measure(
+                    "poll, after others joined", lambda c=earlier, u=url: htmx(c, u)
+                )
+                if answer.status_code == 200:
+                    watched[j] = (
+                        earlier,
+                        LIVE_URL.search(text(answer)).group(1).replace("&amp;", "&"),
+                    )
     client, url = watched[len(watched) // 2]
     costs.count_queries("poll, after others joined", lambda: htmx(client, url))
     Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now(), due_at=timezone.now())
