@@ -570,3 +570,15 @@ def test_bots_are_not_waited_for(make_game, alice, settings):
     settings.TONGITS_FIRST_BOARD_GRACE = 30
     make_game(["greedy", alice, "greedy"], seed=ALICE_FIRST)
     assert clock.run_due(timezone.now(), limit=1) == 1  # the bot to move plays at once
+
+
+def test_a_board_within_a_second_of_the_turn_leaves_the_clock_be(
+    make_game, alice, bob, carol, settings
+):
+    settings.TONGITS_FIRST_BOARD_GRACE = 30
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=5)
+    due, rev = game.due_at, game.rev
+    soon = game.turn_started_at + first_board.SLACK / 2
+    assert not first_board.board_sent(game.pk, 0, now=soon)
+    game = fresh(game)
+    assert game.due_at == due and game.rev == rev and seat(game, 0).board_at == soon

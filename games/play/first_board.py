@@ -23,6 +23,10 @@ from django.utils import timezone
 from games.models import Game, Seat
 from games.play import services
 
+# A board sent this soon after the turn began (the next game over an open socket, a page
+# that loaded at once) leaves the clock be: the second is not worth every seat's new frame.
+SLACK = timedelta(seconds=1)
+
 
 def due(games: QuerySet, now: datetime, limit: int) -> list[tuple[int, int]]:
     """(id, seq) of the games of ``games`` (all due at ``now``) that the clock may play,
@@ -79,7 +83,7 @@ def board_sent(game_id: int, index: int, now: datetime | None = None) -> bool:
                 pk=game_id,
                 status=Game.Status.PLAYING,
                 turn_seat=index,
-                turn_started_at__lt=now,
+                turn_started_at__lt=now - SLACK,
                 started_at__gte=now - grace,
                 seats__index=index,
                 seats__away=False,
