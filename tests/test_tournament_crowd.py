@@ -311,3 +311,26 @@ def test_before_the_start_entrants_are_listed_as_they_joined_so_a_join_adds_a_ro
     assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
     rows = [e.user.username for _row, e in standings.board(Tournament.objects.get(pk=t.pk)).rows]
     assert rows == ["m0", "m1", "m2", "a0"]
+
+
+def test_a_workers_polls_read_the_tournament_once_a_batch_of_changes(client, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.tournaments import views
+
+    settings.TONGITS_STANDINGS_SECONDS = 3600
+    views._polled.clear()
+    t = _arena()
+    alice, bob = _people(2, "w")
+    services.join(t.pk, alice)
+    client.force_login(alice)
+    poll = _poll_of(client.get(reverse("tournament", args=[t.pk])).content.decode())
+    with CaptureQueriesContext(connection) as first:
+        assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    with CaptureQueriesContext(connection) as second:
+        assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    read = [q for q in first.captured_queries if "tournaments_tournament" in q["sql"]]
+    again = [q for q in second.captured_queries if "tournaments_tournament" in q["sql"]]
+    assert len(read) == 1 and again == []
+    views._polled.clear()

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+import time
 from typing import Any
 from urllib.parse import quote
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -86,8 +88,33 @@ def _url(t: Tournament, invite: bool = False) -> str:
     return f"{url}?invite={t.invite_token}" if invite else url
 
 
-def _visible(request: HtmxHttpRequest, tournament_id: int) -> Tournament:
+# Each worker's tournaments as its polls last read them: (time.monotonic(), row), by id.
+_polled: dict[int, tuple[float, Tournament]] = {}
+POLLED_KEPT = 50
+
+
+def _row_for_poll(tournament_id: int) -> Tournament | None:
+    """The tournament's row, read at most once every ``TONGITS_STANDINGS_SECONDS`` in this
+    worker for all its polls (its standings are shown as late anyway): a crowd's polls,
+    hundreds a second, asked for it one query each."""
+    seconds = settings.TONGITS_STANDINGS_SECONDS
+    held = _polled.get(tournament_id)
+    if held is not None and time.monotonic() - held[0] < seconds:
+        return held[1]
     t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is not None and seconds > 0:
+        if len(_polled) >= POLLED_KEPT:
+            _polled.clear()
+        _polled[tournament_id] = (time.monotonic(), t)
+    return t
+
+
+def _visible(request: HtmxHttpRequest, tournament_id: int, poll: bool = False) -> Tournament:
+    t = (
+        _row_for_poll(tournament_id)
+        if poll
+        else Tournament.objects.filter(pk=tournament_id).first()
+    )
     if t is None:
         raise Http404(gettext("There is no such tournament."))
     token = request.GET.get("invite")
@@ -257,7 +284,7 @@ def tournament(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The page's live part. A person whose new game was dealt since the page was made
     (``?game=`` says which it showed) is sent to its table."""
-    t = _visible(request, tournament_id)
+    t = _visible(request, tournament_id, poll=True)
     entry, current = _entry(request, t)
     if current is not None and request.GET.get("game") != str(current.pk):
         return HttpResponseClientRedirect(reverse("table", args=[current.pk]))
