@@ -305,17 +305,18 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return response
 
 
-def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> HttpResponse:
+def _act(request: HtmxHttpRequest, tournament_id: int, action, done) -> HttpResponse:
+    """``done``: what to say once it is done, or a callable that says it of the entry."""
     token = request.POST.get("invite") or None
     try:
         if action is services.join:
-            action(tournament_id, request.user, invite_token=token)
+            entry = action(tournament_id, request.user, invite_token=token)
         else:
-            action(tournament_id, request.user)
+            entry = action(tournament_id, request.user)
     except ServiceError as e:
         messages.error(request, str(e.message))
     else:
-        messages.success(request, done)
+        messages.success(request, done(entry) if callable(done) else done)
         if action is not services.join:
             forget(tournament_id)  # the page they go back to shows their change at once
         # A join leaves this worker's board be: their entry's buttons and words are their
@@ -329,12 +330,13 @@ def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> Htt
 @login_required
 @require_POST
 def join(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
-    # Before the start, "you play as soon as two others wait" was not so.
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is not None and t.state(timezone.now()) == "upcoming":
-        done = gettext("You are in. Pairing starts when the tournament does.")
-    else:
-        done = gettext("You are in: you play as soon as two others wait.")
+    # Before the start, "you play as soon as two others wait" was not so. (Of the
+    # tournament the join locked and read: no query of its own.)
+    def done(entry: Entry) -> str:
+        if entry.tournament.state(timezone.now()) == "upcoming":
+            return gettext("You are in. Pairing starts when the tournament does.")
+        return gettext("You are in: you play as soon as two others wait.")
+
     return _act(request, tournament_id, services.join, done)
 
 
