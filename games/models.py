@@ -233,6 +233,9 @@ class Seat(SeatKind, models.Model):
     away = models.BooleanField(_("away"), default=False)
     # Only for an imported record's seats, which belong to nobody here.
     display_name = models.CharField(_("name in the record"), max_length=40, blank=True)
+    # When its person's socket sent them their first board of this game: their turn clock
+    # does not run before (games/play/clock.py, TONGITS_FIRST_BOARD_GRACE).
+    board_at = models.DateTimeField(_("first board sent at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")

@@ -73,6 +73,8 @@ def server_clock_off(settings) -> None:
     settings.TONGITS_BOT_PAUSE = (0.0, 0.0)
     # A tournament's page shows each change at once (no batching of its standings).
     settings.TONGITS_STANDINGS_SECONDS = 0.0
+    # Turn clocks run from the deal: the tests of the wait for a first board set it.
+    settings.TONGITS_FIRST_BOARD_GRACE = 0
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from games.engine import seat_view
 from games.engine.moves import DISCARD
 from games.models import ClockBeat, Game, Seat
-from games.play import actions, clock, errors, server_moves
+from games.play import actions, clock, errors, first_board, server_moves
 from games.play import moves as play_moves
 from tests.table.support import fields
 from tests.threads import race
@@ -514,3 +514,72 @@ async def test_no_clock_starts_with_the_process_while_the_setting_is_off(setting
 
     assert settings.TONGITS_CLOCK_IN_WORKERS is False
     assert clock._task is None
+
+
+# --- A person's first board -----------------------------------------------------------------
+
+
+def test_the_clock_never_plays_for_a_person_whose_first_board_has_not_come(
+    make_game, alice, bob, carol, settings
+):
+    """At a crowd's start pages take seconds to load: a person's turn clock waits for
+    their socket's first board, at most TONGITS_FIRST_BOARD_GRACE from the deal."""
+    settings.TONGITS_FIRST_BOARD_GRACE = 30
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=5)
+    dealt = game.started_at
+
+    assert clock.run_due(game.due_at + timedelta(seconds=1)) == 0  # no board: waited for
+    game = fresh(game)
+    assert game.seq == 0 and not seat(game, 0).away
+    assert game.due_at == dealt + timedelta(seconds=30)  # looked at again at the grace's end
+
+    # Her board comes 10 s after the deal: her turn clock starts then.
+    arrived = dealt + timedelta(seconds=10)
+    assert first_board.board_sent(game.pk, 0, now=arrived)
+    game = fresh(game)
+    assert game.turn_started_at == arrived and game.due_at == arrived + timedelta(seconds=5)
+    assert not first_board.board_sent(game.pk, 0, now=arrived + timedelta(seconds=1))  # once
+    assert clock.run_due(arrived + timedelta(seconds=4)) == 0
+    assert clock.run_due(arrived + timedelta(seconds=5)) >= 1  # her own clock ran out
+    assert seat(game, 0).away
+
+
+def test_a_board_that_never_comes_is_waited_for_only_the_grace(
+    make_game, alice, bob, carol, settings
+):
+    settings.TONGITS_FIRST_BOARD_GRACE = 30
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=5)
+    assert clock.run_due(game.started_at + timedelta(seconds=29)) == 0
+    assert clock.run_due(game.started_at + timedelta(seconds=30)) >= 1
+    assert seat(game, 0).away  # played for, as any run-out clock
+
+
+def test_a_board_after_the_grace_or_off_turn_changes_no_clock(
+    make_game, alice, bob, carol, settings
+):
+    settings.TONGITS_FIRST_BOARD_GRACE = 30
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=5)
+    due = game.due_at
+    assert not first_board.board_sent(game.pk, 1)  # bob's board: not his turn
+    assert fresh(game).due_at == due and seat(game, 1).board_at is not None
+    late = game.started_at + timedelta(seconds=31)
+    assert not first_board.board_sent(game.pk, 0, now=late)  # after the grace
+    assert fresh(game).due_at == due
+
+
+def test_bots_are_not_waited_for(make_game, alice, settings):
+    settings.TONGITS_FIRST_BOARD_GRACE = 30
+    make_game(["greedy", alice, "greedy"], seed=ALICE_FIRST)
+    assert clock.run_due(timezone.now(), limit=1) == 1  # the bot to move plays at once
+
+
+def test_a_board_within_a_second_of_the_turn_leaves_the_clock_be(
+    make_game, alice, bob, carol, settings
+):
+    settings.TONGITS_FIRST_BOARD_GRACE = 30
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=5)
+    due, rev = game.due_at, game.rev
+    soon = game.turn_started_at + first_board.SLACK / 2
+    assert not first_board.board_sent(game.pk, 0, now=soon)
+    game = fresh(game)
+    assert game.due_at == due and game.rev == rev and seat(game, 0).board_at == soon

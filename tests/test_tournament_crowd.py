@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
@@ -232,3 +233,104 @@ def test_a_crowds_standings_send_the_first_rows_and_the_watchers_own(client, mon
     page = client.get(reverse("tournament", args=[t.pk])).content.decode()
     assert [e for e in table if f'data-entry="{e.pk}"' in page] == table[:3]
     assert "3 more players are in the tournament record." in page
+
+
+def _poll_of(page: str) -> str:
+    return page.split('id="tournament-live" hx-get="')[1].split('"')[0].replace("&amp;", "&")
+
+
+def test_a_join_below_the_rows_a_watcher_is_shown_gets_their_poll_only_the_count(
+    client, monkeypatch, settings
+):
+    """A crowd joining changed the tournament's revision several times a second, and every
+    watcher's poll came back a fresh render of rows it had. Now a poll compares what its
+    watcher is shown: a join below those rows gets no content, only the new count of rows
+    left out (a header the page shows), and a join among them the part again."""
+    from urllib.parse import unquote
+
+    from games.tournaments import views
+
+    settings.TONGITS_STANDINGS_SECONDS = 0  # every change is computed at once
+    monkeypatch.setattr(views, "ROWS_SHOWN", 3)
+    t = _arena()
+    for person in _people(5, "m"):
+        services.join(t.pk, person)
+    watcher = Entry.objects.get(tournament=t, user__username="m0").user
+    client.force_login(watcher)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert 'id="standings-more">2 more players' in page
+    poll = _poll_of(page)
+    rendered = []
+    real = views.render
+    monkeypatch.setattr(views, "render", lambda *a, **k: rendered.append(a[1]) or real(*a, **k))
+
+    services.join(t.pk, _people(1, "z")[0])  # sorts below the first three (0 points: names)
+    quiet = client.get(poll, headers={"HX-Request": "true"})
+    assert quiet.status_code == 204 and rendered == []
+    assert unquote(quiet["X-Tongits-More"]) == "3 more players are in the tournament record."
+
+    services.join(t.pk, _people(1, "a")[0])  # sorts first: the watcher's rows change
+    changed = client.get(poll, headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and "a0" in changed.content.decode()
+    assert unquote(changed["X-Tongits-More"]) == "4 more players are in the tournament record."
+
+
+def test_a_watcher_below_the_first_rows_sees_their_own_rows_changes(client, monkeypatch, settings):
+    from games.tournaments import views
+
+    settings.TONGITS_STANDINGS_SECONDS = 0
+    monkeypatch.setattr(views, "ROWS_SHOWN", 2)
+    t = _arena()
+    people = _people(4, "m")
+    for person in people:
+        services.join(t.pk, person)
+    client.force_login(people[-1])  # m3: below the first two, shown as its own row
+    poll = _poll_of(client.get(reverse("tournament", args=[t.pk])).content.decode())
+    assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    services.pause(t.pk, people[-1])  # its own row changes (and its buttons)
+    assert client.get(poll, headers={"HX-Request": "true"}).status_code == 200
+
+
+def test_before_the_start_entrants_are_listed_as_they_joined_so_a_join_adds_a_row_at_the_end(
+    client, monkeypatch
+):
+    from games.tournaments import views
+
+    monkeypatch.setattr(views, "ROWS_SHOWN", 2)
+    staff = get_user_model().objects.create_user("staff", is_staff=True)
+    t = services.create(
+        staff, name="Later", starts_at=timezone.now() + timedelta(hours=1), public=True
+    )
+    first = _people(3, "m")
+    for person in first:
+        services.join(t.pk, person)
+    client.force_login(first[0])
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    poll = _poll_of(page)
+    services.join(t.pk, _people(1, "a")[0])  # would sort first by name: listed last
+    assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    rows = [e.user.username for _row, e in standings.board(Tournament.objects.get(pk=t.pk)).rows]
+    assert rows == ["m0", "m1", "m2", "a0"]
+
+
+def test_a_workers_polls_read_the_tournament_once_a_batch_of_changes(client, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.tournaments import views
+
+    settings.TONGITS_STANDINGS_SECONDS = 3600
+    views._polled.clear()
+    t = _arena()
+    alice, bob = _people(2, "w")
+    services.join(t.pk, alice)
+    client.force_login(alice)
+    poll = _poll_of(client.get(reverse("tournament", args=[t.pk])).content.decode())
+    with CaptureQueriesContext(connection) as first:
+        assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    with CaptureQueriesContext(connection) as second:
+        assert client.get(poll, headers={"HX-Request": "true"}).status_code == 204
+    read = [q for q in first.captured_queries if "tournaments_tournament" in q["sql"]]
+    again = [q for q in second.captured_queries if "tournaments_tournament" in q["sql"]]
+    assert len(read) == 1 and again == []
+    views._polled.clear()

@@ -184,6 +184,10 @@ TONGITS_ARRIVAL_THREADS = int(os.environ.get("TONGITS_ARRIVAL_THREADS", "2"))
 # Requests a worker lets into Django at once (tongits_site/admission.py); the rest wait
 # their turn on the event loop. 0: no bound.
 TONGITS_HTTP_CONCURRENCY = int(os.environ.get("TONGITS_HTTP_CONCURRENCY", "4"))
+# A page's poll that would wait behind this many requests is answered "busy" at once, and
+# the page asks again TONGITS_POLL_BUSY_SECONDS later (0: polls always wait their turn).
+TONGITS_POLL_SHED_QUEUE = int(os.environ.get("TONGITS_POLL_SHED_QUEUE", "16"))
+TONGITS_POLL_BUSY_SECONDS = int(os.environ.get("TONGITS_POLL_BUSY_SECONDS", "10"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
@@ -362,6 +366,11 @@ TONGITS_COACH_BUDGET: dict = json.loads(os.environ.get("TONGITS_COACH_BUDGET", "
 # --- Tongits ---
 # Seconds a person has for a turn before the server plays a safe move for them.
 TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
+# A person's turn clock starts when their socket sends them their first board of a game,
+# not at the deal (a crowd's pages take seconds to load); the server waits at most this
+# many seconds from the deal for that board, then their clock runs as usual (0: from the
+# deal, as before). games/play/clock.py.
+TONGITS_FIRST_BOARD_GRACE = int(os.environ.get("TONGITS_FIRST_BOARD_GRACE", "30"))
 # A series' pause between hands: the result screen's countdown before the next deal.
 TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS", "20"))
 # Sockets count their person as here for friends (games/social/presence.py).

@@ -6,6 +6,7 @@ them, ``after_game`` makes Play again and rematch tables, ``aborts`` ends a game
 result; each holds the game row's lock the same way. ``telling`` tells sockets after the
 commit, ``errors`` holds what a refused request raises. ``actions`` reads a seat's form or
 frame into a move; ``clock`` moves for a seat whose time ran out and for bots;
+``first_board`` holds a person's turn clock until their socket has sent them the table;
 ``ratelimit`` caps how often; ``live/`` is each worker's copy of the games in play
 (snapshots, the channel layer, bots thinking in processes); see docs/live.md.
 

@@ -54,7 +54,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games.models import ClockBeat, Game, Seat
-from games.play import after_game, hooks, server_moves, telling
+from games.play import after_game, first_board, hooks, server_moves, telling
 from games.play.live import thinking
 from games.play.live.db import in_db_thread, thread_pool
 
@@ -116,7 +116,7 @@ def _due_games(now: datetime, limit: int, exclude: set[int]) -> list[tuple[int, 
     playing = Q(status__in=[Game.Status.PLAYING, Game.Status.WAITING])
     games = Game.objects.filter(playing, due_at__lte=now)
     games = games.exclude(pk__in=exclude)
-    return list(games.order_by("due_at").values_list("pk", "seq")[:limit])
+    return first_board.due(games, now, limit)
 
 
 def _play(

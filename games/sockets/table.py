@@ -17,6 +17,9 @@ events go to games/social/chat/live.py, whose frames are made from the message a
 No board is made from an event that does not fit (another game's, no version, or a move
 not following the position held, see ``games.play.live.news``): the database answers.
 Frames are counted and events kept to their kinds by ``guard.GuardedSocket``.
+
+Size: one consumer class, a socket's whole life (connect, frames, the game's events, the
+arena's next game, its person's first board); what each step does lives elsewhere already.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
-from games.play import actions
+from games.play import actions, first_board
 from games.play.errors import ServiceError, StaleMove
 from games.play.live import snapshots, watch
 from games.play.live.db import in_db_thread, on_arrival
@@ -104,6 +107,7 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         self.rev = -1  # the rev of the last board this socket sent
         self.seq = -1  # and its seq
         self.sent: dict[str, int] = {}  # a hash of each part as last sent, without its data-seq
+        self.boarded = 0  # the game whose first board this socket has said its person had
         self.lock = asyncio.Lock()  # one frame at a time, whoever asks (events, the watch)
         self.chat = chat.TableChat(self)  # the table's talk (games/social/chat/live.py)
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
@@ -334,6 +338,19 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
                     frame = self.frame(table, whole, message, next_game)
             if frame:
                 await self.send(text_data=frame)
+            seat = self.first_board(snap)
+        if seat is not None:
+            # Their turn clock starts with it (games/play/clock.py): one statement a seat.
+            await on_arrival(first_board.board_sent)(snap.pk, seat)
+
+    def first_board(self, snap: Snapshot) -> int | None:
+        """The seat of this socket's person if it has just sent them their first board of
+        a game in play (their turn clock waits for it), else None."""
+        if self.boarded == snap.pk or not self.user.is_authenticated or not snap.dealt:
+            return None
+        self.boarded = snap.pk
+        seat = snap.seat_of(self.user.pk)
+        return None if seat is None or snap.is_over else seat.index
 
     def frame(
         self, table: rendering.Table, whole: bool, message: str, next_game: bool = False

@@ -201,6 +201,7 @@ def join(tournament_id: int, user: AbstractBaseUser, *, invite_token: str | None
         entry, _made = Entry.objects.get_or_create(
             tournament=t, user=user, defaults={"waiting_since": now}
         )
+        entry.tournament = t  # as locked here: its page reads it without a query
         if entry.state != Entry.State.ACTIVE:
             entry.state, entry.waiting_since = Entry.State.ACTIVE, now
             entry.save(update_fields=["state", "waiting_since"])

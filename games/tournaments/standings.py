@@ -8,9 +8,11 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Prefetch
+from django.utils import timezone
 
 from accounts.models import display_name_for
 from games.models import Game, Move, Seat
@@ -112,6 +114,8 @@ class Board:
     rows: list[tuple[scoring.Standing, Entry]]
     games: list[Game]  # newest first
     html: dict[str, str] = field(default_factory=dict)
+    # Digests of parts of it, made once a board (games/tournaments/views.py _shown).
+    digests: dict[str, Any] = field(default_factory=dict)
 
     def podium(self) -> list[scoring.Standing]:
         return [row for row, _e in self.rows if row.rank <= 3 and row.score.games]
@@ -150,7 +154,13 @@ def board(t: Tournament) -> Board:
         if held is not None and _fresh(held, t):
             return held
         tgs = games_of(t)
-        made = Board(t.rev, time.monotonic(), standings(t, tgs), [tg.game for tg in reversed(tgs)])
+        rows = standings(t, tgs)
+        if not tgs and t.finished_at is None and t.state(timezone.now()) == "upcoming":
+            # Before the start everyone stands at 0, equal: the list is of entrants, in the
+            # order they joined. A crowd joining then adds rows at its end, below what its
+            # watchers are shown, rather than anywhere among them (by name).
+            rows.sort(key=lambda row: row[1].pk)
+        made = Board(t.rev, time.monotonic(), rows, [tg.game for tg in reversed(tgs)])
         _boards[key] = made
         while len(_boards) > BOARDS_KEPT:  # the one made longest ago goes
             _boards.pop(min(_boards, key=lambda k: _boards[k].made), None)

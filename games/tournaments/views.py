@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+import time
 from typing import Any
+from urllib.parse import quote
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -41,6 +44,9 @@ SLOW_POLL_SECONDS = 10
 ROWS_SHOWN = 50  # standings rows a watcher is sent, besides their own
 ROW_MARK = "<!--standing-->"  # between two rows of the rendered standings
 SHOWN = 20
+# The live part's answers say in this header how many standings rows are left out
+# (static/js/tournament.js shows it): a join changes that, and nothing else a watcher sees.
+MORE_HEADER = "X-Tongits-More"
 
 
 def tournaments(request: HtmxHttpRequest) -> HttpResponse:
@@ -83,8 +89,33 @@ def _url(t: Tournament, invite: bool = False) -> str:
     return f"{url}?invite={t.invite_token}" if invite else url
 
 
-def _visible(request: HtmxHttpRequest, tournament_id: int) -> Tournament:
+# Each worker's tournaments as its polls last read them: (time.monotonic(), row), by id.
+_polled: dict[int, tuple[float, Tournament]] = {}
+POLLED_KEPT = 50
+
+
+def _row_for_poll(tournament_id: int) -> Tournament | None:
+    """The tournament's row, read at most once every ``TONGITS_STANDINGS_SECONDS`` in this
+    worker for all its polls (its standings are shown as late anyway): a crowd's polls,
+    hundreds a second, asked for it one query each."""
+    seconds = settings.TONGITS_STANDINGS_SECONDS
+    held = _polled.get(tournament_id)
+    if held is not None and time.monotonic() - held[0] < seconds:
+        return held[1]
     t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is not None and seconds > 0:
+        if len(_polled) >= POLLED_KEPT:
+            _polled.clear()
+        _polled[tournament_id] = (time.monotonic(), t)
+    return t
+
+
+def _visible(request: HtmxHttpRequest, tournament_id: int, poll: bool = False) -> Tournament:
+    t = (
+        _row_for_poll(tournament_id)
+        if poll
+        else Tournament.objects.filter(pk=tournament_id).first()
+    )
     if t is None:
         raise Http404(gettext("There is no such tournament."))
     token = request.GET.get("invite")
@@ -109,11 +140,53 @@ def _entry(request: HtmxHttpRequest, t: Tournament) -> tuple[Entry | None, Game 
 def _version(
     t: Tournament, state: str, b: Board, entry: Entry | None, current, held: int | None
 ) -> str:
-    """What the live part shows, but the countdown (the page counts it itself): a poll
-    that finds it unchanged gets no content, so nothing on the page moves (focus included).
-    The standings are the board's (its revision), the rest the watcher's own."""
-    seen = (state, b.rev, entry and entry.state, current and current.pk, held)
+    """What the live part shows this watcher, but the countdown (the page counts it itself)
+    and how many rows are left out (sent with every answer, ``_more``): a poll that finds
+    it unchanged gets no content, so nothing on the page moves (focus included). The
+    standings are what the watcher is shown of the board (``_shown``), not its revision:
+    a crowd joining changes the revision several times a second, and every watcher's poll
+    was a fresh render of rows it had already."""
+    seen = (state, _shown(b, entry), entry and entry.state, current and current.pk, held)
     return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
+
+
+def _digest(parts) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _row(row, e: Entry) -> tuple:
+    """What the page shows of one standing."""
+    s = row.score
+    return (e.pk, row.rank, row.name, s.on_fire, s.marks, s.points, s.games,
+            round(s.performance), e.state)  # fmt: skip
+
+
+def _shown(b: Board, entry: Entry | None) -> tuple:
+    """What the watcher whose entry is ``entry`` is shown of board ``b``: its games, its
+    first ``ROWS_SHOWN`` rows, their own row below them, and whether rows are left out;
+    each part's digest made once a board."""
+    d = b.digests
+    if "top" not in d:  # "top" set last: another thread may read the others once it is
+        d["games"] = _digest([(g.pk, g.is_over, [s.shown_name for s in g.seats.all()])
+                              for g in b.games])  # fmt: skip
+        d["at"] = {e.pk: i for i, (_row_, e) in enumerate(b.rows)}
+        d["top"] = _digest([_row(row, e) for row, e in b.rows[:ROWS_SHOWN]])
+    own = d["at"].get(entry.pk) if entry is not None else None
+    below = _row(*b.rows[own]) if own is not None and own >= ROWS_SHOWN else None
+    return (d["games"], d["top"], below, len(b.rows) > ROWS_SHOWN + (below is not None))
+
+
+def _more(b: Board, entry: Entry | None) -> str:
+    """The sentence under the standings that says how many rows are left out, or ''."""
+    own = b.digests["at"].get(entry.pk) if entry is not None else None
+    hidden = len(b.rows) - ROWS_SHOWN - (1 if own is not None and own >= ROWS_SHOWN else 0)
+    if hidden <= 0:
+        return ""
+    return ngettext(
+        "%(n)s more player is in the tournament record.",
+        "%(n)s more players are in the tournament record.",
+        hidden,
+    ) % {"n": hidden}
 
 
 def _waits(state: str, entry: Entry | None, current) -> bool:
@@ -149,13 +222,10 @@ def _board_html(request: HtmxHttpRequest, t: Tournament, b: Board, entry: Entry 
         marked = f'<tr data-entry="{entry.pk}" class="standings-you">'
         shown = [row.replace(mark, marked, 1) if mark in row else row for row in shown]
     if len(rows) > len(shown):  # said after the table's scrolling box
-        hidden = len(rows) - len(shown)
-        text = ngettext(
-            "%(n)s more player is in the tournament record.",
-            "%(n)s more players are in the tournament record.",
-            hidden,
-        ) % {"n": hidden}
-        more = format_html('<p class="muted standings-more">{}</p>', text)
+        _shown(b, entry)
+        more = format_html(
+            '<p class="muted standings-more" id="standings-more">{}</p>', _more(b, entry)
+        )
         end = tail.index("</tbody>")
         tail = tail[:end] + tail[end:].replace("</div>", f"</div>{more}", 1)
     return mark_safe(head + "".join(shown) + tail)  # noqa: S308 (our own template's output)
@@ -215,20 +285,25 @@ def tournament(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The page's live part. A person whose new game was dealt since the page was made
     (``?game=`` says which it showed) is sent to its table."""
-    t = _visible(request, tournament_id)
+    t = _visible(request, tournament_id, poll=True)
     entry, current = _entry(request, t)
     if current is not None and request.GET.get("game") != str(current.pk):
         return HttpResponseClientRedirect(reverse("table", args=[current.pk]))
-    # Nothing new (the board is this worker's, computed once a change): no content.
+    # Nothing new for this watcher (the board is this worker's, computed once a change):
+    # no content, but how many rows are left out, which the page puts in place itself.
     state = t.state(timezone.now())
     held = _held(request, _waits(state, entry, current))
-    version = _version(t, state, board(t), entry, current, held)
+    b = board(t)
+    version = _version(t, state, b, entry, current, held)
     if request.GET.get("v") == version:
-        return HttpResponse(status=204)  # htmx swaps nothing
-    # The same entry and game as the redirect's check: read again, a pairing committed in
-    # between would put its game in the part's next poll, which then never redirects.
-    context = _context(request, t, found=(entry, current))
-    return render(request, "games/tournaments/page.html#live", {**context, "oob": True})
+        response = HttpResponse(status=204)  # htmx swaps nothing
+    else:
+        # The same entry and game as the redirect's check: read again, a pairing committed
+        # in between would put its game in the part's next poll, which then never redirects.
+        context = _context(request, t, found=(entry, current))
+        response = render(request, "games/tournaments/page.html#live", {**context, "oob": True})
+    response[MORE_HEADER] = quote(_more(b, entry))  # percent-encoded: a header is ASCII
+    return response
 
 
 AT_TABLE_SECONDS = 15  # how often an arena's table asks for its line again
@@ -255,18 +330,24 @@ def at_table(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "games/tournaments/at_table.html", context)
 
 
-def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> HttpResponse:
+def _act(request: HtmxHttpRequest, tournament_id: int, action, done) -> HttpResponse:
+    """``done``: what to say once it is done, or a callable that says it of the entry."""
     token = request.POST.get("invite") or None
     try:
         if action is services.join:
-            action(tournament_id, request.user, invite_token=token)
+            entry = action(tournament_id, request.user, invite_token=token)
         else:
-            action(tournament_id, request.user)
+            entry = action(tournament_id, request.user)
     except ServiceError as e:
         messages.error(request, str(e.message))
     else:
-        messages.success(request, done)
-        forget(tournament_id)  # the page they go back to shows their change at once
+        messages.success(request, done(entry) if callable(done) else done)
+        if action is not services.join:
+            forget(tournament_id)  # the page they go back to shows their change at once
+        # A join leaves this worker's board be: their entry's buttons and words are their
+        # own (read fresh), their row comes with the next board (TONGITS_STANDINGS_SECONDS).
+        # In a crowd joining, each join made the page it sends its person back to compute
+        # and render every entrant's standing again, a cost that grew with the crowd.
     url = reverse("tournament", args=[tournament_id])
     return redirect(f"{url}?invite={token}" if token else url)
 
@@ -274,12 +355,13 @@ def _act(request: HtmxHttpRequest, tournament_id: int, action, done: str) -> Htt
 @login_required
 @require_POST
 def join(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
-    # Before the start, "you play as soon as two others wait" was not so.
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is not None and t.state(timezone.now()) == "upcoming":
-        done = gettext("You are in. Pairing starts when the tournament does.")
-    else:
-        done = gettext("You are in: you play as soon as two others wait.")
+    # Before the start, "you play as soon as two others wait" was not so. (Of the
+    # tournament the join locked and read: no query of its own.)
+    def done(entry: Entry) -> str:
+        if entry.tournament.state(timezone.now()) == "upcoming":
+            return gettext("You are in. Pairing starts when the tournament does.")
+        return gettext("You are in: you play as soon as two others wait.")
+
     return _act(request, tournament_id, services.join, done)
 
 

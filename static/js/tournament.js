@@ -34,6 +34,32 @@
   setInterval(tick, 500);
 })();
 
+// The live part's answers: how many standings rows are left out comes with each (a header:
+// a join changes only that, and gets no new part), and a busy site's answer (503, with
+// Retry-After) makes the page wait that long, and a little more, before it asks again,
+// saying why. Every page of a crowd waits its own while, so they do not all come back at once.
+(function () {
+  "use strict";
+  var quietUntil = 0;
+  function isLive(evt) { return evt.detail && evt.detail.elt && evt.detail.elt.id === "tournament-live"; }
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (isLive(evt) && Date.now() < quietUntil) evt.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (!isLive(evt)) return;
+    var xhr = evt.detail.xhr, busy = document.getElementById("tournament-busy");
+    if (xhr.status === 503) {
+      var wait = parseInt(xhr.getResponseHeader("Retry-After") || "10", 10) || 10;
+      quietUntil = Date.now() + wait * 1000 * (1 + Math.random() / 2);
+      if (busy) busy.hidden = false;
+      return;
+    }
+    if (busy) busy.hidden = true;
+    var more = xhr.getResponseHeader("X-Tongits-More"), said = document.getElementById("standings-more");
+    if (more && said) said.textContent = decodeURIComponent(more);
+  });
+})();
+
 // Starts are set and shown in UTC; a player in Manila reading "08:27" may take it for their
 // own clock. The new tournament form says, under its start, when that is where the reader
 // is (the browser's own time zone), and says it again as the start is changed.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
@@ -146,3 +147,31 @@ async def test_a_move_is_answered_while_arriving_sockets_hold_every_arrival_thre
     for s in [*sockets, late]:
         await s.disconnect()
     assert all(h.result() for h in held)
+
+
+async def test_a_persons_turn_clock_starts_with_the_first_board_their_socket_sends(
+    three_people, alice, bob, headers, settings
+):
+    """The server never plays a turn for someone whose board has not arrived: the socket
+    says when it sent its person's first board, and the turn clock of the person to move
+    starts then (games/play/clock.py)."""
+    from games.models import Game, Seat
+
+    settings.TONGITS_FIRST_BOARD_GRACE = 30
+    # The page took 5 s to load: the turn began that long before the socket opens.
+    game = await database_sync_to_async(Game.objects.get)(pk=three_people.pk)
+    before = game.turn_started_at - timedelta(seconds=5)
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(turn_started_at=before)
+    to_move = game.turn_seat
+    opened = socket(game.pk, headers[to_move])
+    assert (await opened.connect())[0]
+    await opened.receive_from(timeout=3)
+    for _ in range(100):  # the socket tells the clock on a database thread, after its frame
+        seat = await database_sync_to_async(Seat.objects.get)(game=game, index=to_move)
+        if seat.board_at is not None:
+            break
+        await asyncio.sleep(0.02)
+    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert seat.board_at is not None and game.turn_started_at == seat.board_at > before
+    assert game.due_at == seat.board_at + timedelta(seconds=game.turn_seconds)
+    await opened.disconnect()

@@ -1,0 +1,103 @@
+"""A person's turn clock starts when they have seen the table: the first board their
+table's socket sends them (games/sockets/table.py calls ``board_sent``), not the deal.
+At a crowd's start the deal comes within a second and the pages within seconds, or tens of
+seconds under load: the clock played hundreds of turns, first turns, for people whose
+board had not arrived (issue 52). The wait is bounded: ``TONGITS_FIRST_BOARD_GRACE``
+seconds from the deal (0: none, the clock runs from the deal as before), after which a
+person still without a board is played for as any run-out clock.
+
+The clock (games/play/clock.py) asks ``due`` which of the games it found due it may play:
+a game whose person to move has had no board is not played within the grace, and its
+deadline is put at the grace's end, so the clock does not look at it every tick.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef, QuerySet
+from django.utils import timezone
+
+from games.models import Game, Seat
+from games.play import telling
+
+# A board sent this soon after the turn began (the next game over an open socket, a page
+# that loaded at once) leaves the clock be: the second is not worth every seat's new frame.
+SLACK = timedelta(seconds=1)
+
+
+def due(games: QuerySet, now: datetime, limit: int) -> list[tuple[int, int]]:
+    """(id, seq) of the games of ``games`` (all due at ``now``) that the clock may play,
+    soonest due first, at most ``limit`` looked at."""
+    grace = grace_of()
+    if not grace:
+        return list(games.order_by("due_at").values_list("pk", "seq")[:limit])
+    # A game whose person to move has not had their first board yet, dealt within the
+    # grace: not played, its deadline put at the grace's end (no query a game otherwise).
+    unseen = Seat.objects.filter(
+        game=OuterRef("pk"), index=OuterRef("turn_seat"), user__isnull=False, bot_kind="",
+        away=False, board_at__isnull=True,
+    )  # fmt: skip
+    rows = games.annotate(unseen=Exists(unseen)).order_by("due_at")
+    due = []
+    for pk, seq, was, started, waits in rows.values_list(
+        "pk", "seq", "due_at", "started_at", "unseen"
+    )[:limit]:
+        if waits and started is not None and now < started + grace:
+            postpone(pk, seq, was, started + grace)
+        else:
+            due.append((pk, seq))
+    return due
+
+
+def grace_of() -> timedelta:
+    return timedelta(seconds=settings.TONGITS_FIRST_BOARD_GRACE)
+
+
+def postpone(game_id: int, seq: int, was: datetime, due_at: datetime) -> None:
+    """Wait for a person's first board: the game is due again at ``due_at`` (when it comes,
+    ``board_sent`` starts their clock from it). What the seats' boards show is left: the
+    person has none yet, and the others' clock for them shows it run out, as it had."""
+    Game.objects.filter(pk=game_id, seq=seq, due_at=was).update(due_at=due_at)
+
+
+def board_sent(game_id: int, index: int, now: datetime | None = None) -> bool:
+    """Seat ``index``'s person has been sent their first board of the game (their table's
+    socket says so, games/sockets/table.py). If it is their turn, which began before (the
+    deal, or the move before theirs, came while their page loaded), their turn clock
+    starts now, within ``TONGITS_FIRST_BOARD_GRACE`` of the deal: the server never plays
+    a turn for a person who has not seen the table. True if their clock started again."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        first = Seat.objects.filter(game_id=game_id, index=index, board_at__isnull=True)
+        if not first.update(board_at=now):
+            return False  # told before (another socket, a reconnect)
+        grace = grace_of()
+        if not grace:
+            return False
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .filter(
+                pk=game_id,
+                status=Game.Status.PLAYING,
+                turn_seat=index,
+                turn_started_at__lt=now - SLACK,
+                started_at__gte=now - grace,
+                seats__index=index,
+                seats__away=False,
+                seats__bot_kind="",
+            )  # fmt: skip
+            .values_list("seq", "turn_seconds")
+            .first()
+        )
+        if game is None:
+            return False
+        seq, seconds = game
+        Game.objects.filter(pk=game_id, seq=seq).update(
+            turn_started_at=now, due_at=now + timedelta(seconds=seconds), rev=F("rev") + 1
+        )
+        rev = Game.objects.values_list("rev", flat=True).get(pk=game_id)
+        transaction.on_commit(lambda: telling.notify_game(game_id, rev), robust=True)
+    return True
