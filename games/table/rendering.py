@@ -1,12 +1,12 @@
 """What one watcher of a table sees, as template context: for the page and the socket.
 
-Everything here starts from ``seat_view`` (the engine's observer), so a template can only
-show what the seat may see: its own hand, the public table, and every hand after the end.
-Templates get these flags and faces, never a ``GameState``, a deal or a seed in play.
-
 Size: ~600 lines, kept whole: who may watch, the board's context and the memo of the
 parts a socket sends are one pipeline from a snapshot to HTML, and the memo's keys must
 change with the context they key (the cards and panels are apart, in pieces.py).
+
+Everything here starts from ``seat_view`` (the engine's observer), so a template can only
+show what the seat may see: its own hand, the public table, and every hand after the end.
+Templates get these flags and faces, never a ``GameState``, a deal or a seed in play.
 """
 
 from __future__ import annotations
