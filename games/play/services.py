@@ -181,7 +181,7 @@ def create_table(
             return earlier
         _check_can_make_table(user)
         if "open" in others:  # else its deal, at once, checks them (start_game)
-            _check_free([user.pk])
+            _check_free([user.pk], Game(turn_seconds=seconds))
         if earlier is not None:
             # A key whose table is over (a page come back to) moves to the table made
             # now, so a double click on that page makes one table too.
@@ -477,7 +477,10 @@ def _next_table(
     )  # fmt: skip
     if rematch and following.status == Game.Status.WAITING:
         # A waiting table's due_at: when the clock seats bots in its open seats.
-        following.due_at = timezone.now() + timedelta(seconds=settings.TONGITS_REMATCH_SECONDS)
+        # At a correspondence table the others have a turn's time to answer.
+        wait = settings.TONGITS_REMATCH_SECONDS
+        wait = max(wait, game.turn_seconds) if game.correspondence else wait
+        following.due_at = timezone.now() + timedelta(seconds=wait)
         following.save(update_fields=["due_at"])
     return following
 
@@ -786,6 +789,7 @@ def _apply_and_log(
         notify_game(snap.pk, snap.rev, move_news(snap))
 
     transaction.on_commit(after_commit, robust=True)
+    hooks.moved(game, seats, now)  # correspondence tables tell whose turn it is
     return MoveResult(game.pk, seq, payload, finished=new.outcome is not None)
 
 
@@ -832,7 +836,9 @@ def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datet
     queued after the commit)."""
     o = state.outcome
     rated = game.rated and not game.imported  # from the row the move holds locked
-    ratings.rate_finished(game.pk, seats, o.winner, o.chips, now, rated=rated)
+    ratings.rate_finished(
+        game.pk, seats, o.winner, o.chips, now, rated=rated, turn_seconds=game.turn_seconds
+    )
     series.hand_finished(game.pk, now)
     hooks.finished(game.pk, seats, o, now, rated)
 
