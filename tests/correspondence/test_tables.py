@@ -20,9 +20,7 @@ pytestmark = pytest.mark.django_db
 DAY = 86400
 
 
-def test_the_new_table_page_offers_the_turn_times_and_makes_a_correspondence_table(
-    client, alice
-):
+def test_the_new_table_page_offers_the_turn_times_and_makes_a_correspondence_table(client, alice):
     client.force_login(alice)
     page = client.get(reverse("new_table")).content.decode()
     for words in ("Live: 45 seconds a turn", "1 hour a turn", "12 hours", "1 day", "3 days"):
@@ -47,8 +45,7 @@ def test_a_bad_turn_is_refused_with_the_form_and_makes_nothing(client, alice):
 def test_many_correspondence_games_at_once_and_a_live_one_beside_them(alice, bob, settings):
     settings.TONGITS_CORRESPONDENCE_MAX = 3
     made = [
-        services.create_table(alice, others=("normal", "easy"), turn_seconds=DAY)
-        for _ in range(3)
+        services.create_table(alice, others=("normal", "easy"), turn_seconds=DAY) for _ in range(3)
     ]
     assert all(g.status == Game.Status.PLAYING for g in made)
     # The limit: a fourth is refused, at its deal as at a seat.

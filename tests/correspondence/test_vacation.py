@@ -38,9 +38,7 @@ def test_a_vacation_pauses_the_clock_of_a_running_turn(make_game, alice, bob):
     assert not Seat.objects.get(pk=seat.pk).away
 
 
-def test_a_turn_that_begins_on_vacation_is_held_by_the_clock_until_it_ends(
-    make_game, alice, bob
-):
+def test_a_turn_that_begins_on_vacation_is_held_by_the_clock_until_it_ends(make_game, alice, bob):
     game, seat = to_persons_turn(make_game, alice, bob, turn=3600)
     now = timezone.now()
     # The vacation is stored as if booked before the turn began (the clock's hook finds it).

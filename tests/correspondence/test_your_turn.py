@@ -23,9 +23,10 @@ DAY = 86400
 
 def bots_move(game: Game) -> Game:
     game.refresh_from_db()
-    while game.status == Game.Status.PLAYING and Seat.objects.get(
-        game=game, index=game.turn_seat
-    ).bot_kind:
+    while (
+        game.status == Game.Status.PLAYING
+        and Seat.objects.get(game=game, index=game.turn_seat).bot_kind
+    ):
         services.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
         game.refresh_from_db()
     return game
