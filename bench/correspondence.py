@@ -144,11 +144,11 @@ def setup(games: int, n_people: int, rng: random.Random) -> float:
                 turn_seat=t["turn"], turn_started_at=began, last_move_at=began,
                 due_at=began + timedelta(seconds=turn),
             ))  # fmt: skip
-            plans.append((t, made_at, began))
+            plans.append(t)
         with transaction.atomic():
             Game.objects.bulk_create(batch, batch_size=BATCH)
             seats, moves = [], []
-            for game, (t, made_at, began) in zip(batch, plans, strict=True):
+            for game, t in zip(batch, plans, strict=True):
                 sitting = rng.sample(users, 3)
                 for index, kind in enumerate(t["shape"]):
                     if kind == "p":
@@ -156,8 +156,10 @@ def setup(games: int, n_people: int, rng: random.Random) -> float:
                     else:
                         seats.append(Seat(game=game, index=index, bot_kind="normal"))
                 for seq, payload in enumerate(t["moves"], start=1):
-                    moves.append(Move(game=game, seq=seq, seat=payload["seat"],
-                                      payload=payload, by_server=t["shape"][payload["seat"]] == "b"))  # fmt: skip
+                    bot = t["shape"][payload["seat"]] == "b"
+                    moves.append(
+                        Move(game=game, seq=seq, seat=payload["seat"], payload=payload, by_server=bot)
+                    )
             Seat.objects.bulk_create(seats, batch_size=BATCH)
             Move.objects.bulk_create(moves, batch_size=BATCH)
     with connection.cursor() as cursor:
