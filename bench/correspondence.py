@@ -158,7 +158,9 @@ def setup(games: int, n_people: int, rng: random.Random) -> float:
                 for seq, payload in enumerate(t["moves"], start=1):
                     bot = t["shape"][payload["seat"]] == "b"
                     moves.append(
-                        Move(game=game, seq=seq, seat=payload["seat"], payload=payload, by_server=bot)
+                        Move(
+                            game=game, seq=seq, seat=payload["seat"], payload=payload, by_server=bot
+                        )  # fmt: skip
                     )
             Seat.objects.bulk_create(seats, batch_size=BATCH)
             Move.objects.bulk_create(moves, batch_size=BATCH)
@@ -206,9 +208,13 @@ def due_query(repeat: int = 300) -> dict:
     Game.objects.filter(pk__in=due).update(due_at=past)
     some = timed()
     with connection.cursor() as cursor:
-        qs = Game.objects.filter(
-            status__in=[Game.Status.PLAYING, Game.Status.WAITING], due_at__lte=timezone.now()
-        ).order_by("due_at").values_list("pk", "seq", "turn_seconds")[: clock.MOVES_PER_RUN]
+        qs = (
+            Game.objects.filter(
+                status__in=[Game.Status.PLAYING, Game.Status.WAITING], due_at__lte=timezone.now()
+            )
+            .order_by("due_at")
+            .values_list("pk", "seq", "turn_seconds")[: clock.MOVES_PER_RUN]
+        )
         sql, params = qs.query.sql_with_params()
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
         plan = [row[0] for row in cursor.fetchall()]

@@ -26,4 +26,3 @@ def test_a_tiny_run_makes_waiting_games_and_measures_them(settings):
 def test_the_templates_stop_at_a_persons_turn():
     for t in correspondence.templates(8, random.Random(1)):
         assert t["shape"][t["turn"]] == "p" and len(t["moves"]) >= 3
-
