@@ -113,3 +113,21 @@ def test_the_clocks_due_query_reads_only_due_rows_by_its_index(make_game, alice)
         plan = games.values_list("pk", "seq", "turn_seconds")[:50].explain()
         cursor.execute("SET enable_seqscan = on")
     assert "due_at" in plan and "Index" in plan
+
+
+def test_a_friends_challenge_offers_a_correspondence_table(client, alice, bob):
+    from games.social import services as social
+    from tests.test_social import befriend
+
+    befriend(alice, bob)
+    client.force_login(alice)
+    page = client.get(reverse("friends")).content.decode()
+    assert "Correspondence: 3 days a turn" in page
+    client.post(reverse("challenge", args=[bob.pk]), {"what": "hand", "bots": "easy", "turn": "7"})
+    assert not social.challenges_for(bob.pk).exists()  # not a turn we offer: refused
+    client.post(reverse("challenge", args=[bob.pk]),
+                {"what": "hand", "bots": "easy", "turn": str(DAY)})  # fmt: skip
+    made = social.challenges_for(bob.pk).get()
+    assert made.turn_seconds == DAY
+    game = social.accept_challenge(bob, made.pk)
+    assert game.turn_seconds == DAY and game.status == Game.Status.PLAYING
