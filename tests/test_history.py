@@ -377,7 +377,8 @@ def test_each_page_runs_a_bounded_number_of_queries(
     # The profile's rating, series pots and series groups add a fixed four (issue 9), its
     # tournaments one (issue 26), the friends' box one (issue 27), the daily deal's score
     # one (issue 51), the series pots fair play holds for review two (issue 49), the Your
-    # turn badge of every page one and the correspondence rating one (issue 50): flat.
-    with django_assert_max_num_queries(22):
+    # turn badge of every page one and the correspondence rating one (issue 50), and the
+    # news of every page (challenges, friend requests) two: flat.
+    with django_assert_max_num_queries(23):
         client.get(pages(alice)[page])
     assert queries_for(client, pages(alice)[page]) == few

@@ -44,7 +44,8 @@ for _ in range(100):
 gone = timedelta(hours={hours})
 Game.objects.filter(pk={game}).update(
     turn_started_at=F("turn_started_at") - gone, due_at=F("due_at") - gone,
-    last_move_at=F("last_move_at") - gone, started_at=F("started_at") - gone)
+    last_move_at=F("last_move_at") - gone, started_at=F("started_at") - gone,
+    rev=F("rev") + 1)  # a new version: the workers load the game again
 call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload", "--interval", "0",
              stdout=io.StringIO(), stderr=io.StringIO())
 who = seat.user.username if g.status == "playing" and seat and seat.user_id else None
@@ -148,11 +149,20 @@ def a_day_passes(manage, game: int, first: str = "") -> dict:
 
 
 def play_one_turn(page) -> None:
-    """Draw (or fold a Draw call), then discard the last card of the hand."""
-    page.locator("#my-hand").wait_for()
-    if page.get_by_role("button", name="Fold", exact=True).is_visible():
+    """Draw (not on the dealer's first turn, R3) or fold a Draw call, then discard the last
+    card of the hand."""
+    buttons = {
+        n: page.get_by_role("button", name=n, exact=True) for n in ("Fold", "Draw", "Discard")
+    }
+    for _ in range(100):
+        shown = [n for n, b in buttons.items() if b.is_visible()]
+        if shown:
+            break
+        page.wait_for_timeout(100)
+    if "Fold" in shown:
         act(page, "Fold")
         return
-    act(page, "Draw")
+    if "Draw" in shown:
+        act(page, "Draw")
     page.locator("#my-hand .hand-card").last.click()
     act(page, "Discard")
