@@ -11,8 +11,9 @@
 2. **Database size a game**: the games', seats' and moves' tables with their indexes,
    divided by the games.
 3. **The clock's due query** at that size (``games.play.clock._due_games``, as every tick
-   of every worker runs it): with nothing due, and with 50 games due, each 300 times;
-   median and p95, and the plan PostgreSQL chose.
+   of every worker runs it): with nothing due, and with 50 games due, each 300 times from
+   this process (median and p95 of the round trip) and 100 times inside PostgreSQL
+   (``EXPLAIN ANALYZE``'s execution time), and the plan PostgreSQL chose.
 4. **Worker CPU a move, notifications included**: ``--moves`` people's turns (half with a
    push device at a stand-in push service on 127.0.0.1, half by email through Django's
    locmem backend), each through ``services.submit_move`` as from the page, the bots'
@@ -201,13 +202,32 @@ def due_query(repeat: int = 300) -> dict:
             times.append((time.perf_counter() - t) * 1000)
         return times
 
-    nothing = timed()
+    def in_the_database() -> list[float]:
+        # The server's own time for the query (EXPLAIN ANALYZE's Execution Time): what
+        # the query costs PostgreSQL, apart from the round trip and this process's share
+        # of a busy machine's CPU.
+        qs = (
+            Game.objects.filter(
+                status__in=[Game.Status.PLAYING, Game.Status.WAITING], due_at__lte=timezone.now()
+            )
+            .order_by("due_at")
+            .values_list("pk", "seq", "turn_seconds")[: clock.MOVES_PER_RUN]
+        )
+        sql, params = qs.query.sql_with_params()
+        found = []
+        with connection.cursor() as cursor:
+            for _ in range(repeat // 3):
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, params)
+                found.append(cursor.fetchone()[0][0]["Execution Time"])
+        return found
+
+    nothing, nothing_db = timed(), in_the_database()
     # 50 games fall due: the query reads those and no more.
     due = list(Game.objects.order_by("?").values_list("pk", flat=True)[:50])
     past = timezone.now() - timedelta(seconds=1)
     kept = dict(Game.objects.filter(pk__in=due).values_list("pk", "due_at"))
     Game.objects.filter(pk__in=due).update(due_at=past)
-    some = timed()
+    some, some_db = timed(), in_the_database()
     with connection.cursor() as cursor:
         qs = (
             Game.objects.filter(
@@ -228,6 +248,7 @@ def due_query(repeat: int = 300) -> dict:
     return {
         "none_due_p50_ms": q(nothing, 50), "none_due_p95_ms": q(nothing, 95),
         "fifty_due_p50_ms": q(some, 50), "fifty_due_p95_ms": q(some, 95),
+        "none_due_db_p50_ms": q(nothing_db, 50), "fifty_due_db_p50_ms": q(some_db, 50),
         "plan": plan,
     }  # fmt: skip
 
@@ -346,7 +367,11 @@ def main(argv: list[str] | None = None) -> None:
         f"due query: nothing due p50 {due['none_due_p50_ms']} ms, p95 {due['none_due_p95_ms']}"
         f" ms; 50 due p50 {due['fifty_due_p50_ms']} ms, p95 {due['fifty_due_p95_ms']} ms"
     )
-    print("  plan: " + " / ".join(line.strip() for line in due["plan"][:4]))
+    print(
+        f"  in PostgreSQL (EXPLAIN ANALYZE): nothing due p50 {due['none_due_db_p50_ms']} ms, "
+        f"50 due p50 {due['fifty_due_db_p50_ms']} ms"
+    )
+    print("  plan: " + " / ".join(line.strip() for line in due["plan"] if "Scan" in line))
     print(
         f"a move: {move['cpu_ms_per_move']} ms of worker CPU ({move['moves']} moves, "
         f"{move['people_moves']} by people, {move['pushes']} pushes, {move['emails']} emails; "
