@@ -16,7 +16,7 @@
    (``EXPLAIN ANALYZE``'s execution time), and the plan PostgreSQL chose.
 4. **Worker CPU a move, notifications included**: ``--moves`` people's turns (half with a
    push device at a stand-in push service on 127.0.0.1, half by email through Django's
-   locmem backend), each through ``services.submit_move`` as from the page, the bots'
+   locmem backend), each through ``moves.submit_move`` as from the page, the bots'
    answers by the server clock (``clock.run_due``, at once at a correspondence table),
    then the background worker's tasks (whose turn it is, the wording, the encryption
    and the POST, or the email). This process's CPU (``time.process_time``) over all of
@@ -253,7 +253,7 @@ def due_query(repeat: int = 300) -> dict:
     }  # fmt: skip
 
 
-def moves(n: int, rng: random.Random) -> dict:
+def turns(n: int, rng: random.Random) -> dict:
     """n people's moves with everything after them (see the module); CPU a move."""
     from django.core import mail
     from django.core.management import call_command
@@ -263,7 +263,7 @@ def moves(n: int, rng: random.Random) -> dict:
     from games.engine import replay, seat_view
     from games.models import Game, Move, Seat
     from games.notifications import push
-    from games.play import clock, services
+    from games.play import clock, moves
     from tests.notifications.support import Browser, PushEndpoint
 
     mail.outbox = []
@@ -301,7 +301,7 @@ def moves(n: int, rng: random.Random) -> dict:
                 state = replay(game.record()).state
                 move = bots.choose("greedy", seat_view(state, seat.index), rng).to_dict()
                 c, w = time.process_time(), time.perf_counter()
-                services.submit_move(game.pk, seat.user, move, expected_seq=game.seq)
+                moves.submit_move(game.pk, seat.user, move, expected_seq=game.seq)
                 cpu, wall = cpu + time.process_time() - c, wall + time.perf_counter() - w
         c, w = time.process_time(), time.perf_counter()
         later = timezone.now() + timedelta(seconds=5)
@@ -343,7 +343,7 @@ def run(games: int, n_people: int, n_moves: int, seed: int = 50) -> dict:
     result = {"games": games, "setup_s": round(setup(games, n_people, rng), 1)}
     result.update(size_per_game(games))
     result["due_query"] = due_query()
-    result["move"] = moves(n_moves, rng)
+    result["move"] = turns(n_moves, rng)
     return result
 
 

@@ -42,15 +42,15 @@ def make_game(user_ids: list[int], bots: str | bool) -> int:
     person and two bots of the level ``bots``."""
     from django.contrib.auth import get_user_model
 
-    from games.play import services
+    from games.play import tables
 
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=user_ids)}
     people = [users[pk] for pk in user_ids]
     if bots:
-        return services.create_table(people[0], others=(bots, bots)).pk
-    game = services.create_table(people[0], others=("open", "open"))
+        return tables.create_table(people[0], others=(bots, bots)).pk
+    game = tables.create_table(people[0], others=("open", "open"))
     for person in people[1:]:
-        services.join_table(game.pk, person)
+        tables.join_table(game.pk, person)
     return game.pk
 
 
@@ -68,17 +68,17 @@ def advance(game_id: int, moves: int) -> int:
     from games.engine.rules import apply
     from games.engine.view import seat_view
     from games.models import Game
-    from games.play import services
+    from games.play import moves as play_moves
 
     game = Game.objects.get(pk=game_id)
-    state = services.game_state(game)
+    state = play_moves.game_state(game)
     users = {s.index: s.user for s in game.seats.select_related("user")}
     made = 0
     while made < moves and state.outcome is None and len(state.stock) - state.stock_pos > 3:
         view = next(v for v in map(lambda s: seat_view(state, s), range(3)) if v.legal)
         move = plain_move(view)
         payload = {k: v for k, v in move.to_dict().items() if k != "seat"}
-        services.submit_move(game_id, users[view.seat], payload, expected_seq=game.seq + made)
+        play_moves.submit_move(game_id, users[view.seat], payload, expected_seq=game.seq + made)
         state = apply(state, move)
         made += 1
     return made

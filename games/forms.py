@@ -45,7 +45,7 @@ def new_form_key() -> str:
 
 class FormKeyField(forms.CharField):
     """A hidden key, new with each page: the same form sent twice is known as such
-    (``services.create_table``). A form sent without one is taken as it always was."""
+    (``tables.create_table``). A form sent without one is taken as it always was."""
 
     widget = forms.HiddenInput
 
@@ -112,7 +112,7 @@ class NewTableForm(forms.Form):
             del self.fields["rated"]
 
     def table_options(self) -> dict[str, Any]:
-        """Keyword arguments for ``services.create_table``."""
+        """Keyword arguments for ``tables.create_table``."""
         data = self.cleaned_data
         return {
             "public": data["visibility"] == "public",

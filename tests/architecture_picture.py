@@ -28,8 +28,7 @@ OTHER = "games (the rest)"
 
 # A move, from a tap to every seat's screen: (what happens, [(file, name it needs), …]).
 # A name is a function, class or constant of the file ("Class.method" for a method), or,
-# in a script, a string it holds. The lead renames play/services.py's file here when it
-# is split; the functions stay named.
+# in a script, a string it holds.
 MOVE: list[tuple[str, list[tuple[str, str]]]] = [
     (
         "A tap on a button of the hand (a form made by games/table/board_hand.py); htmx's "
@@ -52,12 +51,12 @@ MOVE: list[tuple[str, list[tuple[str, str]]]] = [
         [("games/play/live/db.py", "in_db_thread"), ("games/play/actions.py", "perform")],
     ),
     (
-        "The one writer, games/play/services.py submit_move: the game's row locked "
+        "The one writer, games/play/moves.py submit_move: the game's row locked "
         "(live/rows.py locked_game), the move applied by games/engine/rules.py apply, "
         "appended with the game's summary (live/rows.py log_and_save), the new snapshot "
         "made (live/snapshots.py build_snapshot).",
         [
-            ("games/play/services.py", "submit_move"),
+            ("games/play/moves.py", "submit_move"),
             ("games/play/live/rows.py", "locked_game"),
             ("games/engine/rules.py", "apply"),
             ("games/play/live/rows.py", "log_and_save"),
@@ -65,11 +64,11 @@ MOVE: list[tuple[str, list[tuple[str, str]]]] = [
         ],
     ),
     (
-        'After the commit, services.notify_game: "game N is at rev R" published to the '
+        'After the commit, telling.notify_game: "game N is at rev R" published to the '
         "game's group for the other workers (live/publish.py publish) and told to this "
         "worker's sockets (live/watch.py tell). No hand travels in it.",
         [
-            ("games/play/services.py", "notify_game"),
+            ("games/play/telling.py", "notify_game"),
             ("games/play/live/publish.py", "publish"),
             ("games/play/live/watch.py", "tell"),
         ],
@@ -308,10 +307,10 @@ def member_lines(m: Member, width: int) -> list[tuple[str, str]]:
     lines += [(s, "says") for s in wrap(m.says, width)]
     if m.key == "games.play":
         writer = (
-            "The one writer of games in play: services.py alone appends to a game's move "
-            "log (submit_move, and the clock's and bots' moves, through live/rows.py "
-            "log_and_save), under the game's row lock. An upload's finished game is "
-            "written whole by history/records.py."
+            "The one writer of games in play: moves.py alone appends to a game's move "
+            "log (submit_move, and through it server_moves.py's moves for the clock's bots "
+            "and away seats, by live/rows.py log_and_save), under the game's row lock. An "
+            "upload's finished game is written whole by history/records.py."
         )
         lines += [(s, "writer") for s in wrap(writer, width)]
     if m.imports:

@@ -38,7 +38,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Game, Seat
-from games.play import services as play
+from games.play import moves, server_moves
 from games.tournaments import services
 from games.tournaments.models import Tournament
 from tests.fast_games import prepare_last_move
@@ -129,7 +129,7 @@ def _last_moves_ready(game_ids: list[int]) -> None:
         prepare_last_move(game_id)
         game = Game.objects.get(pk=game_id)
         Seat.objects.filter(game_id=game_id).exclude(index=game.turn_seat).update(away=False)
-    play.forget_cached_states()
+    moves.forget_cached_states()
 
 
 _END_PROFILE = cProfile.Profile() if PROFILE == "end" else None
@@ -144,7 +144,7 @@ def _last_move(game_id: int) -> None:
     # Capturing costs CPU: only when asked for.
     capture = CaptureQueriesContext(connection) if PROFILE == "end-queries" else nullcontext()
     with capture as queries:
-        result = play.play_due(game_id, now=timezone.now())
+        result = server_moves.play_due(game_id, now=timezone.now())
     if queries is not None:
         _END_QUERIES.append([q["sql"] for q in queries.captured_queries])
     if _END_PROFILE is not None:

@@ -67,7 +67,7 @@ def carol(users: dict[str, AbstractUser]) -> AbstractUser:
 
 @pytest.fixture(autouse=True)
 def server_clock_off(settings) -> None:
-    # Tests drive the clock themselves (games.play.services.play_due), so no worker task races
+    # Tests drive the clock themselves (games.play.server_moves.play_due), so no worker task races
     # them; bots move without their human-like pause.
     settings.TONGITS_CLOCK_IN_WORKERS = False
     settings.TONGITS_BOT_PAUSE = (0.0, 0.0)
@@ -115,7 +115,7 @@ def make_game():
     """Seat people and bots and deal from a fixed seed: ``make_game([alice, "greedy",
     bob], seed=7)``. Returns the started Game (the dealer comes from the seed)."""
     from games.models import Game, Seat
-    from games.play import services
+    from games.play import dealing
 
     def make(occupants: list, seed: int = 7, public: bool = True, **fields) -> Game:
         people = [o for o in occupants if not isinstance(o, str)]
@@ -127,7 +127,7 @@ def make_game():
                 Seat.objects.create(game=game, index=index, bot_kind=who)
             else:
                 Seat.objects.create(game=game, index=index, user=who)
-        services.start_game(game, seed=seed)
+        dealing.start_game(game, seed=seed)
         game.refresh_from_db()
         return game
 

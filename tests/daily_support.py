@@ -13,7 +13,8 @@ from games import bots
 from games.engine import Move, seat_view
 from games.engine.view import SeatView
 from games.models import Game
-from games.play import services
+from games.play import moves as play_moves
+from games.play import server_moves
 
 Policy = Callable[[SeatView, int], Move]  # (the seat's view, moves so far) -> its move
 
@@ -38,12 +39,12 @@ def play(game: Game, user, policy: Policy = greedy_person, moves: int = 10_000) 
         if game.is_over or (made >= moves and game.turn_seat == 0):
             break
         if game.turn_seat == 0:
-            state = services.game_state(game)
+            state = play_moves.game_state(game)
             move = policy(seat_view(state, 0), state.ply)
-            services.submit_move(game.pk, user, move.to_dict(), expected_seq=game.seq)
+            play_moves.submit_move(game.pk, user, move.to_dict(), expected_seq=game.seq)
             made += 1
         else:
-            services.play_due(game.pk, now=later)
+            server_moves.play_due(game.pk, now=later)
     return Game.objects.get(pk=game.pk)
 
 

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from games.engine.cards import CODES
 from games.models import Game
-from games.play import services
+from games.play import moves as play_moves
+from games.play import server_moves
 
 # A seed long enough that finding it in a page means the page shows it.
 SEED = 918_273_645_546_372_819
@@ -57,7 +58,7 @@ def scripted_record(moves: list | None = None) -> dict:
 def finish(game: Game) -> Game:
     """Let the server play every seat until the game ends."""
     for _ in range(500):
-        if services.play_due(game.pk, now=FAR_FUTURE) is None:
+        if server_moves.play_due(game.pk, now=FAR_FUTURE) is None:
             break
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -67,7 +68,7 @@ def finish(game: Game) -> Game:
 def play_some(game: Game, moves: int) -> Game:
     """A few server moves, leaving the game in play."""
     for _ in range(moves):
-        services.play_due(game.pk, now=FAR_FUTURE)
+        server_moves.play_due(game.pk, now=FAR_FUTURE)
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
     return game
@@ -83,7 +84,7 @@ def seed_games(username: str, games: int, seed: int = 1, **options) -> None:
 
 def hand_codes(game: Game) -> set[str]:
     """Every card in any seat's hand now: what no page may show while the game is on."""
-    state = services.game_state(game)
+    state = play_moves.game_state(game)
     return {CODES[c] for hand in state.hands for c in range(52) if hand >> c & 1}
 
 

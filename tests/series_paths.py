@@ -6,7 +6,7 @@ must keep on every path (its record's download, upload and replay: tests/series_
 at a moment midway and at the end).
 
 Each hand that is played goes to its end at once (``tests.fast_games.finish_quickly``):
-the server's own bot moves, the last through ``services.play_due``, so a hand ends in the
+the server's own bot moves, the last through ``server_moves.play_due``, so a hand ends in the
 same transaction as a live one (the series' pause, ratings).
 
 Staff may also close a seat's person's account (fair play's Close) or delete it, at any
@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 
 from games.fairplay import actions
 from games.models import Game
-from games.play import services
-from games.play.services import ServiceError
+from games.play import aborts, tables
+from games.play.errors import ServiceError
 from games.series import services as series
 from games.series.models import Series
 from tests.fast_games import finish_quickly
@@ -116,7 +116,7 @@ def play_path(
     first = made.hands.get().game
     joining = [p for p, o in zip(people[1:3], path.others, strict=True) if o == "open"]
     for person in joining if path.fill else joining[:-1]:
-        services.join_table(first.pk, person)
+        tables.join_table(first.pk, person)
     at = {s.index: s.user for s in first.seats.select_related("user") if s.user_id}
 
     def who(seat: int) -> AbstractBaseUser:
@@ -164,7 +164,7 @@ def _do(series_id: int, action: str, person: AbstractBaseUser, staff: AbstractBa
             if action == PLAY and latest["status"] == Game.Status.PLAYING:
                 finish_quickly(latest["pk"])
             elif action == ABORT and latest["status"] in (Game.Status.WAITING, Game.Status.PLAYING):
-                services.abort_game(latest["pk"], staff, "a random path's abort")
+                aborts.abort_game(latest["pk"], staff, "a random path's abort")
         elif action == READY:
             series.ready(series_id, person)
         elif action == LEAVE:

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game, Seat
-from games.play import services
+from games.play import moves
 from tests.table.support import SEED, first_legal
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def game(alice, bob, carol, make_game) -> Game:
     game = make_game([alice, bob, carol], seed=SEED)
     seat, move = first_legal(game)
-    services.submit_move(game.pk, [alice, bob, carol][seat], move.to_dict())
+    moves.submit_move(game.pk, [alice, bob, carol][seat], move.to_dict())
     game.refresh_from_db()
     return game
 

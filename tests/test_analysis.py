@@ -35,7 +35,7 @@ from games.engine.record import load_record
 from games.history.records import record_dict
 from games.history.uploads import import_record
 from games.models import Game
-from games.play import services
+from games.play import aborts
 from tests.history_support import SCRIPTED_MOVES, finish, scripted_record
 from tests.same_view import same_view_other_deal
 
@@ -346,7 +346,7 @@ def test_a_game_in_play_cannot_be_analysed(make_game, client, alice, bob):
 
 def test_an_aborted_game_cannot_be_analysed(make_game, client, alice, bob, admin_user):
     game = make_game([alice, "normal", bob], seed=7)
-    services.abort_game(game.pk, admin_user, "a test")
+    aborts.abort_game(game.pk, admin_user, "a test")
     client.force_login(alice)
 
     response = client.post(reverse("analysis", args=[game.pk]))

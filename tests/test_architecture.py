@@ -63,7 +63,7 @@ def test_a_circle_planted_in_a_copy_of_games_is_found(tmp_path):
 
 
 def test_an_upward_import_planted_in_a_copy_of_games_breaks_the_layers(tmp_path):
-    copy = _copy_with(tmp_path, "games.engine.cards", "import games.play.services")
+    copy = _copy_with(tmp_path, "games.engine.cards", "import games.play.moves")
     result = _run(["-c", LINT], copy)
     assert result.returncode != 0
     assert "games.engine is not allowed to import games.play" in result.stdout
@@ -111,9 +111,6 @@ def test_a_module_of_games_over_400_lines_says_at_its_top_why():
 
 SITE = ("games", "accounts", "tongits_site")
 MODULE_LINES = 600
-# games/play/services.py is being split (issue 47 leaves it to the lead, after the work on it
-# now lands); the lead removes it from here with the split.
-OVERSIZED_FOR_NOW = {"games/play/services.py"}
 
 
 def oversized(root: Path, packages: tuple[str, ...] = SITE) -> list[str]:
@@ -131,7 +128,7 @@ def oversized(root: Path, packages: tuple[str, ...] = SITE) -> list[str]:
 
 
 def test_no_module_of_the_site_is_over_600_lines_unless_its_first_lines_say_why():
-    assert [p for p in oversized(REPO) if p not in OVERSIZED_FOR_NOW] == []
+    assert oversized(REPO) == []
 
 
 def test_the_size_check_finds_a_long_module_and_lets_one_that_says_why_pass(tmp_path):
@@ -175,7 +172,143 @@ def test_the_architecture_picture_is_drawn_from_the_code_as_it_is():
 
 def test_the_path_of_a_move_in_the_picture_names_only_what_the_code_has(monkeypatch):
     assert architecture_picture.check_move() == []
-    renamed = [(what, [*needs, ("games/play/services.py", "submit_move_renamed")])
+    renamed = [(what, [*needs, ("games/play/moves.py", "submit_move_renamed")])
                for what, needs in architecture_picture.MOVE]  # fmt: skip
     monkeypatch.setattr(architecture_picture, "MOVE", renamed)
-    assert "games/play/services.py: submit_move_renamed" in architecture_picture.check_move()
+    assert "games/play/moves.py: submit_move_renamed" in architecture_picture.check_move()
+
+
+# The one writer (docs/architecture.md): only games/play/moves.py appends a move to a game's
+# log, through the statements of games/play/live/rows.py. A finished game written whole
+# (an upload, the made-up games of ``seed_games``) may make its rows with the ORM, never
+# through the writer's statements.
+WRITER = "games/play/moves.py"
+WRITERS_STATEMENTS = "games/play/live/rows.py"
+WHOLE_FINISHED_GAMES = {
+    "games/history/records.py",
+    "games/management/commands/seed_games.py",
+}
+ROW_WRITES = {"create", "bulk_create", "get_or_create", "update_or_create", "update", "bulk_update"}
+APPENDS = {"insert_move", "log_and_save"}
+
+
+def _receiver(node: ast.expr) -> list[str]:
+    """The names along a call's receiver: ``game.moves.filter(x).update`` gives
+    ["update", "filter", "moves", "game"]."""
+    names = []
+    while True:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            names.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Name):
+            return [*names, node.id]
+        else:
+            return names
+
+
+def _names_the_model(chain: list[str], i: int, model: set[str], models: set[str]) -> bool:
+    """Whether ``chain[i]`` is games.models.Move (by one of ``model``'s names, or as
+    ``Move`` of one of ``models``'s, the names the module gives games.models)."""
+    if chain[i] in model:
+        return True
+    return chain[i] == "Move" and i + 1 < len(chain) and chain[i + 1] in models
+
+
+def _inserts(node: ast.expr) -> bool:
+    if isinstance(node, ast.JoinedStr):
+        text = "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    else:
+        return False
+    return re.search(r"\bINSERT\s+INTO\b", text, re.IGNORECASE) is not None
+
+
+def move_writes(path: Path) -> list[tuple[int, str, bool]]:
+    """Where the module at ``path`` writes a row of the move log, in the order of its
+    lines: (line, what, whether through the writer's statements rather than the ORM)."""
+    tree = ast.parse(path.read_text())
+    model: set[str] = set()  # the names the module gives games.models.Move
+    models: set[str] = set()  # and games.models itself
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "games.models":
+            model |= {a.asname or a.name for a in node.names if a.name == "Move"}
+        elif isinstance(node, ast.ImportFrom) and node.module == "games":
+            models |= {a.asname or a.name for a in node.names if a.name == "models"}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            chain = _receiver(node.func)
+            if not chain:
+                continue
+            if chain[0] in APPENDS:
+                found.append((node.lineno, chain[0], True))
+            elif _names_the_model(chain, 0, model, models):
+                found.append((node.lineno, "a Move row made", False))
+            elif chain[0] in ROW_WRITES and (
+                "moves" in chain[1:-1]
+                or any(_names_the_model(chain, i, model, models) for i in range(1, len(chain)))
+            ):
+                found.append((node.lineno, ".".join(reversed(chain)), False))
+        elif (model or models) and _inserts(node):
+            found.append((node.lineno, "an INSERT beside the Move model", True))
+    return sorted(set(found))  # an f-string's text is its parts too
+
+
+def move_writers(root: Path, packages: tuple[str, ...] = SITE) -> list[str]:
+    """Every write of the move log under ``root`` that is not the one writer's."""
+    wrong = []
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            name = path.relative_to(root).as_posix()
+            if "migrations" in path.parts or name in (WRITER, WRITERS_STATEMENTS):
+                continue
+            for line, what, statements in move_writes(path):
+                if name in WHOLE_FINISHED_GAMES and not statements:
+                    continue
+                wrong.append(f"{name}:{line} {what}")
+    return wrong
+
+
+def test_only_the_one_writer_appends_a_move():
+    assert move_writers(REPO) == []
+    # ... and it does: a person's move and the server's come through it.
+    assert {what for _, what, _ in move_writes(REPO / WRITER)} == APPENDS
+
+
+def test_a_move_written_outside_the_one_writer_is_found(tmp_path):
+    play = tmp_path / "games" / "play"
+    play.mkdir(parents=True)
+    (play / "tables.py").write_text(
+        "from games import models\n"
+        "from games.models import Game, Move as MoveRow\n"
+        "from games.play.live import rows\n"
+        "def cheat(game):\n"
+        "    MoveRow.objects.create(game=game, seq=1, seat=0, payload={})\n"
+        "    MoveRow(game=game, seq=2, seat=0, payload={}).save()\n"
+        "    models.Move.objects.bulk_create([])\n"
+        "    game.moves.filter(seq=1).update(payload={})\n"
+        "    rows.insert_move(game.pk, 3, 0, {}, None, False, None)\n"
+        "    sql = f'INSERT INTO {MoveRow._meta.db_table} VALUES (1)'\n"
+        "    Game.objects.filter(pk=game.pk).update(seq=3)  # not a move\n"
+    )
+    (play / "moves.py").write_text("from games.play.live import rows\nrows.insert_move()\n")
+    records = tmp_path / "games" / "history"
+    records.mkdir()
+    (records / "records.py").write_text(
+        "from games.models import Move\n"
+        "Move.objects.bulk_create([])  # a finished game, whole\n"
+        "from games.play.live import rows\n"
+        "rows.log_and_save(None, None, [])  # but never a live game's move\n"
+    )
+    assert move_writers(tmp_path, ("games",)) == [
+        "games/history/records.py:4 log_and_save",
+        "games/play/tables.py:5 MoveRow.objects.create",
+        "games/play/tables.py:6 a Move row made",
+        "games/play/tables.py:7 models.Move.objects.bulk_create",
+        "games/play/tables.py:8 game.moves.filter.update",
+        "games/play/tables.py:9 insert_move",
+        "games/play/tables.py:10 an INSERT beside the Move model",
+    ]

@@ -20,10 +20,10 @@ from django.db import connection, transaction
 from games import bots
 from games.engine import seat_view
 from games.models import Game, Seat
-from games.play import services as play
+from games.play import moves
 from games.play.live import watch
 from games.play.live.db import in_db_thread, thread_pool
-from games.play.services import person_tables_group
+from games.play.telling import person_tables_group
 from games.tournaments import services
 from games.tournaments.models import Tournament
 from tests.fast_games import prepare_last_move
@@ -81,7 +81,7 @@ async def test_the_next_game_comes_to_each_persons_open_socket_and_plays_there(a
     game = await sync_to_async(Game.objects.get)(pk=second)
     assert game.status == Game.Status.PLAYING
     seats = await sync_to_async(_seated)(second)
-    state = await sync_to_async(play.game_state)(game)
+    state = await sync_to_async(moves.game_state)(game)
     for p in people:
         board = frames[p.pk][-1]
         # The whole board of the new game, as that seat sees it: its own hand, and not a
@@ -135,7 +135,7 @@ def test_the_menus_part_about_the_table_is_served_alone_to_a_seat_and_refused_el
     # No hidden card in it, nor the seed.
     assert not leaks(
         text,
-        hidden_cards(play.game_state(game), 0) | hidden_cards(play.game_state(game), 1),
+        hidden_cards(moves.game_state(game), 0) | hidden_cards(moves.game_state(game), 1),
         game.seed,
     )
 
@@ -169,9 +169,9 @@ def _last_move_ready(game_id: int):
     choice (tests/fast_games.py), for that seat to send itself."""
     prepare_last_move(game_id)
     Seat.objects.filter(game_id=game_id).update(away=False)
-    play.forget_cached_states()
+    moves.forget_cached_states()
     game = Game.objects.get(pk=game_id)
-    state = play.game_state(game)
+    state = moves.game_state(game)
     rng = random.Random(bots.bot_seed(game.seed, game.seq, state.turn))
     return game, state.turn, bots.choose("greedy", seat_view(state, state.turn), rng)
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from accounts.models import Profile
 from games.models import Game
-from games.play import services
+from games.play import tables
 from games.social import services as social
 from tongits_site.asgi import application
 
@@ -35,7 +35,7 @@ def error_lines(log: pytest.LogCaptureFixture) -> list[str]:
 
 
 def test_a_sixteen_kilobyte_invite_token_is_a_clean_400(client, alice, bob, errors):
-    table = services.create_table(bob, public=False)
+    table = tables.create_table(bob, public=False)
     client.force_login(alice)
 
     response = client.post(reverse("join_table", args=[table.pk]), {"token": "a" * 16_000})
@@ -57,7 +57,7 @@ def test_a_sixteen_kilobyte_invite_token_is_a_clean_400(client, alice, bob, erro
     ],
 )
 def test_a_nul_in_an_admin_lists_query_is_a_clean_400(admin_client, alice, errors, query):
-    services.quick_play(alice)
+    tables.quick_play(alice)
 
     response = admin_client.get(f"{reverse('admin:games_game_changelist')}?{query}")
 
@@ -67,7 +67,7 @@ def test_a_nul_in_an_admin_lists_query_is_a_clean_400(admin_client, alice, error
 
 
 def test_a_nul_in_any_form_is_a_clean_400_that_changes_nothing(client, alice, bob, errors):
-    table = services.create_table(bob, public=False)
+    table = tables.create_table(bob, public=False)
     client.force_login(alice)
 
     posts = [

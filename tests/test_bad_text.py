@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from accounts.forms import ProfileForm
 from games.models import Game, Move
-from games.play import services
+from games.play import errors, tables
 from tests.history_support import scripted_record
 from tests.table.support import SEED, fields, first_legal, frame, session_headers, socket
 from tests.test_records_io import upload
@@ -80,10 +80,10 @@ def test_a_display_name_must_be_storable_text(alice):
 
 @pytest.mark.django_db
 def test_an_invite_token_that_is_not_text_is_refused_like_a_wrong_one(alice, bob):
-    table = services.create_table(bob, public=False)
+    table = tables.create_table(bob, public=False)
 
-    with pytest.raises(services.NotAllowed, match="private"):
-        services.join_table(table.pk, alice, invite_token="\ud800")
+    with pytest.raises(errors.NotAllowed, match="private"):
+        tables.join_table(table.pk, alice, invite_token="\ud800")
 
     assert table.seats.filter(user=alice).count() == 0
     assert reverse("join_table", args=[table.pk])  # the join URL itself is unchanged

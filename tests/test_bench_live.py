@@ -17,7 +17,7 @@ import pytest
 from bench.live_frames import Board, choose, form_fields
 from games.engine import seat_view
 from games.engine.cards import CODES
-from games.play.services import game_state
+from games.play.moves import game_state
 from games.table import rendering
 
 ROOT = Path(__file__).resolve().parent.parent

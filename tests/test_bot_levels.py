@@ -15,7 +15,8 @@ from games import bots
 from games.bots import easy, greedy, search
 from games.engine import apply, new_game, seat_view
 from games.models import Game
-from games.play import clock, services
+from games.play import clock, server_moves
+from games.play import moves as play_moves
 from games.play.live import thinking
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +63,7 @@ def test_the_same_game_seed_gives_an_easy_bot_the_same_moves(make_game):
 
     for game in games:
         for _ in range(30):
-            services.play_due(game.pk, timezone.now())
+            server_moves.play_due(game.pk, timezone.now())
 
     first, second = (logged_moves(fresh(g)) for g in games)
     assert len(first) == 30 and first == second
@@ -90,22 +91,22 @@ def test_thinkers_yield_the_cores_to_the_web_workers():
 def test_a_hard_bot_makes_the_search_move_of_its_seed(make_game):
     game = seeded(make_game(["hard", "normal", "normal"], seed=2))
     hard = next(s.index for s in game.seats.all() if s.bot_kind == "hard")
-    state = services.game_state(game)
+    state = play_moves.game_state(game)
     while state.turn != hard:
-        services.play_due(game.pk, timezone.now())
+        server_moves.play_due(game.pk, timezone.now())
         game = fresh(game)
-        state = services.game_state(game)
+        state = play_moves.game_state(game)
     view = seat_view(state, hard)
     expected = search.choose(view, random.Random(bots.bot_seed(SEED, game.seq, hard)))
 
-    result = services.play_due(game.pk, timezone.now())
+    result = server_moves.play_due(game.pk, timezone.now())
 
     assert result is not None and result.payload == expected.to_dict()
 
 
 def test_the_clock_hands_a_hard_bots_thought_on_and_the_game_waits_for_it(make_game):
     game = seeded(make_game(["hard", "hard", "hard"], seed=3))
-    thoughts: list[services.Thinking] = []
+    thoughts: list[server_moves.Thinking] = []
     now = timezone.now()
 
     made = clock.run_due(now, think=thoughts.append)
@@ -113,14 +114,14 @@ def test_the_clock_hands_a_hard_bots_thought_on_and_the_game_waits_for_it(make_g
     game = fresh(game)
     assert made == 0 and game.seq == 0 and len(thoughts) == 1
     # Not due again while the bot thinks: another clock does not start the same thought.
-    assert game.due_at >= now + services.THINKING_LEASE
+    assert game.due_at >= now + server_moves.THINKING_LEASE
     assert clock.run_due(now, think=thoughts.append) == 0 and len(thoughts) == 1
 
     job = thoughts[0]
     move = thinking.choose(job.kind, job.view, job.seed)
-    assert services.play_thought(job, move) is not None
+    assert server_moves.play_thought(job, move) is not None
     # The same thought again (a second clock's, after the lease) changes nothing.
-    assert services.play_thought(job, move) is None
+    assert server_moves.play_thought(job, move) is None
     assert fresh(game).seq == 1
 
 
@@ -128,7 +129,7 @@ def test_a_thought_that_fails_in_the_thinker_gives_greedys_move(make_game, caplo
     """The clock's own loop fell back on greedy; ``tick`` (``manage.py clock --once``, the
     thinkers' synchronous path) did not, and a bot that raised was retried for ever."""
     game = seeded(make_game(["hard", "hard", "hard"], seed=3))
-    state = services.game_state(game)
+    state = play_moves.game_state(game)
     view = seat_view(state, state.turn)
 
     with caplog.at_level(logging.WARNING, logger="games.play.live.thinking"):
@@ -142,11 +143,11 @@ def test_a_thought_that_fails_in_the_thinker_gives_greedys_move(make_game, caplo
 
 def test_a_lost_thought_is_started_again_after_its_lease(make_game):
     seeded(make_game(["hard", "hard", "hard"], seed=3))
-    thoughts: list[services.Thinking] = []
+    thoughts: list[server_moves.Thinking] = []
     now = timezone.now()
     clock.run_due(now, think=thoughts.append)  # and the worker that took it stops
 
-    clock.run_due(now + services.THINKING_LEASE, think=thoughts.append)
+    clock.run_due(now + server_moves.THINKING_LEASE, think=thoughts.append)
 
     assert len(thoughts) == 2 and thoughts[0].view == thoughts[1].view
     assert thoughts[0].seed == thoughts[1].seed  # the same move will be made
@@ -184,7 +185,7 @@ async def test_the_clock_loop_plays_hard_bots_through_the_thinkers(make_game):
     # Each move is the search's own from the seat's view and the game's seed.
     moves = await database_sync_to_async(lambda: logged_moves(fresh(game)))()
     state = await database_sync_to_async(
-        lambda: services.game_state(Game.objects.get(pk=game.pk))
+        lambda: play_moves.game_state(Game.objects.get(pk=game.pk))
     )()
     assert len(moves) >= 2
     replayed = new_game(3)

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.engine import replay
 from games.models import Game
-from games.play import clock, services
+from games.play import clock, server_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -68,5 +68,5 @@ def test_the_server_never_moves_in_a_finished_game(make_game):
     game = make_game(["greedy", "greedy", "greedy"], seed=3)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
 
-    assert services.play_due(game.pk, timezone.now() + timedelta(hours=1)) is None
+    assert server_moves.play_due(game.pk, timezone.now() + timedelta(hours=1)) is None
     assert clock.run_due(timezone.now() + timedelta(hours=1)) == 0

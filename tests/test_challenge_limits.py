@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import override
 
-from games.play.services import ServiceError
+from games.play.errors import ServiceError
 from games.social import services as social
 from games.social.models import Challenge
 from tests.test_social import befriend, lobby_socket

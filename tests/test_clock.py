@@ -20,7 +20,8 @@ from django.utils import timezone
 from games.engine import seat_view
 from games.engine.moves import DISCARD
 from games.models import ClockBeat, Game, Seat
-from games.play import actions, clock, services
+from games.play import actions, clock, errors, server_moves
+from games.play import moves as play_moves
 from tests.table.support import fields
 from tests.threads import race
 
@@ -114,8 +115,8 @@ def test_an_away_seat_is_played_by_greedy_until_its_person_acts(make_game, alice
     assert {kind for index, kind in kinds if index != 0} == {"random"}
 
     # She acts herself: she is back, and her own clock runs again.
-    view = seat_view(services.game_state(game), 0)
-    services.submit_move(game.pk, alice, view.legal[-1].to_dict())
+    view = seat_view(play_moves.game_state(game), 0)
+    play_moves.submit_move(game.pk, alice, view.legal[-1].to_dict())
 
     game = fresh(game)
     assert not seat(game, 0).away
@@ -150,8 +151,8 @@ def test_mark_back_stops_the_server_playing_for_an_away_seat(make_game, alice):
     clock.run_due(fresh(game).due_at, limit=1)
     assert seat(game, 0).away
 
-    assert services.mark_back(game.pk, alice) is True
-    assert services.mark_back(game.pk, alice) is False
+    assert play_moves.mark_back(game.pk, alice) is True
+    assert play_moves.mark_back(game.pk, alice) is False
     if fresh(game).turn_seat != 0:
         step_until_turn_of(game, 0)
 
@@ -166,12 +167,12 @@ def test_a_move_sent_as_the_turn_clock_runs_out_still_brings_its_person_back(
     make_game, alice, bob, carol, monkeypatch
 ):
     game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=60)
-    move = seat_view(services.game_state(game), 0).legal[0]  # chosen on the board at seq 0
+    move = seat_view(play_moves.game_state(game), 0).legal[0]  # chosen on the board at seq 0
     # Her frame is on its way when the clock takes the game's lock first: it marks her
     # away and plays for her, so her frame arrives for a version that is gone.
-    fired = [services.play_due(game.pk, fresh(game).due_at)]
+    fired = [server_moves.play_due(game.pk, fresh(game).due_at)]
 
-    with pytest.raises(services.StaleMove):
+    with pytest.raises(errors.StaleMove):
         actions.perform(game.pk, alice, {**fields(move), "seq": "0"})
 
     # She acted, so the greedy bot must not go on playing her turn.
@@ -185,13 +186,13 @@ def test_a_move_sent_as_the_turn_clock_runs_out_still_brings_its_person_back(
 def spy_on_bots(monkeypatch) -> list[tuple[int, str]]:
     """Record (seat, kind) of every move a bot chooses."""
     calls: list[tuple[int, str]] = []
-    choose = services.bots.choose
+    choose = server_moves.bots.choose
 
     def spy(kind, view, rng):
         calls.append((view.seat, kind))
         return choose(kind, view, rng)
 
-    monkeypatch.setattr(services.bots, "choose", spy)
+    monkeypatch.setattr(server_moves.bots, "choose", spy)
     return calls
 
 
@@ -391,14 +392,14 @@ def test_racing_clocks_make_each_due_move_once(make_game, alice, bob, carol):
 def test_a_game_whose_move_fails_does_not_stop_the_others(make_game, monkeypatch, caplog):
     broken = make_game(["greedy", "greedy", "greedy"], seed=3)
     working = make_game(["greedy", "greedy", "greedy"], seed=4)
-    play_due = services.play_due
+    play_due = server_moves.play_due
 
     def fail_for_broken(game_id, now=None):
         if game_id == broken.pk:
             raise RuntimeError("boom")
         return play_due(game_id, now)
 
-    monkeypatch.setattr(services, "play_due", fail_for_broken)
+    monkeypatch.setattr(server_moves, "play_due", fail_for_broken)
     now = timezone.now()
 
     with caplog.at_level(logging.ERROR, logger="games.play.clock"):

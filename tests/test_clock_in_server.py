@@ -26,13 +26,13 @@ BIN = Path(sys.executable).parent
 PRELUDE = "import django; django.setup()\n"
 A_DUE_BOT = """
 from django.core.management import call_command
-from games.play import services
+from games.play import dealing
 from games.models import Game, Seat
 call_command("migrate", verbosity=0)
 game = Game.objects.create(public=True)
 for index in range(3):
     Seat.objects.create(game=game, index=index, bot_kind="greedy")
-services.start_game(game, seed=3)
+dealing.start_game(game, seed=3)
 print(game.pk)
 """
 # Waits (up to a generous limit, for a loaded machine) for the first move.

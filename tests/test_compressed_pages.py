@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.play import services
+from games.play import tables
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_every_answer_has_its_own_token_and_random_bytes():
 
 
 def test_a_seats_table_page_goes_gzipped(client, alice):
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     client.force_login(alice)
     response = client.get(reverse("table", args=[game.pk]), **GZIP)
     assert response["Content-Encoding"] == "gzip"

@@ -16,7 +16,7 @@ from games.daily import days, par, services, tasks
 from games.daily.models import Day, Entry
 from games.engine.deal import deal_from_seed
 from games.models import Game
-from games.play import services as play_services
+from games.play import server_moves
 from tests.daily_support import bot_moves, greedy_person, hard_person, manila, play
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +120,7 @@ def test_a_daily_game_left_alone_is_finished_by_the_server_clock_and_counts(alic
     game = services.start(alice, now)
     later = now + timedelta(days=1)
     for _ in range(500):
-        if play_services.play_due(game.pk, now=later) is None:
+        if server_moves.play_due(game.pk, now=later) is None:
             break
     game.refresh_from_db()
     day = services.ensure_days(now)

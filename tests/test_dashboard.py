@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.history import stats
 from games.models import Game
-from games.play import services
+from games.play import aborts, errors, telling
 from tests.history_support import SEED, finish, play_some, seed_games
 
 pytestmark = pytest.mark.django_db
@@ -167,10 +167,10 @@ def test_abort_game_tells_the_tables_sockets_only_after_the_commit(
 ):
     game = play_some(make_game([alice, "greedy", bob], seed=SEED), 2)
     sent = []
-    monkeypatch.setattr(services, "notify_game", lambda game_id, rev: sent.append((game_id, rev)))
+    monkeypatch.setattr(telling, "notify_game", lambda game_id, rev: sent.append((game_id, rev)))
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        services.abort_game(game.pk, carol, "testing")
+        aborts.abort_game(game.pk, carol, "testing")
         assert sent == []
 
     assert callbacks
@@ -181,8 +181,8 @@ def test_abort_game_tells_the_tables_sockets_only_after_the_commit(
 def test_abort_game_refuses_a_game_that_is_over(make_game, alice, bob, carol):
     game = finish(make_game([alice, "greedy", bob], seed=SEED))
 
-    with pytest.raises(services.NotAllowed):
-        services.abort_game(game.pk, carol, "too late")
+    with pytest.raises(errors.NotAllowed):
+        aborts.abort_game(game.pk, carol, "too late")
 
 
 def test_the_dashboard_never_shows_a_live_games_seed_or_cards(client, staff, make_game, alice, bob):

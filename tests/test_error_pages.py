@@ -6,7 +6,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games.play import services
+from games.play import tables
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def test_a_missing_page_is_the_sites_404_with_a_way_back(client, production, db)
 
 
 def test_a_private_table_says_why_it_is_closed(client, production, alice, bob):
-    game = services.create_table(bob, public=False, others=("open", "greedy"))
+    game = tables.create_table(bob, public=False, others=("open", "greedy"))
     client.force_login(alice)
 
     response = client.get(reverse("table", args=[game.pk]))

@@ -25,7 +25,7 @@ from games.fairplay.features import _chance, game_features
 from games.fairplay.models import Pair, PairGame
 from games.models import Game, Seat
 from games.models import Move as MoveRow
-from games.play import services
+from games.play import tables
 from tests.fast_games import finish
 from tests.test_fairplay_actions import fair_play_staff
 
@@ -185,12 +185,12 @@ def test_unrated_unfinished_and_bot_only_pairs_are_not_scored(alice, bob, carol)
 @pytest.mark.django_db(transaction=True)
 def test_a_rated_game_of_two_people_queues_its_scoring_after_the_commit(alice, bob):
     queued = DBTaskResult.objects.filter(task_path__endswith="score_finished_game")
-    solo = services.quick_play(alice)
+    solo = tables.quick_play(alice)
     assert solo.rated
     finish(solo.pk)
     assert not queued.exists()  # one person and two bots: no pair to score
-    table = services.create_table(alice, others=("open", "normal"), rated=True)
-    services.join_table(table.pk, bob)
+    table = tables.create_table(alice, others=("open", "normal"), rated=True)
+    tables.join_table(table.pk, bob)
     finish(table.pk)
     assert [r.args_kwargs["args"] for r in queued] == [[table.pk]]
     assert scoring.score_game(table.pk) == 1

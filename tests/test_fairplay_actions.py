@@ -23,7 +23,7 @@ from games.fairplay import actions
 from games.fairplay.models import AccountWarning, Pair, Report, ReportSent, StaffAction
 from games.history import stats
 from games.models import Game, Seat
-from games.play import services
+from games.play import moves, tables
 from games.ratings import core as ratings
 from games.ratings.models import Rating
 from tests.conftest import PASSWORDS
@@ -84,7 +84,7 @@ def test_the_result_screen_offers_report_when_another_person_played(alice, bob, 
     page = signed_in(alice).get(reverse("table", args=[game.pk])).content.decode()
     assert f'href="{reverse("report_game", args=[game.pk])}"' in page
     # Against bots only (Quick play) there is nobody to report.
-    solo = services.quick_play(alice)
+    solo = tables.quick_play(alice)
     finish(solo.pk)
     page = signed_in(alice).get(reverse("table", args=[solo.pk])).content.decode()
     assert reverse("report_game", args=[solo.pk]) not in page
@@ -586,7 +586,7 @@ def test_the_staff_pages_show_no_card_of_a_game_in_play(alice, bob, carol, warde
     report = Report.objects.get(reporter=alice)
     assert set(report.games.values_list("pk", flat=True)) == {done.pk}  # not the live one
     client = signed_in(warden)
-    state = services.game_state(live)
+    state = moves.game_state(live)
     hidden = hidden_cards(state, None)
     for url in (reverse("fairplay_pairs"), reverse("fairplay_pair", args=[pair.pk])):
         text = client.get(url).content.decode()

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from games.fairplay import devices
 from games.fairplay.models import Sighting
 from games.models import Game, Seat
-from games.play import hooks
-from games.play import services as play
+from games.play import after_game, hooks
+from games.play import tables as play_tables
 from games.tournaments import services as arena
 from games.tournaments.pairing import BOT_WAIT, Waiting, pair
 from tests.table.support import session_headers, socket
@@ -137,7 +137,7 @@ def test_each_hand_of_a_rated_series_is_checked_again_before_its_deal(alice, bob
     from tests.fast_games import finish
 
     made = series.create_series(alice, ante=1, others=("open", "greedy"), rated=True)
-    play.join_table(series.state(made).latest.pk, bob)
+    play_tables.join_table(series.state(made).latest.pk, bob)
     first = series.state(made).latest
     assert first.shared == []
     devices.record(alice.pk, "203.0.113.7", "e" * 32)
@@ -325,7 +325,7 @@ def test_with_nobody_answering_play_finds_nobody_sharing(monkeypatch):
     monkeypatch.setattr(hooks, "_sharing", [])
     assert hooks.shared([1, 2, 3]) == []
     assert not hooks.veto([1, 2, 3])((1, 2, 3))
-    assert play.SEAT_CHOICES  # play itself needs no fair play
+    assert play_tables.SEAT_CHOICES  # play itself needs no fair play
 
 
 @pytest.mark.django_db
@@ -337,13 +337,13 @@ def test_a_person_who_gets_up_takes_the_shared_notice_with_them(make_game, alice
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, rated=True)
     devices.record(alice.pk, "203.0.113.7", "e" * 32)
     devices.record(bob.pk, "198.51.100.1", "e" * 32)
-    rematch = play.play_again(game.pk, alice, rematch=True)
-    play.play_again(game.pk, bob, rematch=True)
+    rematch = after_game.play_again(game.pk, alice, rematch=True)
+    after_game.play_again(game.pk, bob, rematch=True)
     assert Game.objects.get(pk=rematch.pk).shared == [[0, 1, ["device"]]]
 
-    play.leave_table(rematch.pk, bob)
+    play_tables.leave_table(rematch.pk, bob)
     assert Game.objects.get(pk=rematch.pk).shared == []
-    assert play.fill_due(rematch.pk, timezone.now() + timedelta(hours=1))
+    assert after_game.fill_due(rematch.pk, timezone.now() + timedelta(hours=1))
 
     dealt = Game.objects.get(pk=rematch.pk)
     assert dealt.status == Game.Status.PLAYING and dealt.seats.get(index=1).bot_kind

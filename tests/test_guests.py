@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts.guests import make_guest
 from accounts.models import Profile, is_guest
 from games.models import Game, Seat
-from games.play import services
+from games.play import errors, tables
 from tests.history_support import finish
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +60,8 @@ def aged(user, days: int) -> None:
 
 
 def test_a_visitor_sees_what_the_game_is_the_live_counts_and_play_now(client, alice, bob):
-    services.quick_play(alice)  # one table in play
-    services.create_table(bob)  # one waiting for people: bob is at a table, not in play
+    tables.quick_play(alice)  # one table in play
+    tables.create_table(bob)  # one waiting for people: bob is at a table, not in play
 
     html = client.get(reverse("lobby")).content.decode()
 
@@ -76,7 +76,7 @@ def test_a_visitor_sees_what_the_game_is_the_live_counts_and_play_now(client, al
 
 
 def test_the_live_counts_come_alone_for_the_home_pages_poll(client, alice):
-    services.quick_play(alice)
+    tables.quick_play(alice)
 
     html = client.get(reverse("live_counts"), headers={"HX-Request": "true"}).content.decode()
 
@@ -167,14 +167,14 @@ def test_play_now_keeps_to_the_accounts_table_limits(client, settings):
 def test_a_guest_cannot_join_a_private_or_rated_table_of_others_without_its_invite(
     client, alice, kind
 ):
-    table = services.create_table(alice, **kind)
+    table = tables.create_table(alice, **kind)
     play_now(client)
     guest = current_user(client)
     Game.objects.filter(seats__user=guest).update(status=Game.Status.FINISHED)  # played out
 
-    with pytest.raises(services.NotAllowed):
-        services.join_table(table.pk, guest)
-    services.join_table(table.pk, guest, invite_token=table.invite_token)
+    with pytest.raises(errors.NotAllowed):
+        tables.join_table(table.pk, guest)
+    tables.join_table(table.pk, guest, invite_token=table.invite_token)
 
     assert table.seats.filter(user=guest).exists()
 
@@ -207,7 +207,7 @@ def test_a_claimed_guests_games_from_before_stay_unrated_when_the_ratings_are_re
     guest = current_user(client)
     finish(Game.objects.get(seats__user=guest).pk)
     assert claim(client, "dana").status_code == 302
-    later = services.quick_play(guest)
+    later = tables.quick_play(guest)
     finish(later.pk)  # rated: dana is no guest now
     live = set(Rating.objects.values_list("user_id", "bot_kind", "mu", "sigma", "games"))
     assert (guest.pk, "") in {r[:2] for r in live}
@@ -375,10 +375,10 @@ def test_claimed_and_ordinary_accounts_are_never_removed(client, alice):
 def test_an_old_guest_still_at_an_unfinished_table_is_kept(alice):
     old = make_guest(None)
     aged(old, 31)
-    services.quick_play(old)
+    tables.quick_play(old)
     waiting = make_guest(None)
     aged(waiting, 31)
-    services.create_table(waiting)
+    tables.create_table(waiting)
 
     out = remove_guests()
 
@@ -394,7 +394,7 @@ def test_an_old_guest_in_a_series_between_hands_is_kept(alice, make_game):
 
     guest = make_guest(None)
     made = series.create_series(alice, ante=1, others=("open", "greedy"))
-    services.join_table(made.hands.get(number=1).game_id, guest)
+    tables.join_table(made.hands.get(number=1).game_id, guest)
     finish(made.hands.get(number=1).game)
     aged(guest, 40)
 

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games.play import services
+from games.play import tables
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +107,7 @@ def test_the_home_page_links_to_it_for_visitors_and_players(client, alice):
 def test_the_tables_menu_links_to_it(client, alice):
     # The table is one screen: the site's header and footer are hidden there, so the
     # table's own menu sheet carries the link.
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     client.force_login(alice)
 
     html = client.get(reverse("table", args=[game.pk])).content.decode()

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
-from games.play import services
+from games.play import tables
 from games.series import services as series
 from tongits_site import icons
 
@@ -98,7 +98,7 @@ def test_the_worker_keeps_nothing_it_did_not_list_and_answers_pages_from_the_net
 
 def test_every_address_that_holds_cards_is_on_the_workers_never_list(client, alice):
     made = series.create_series(alice, ante=1, others=("open", "easy"))  # waits for a person
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     never, _, _ = worker_rules(client.get("/sw.js").content.decode())
     addresses = [
         reverse("table", args=[game.pk]),

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.history.records import stored_difference, verify_deal
 from games.models import Game, Move, Seat
-from games.play import services
+from games.play import aborts
 from tests.history_support import SEED, finish, hand_codes, play_some, seed_games, shown_cards
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,7 @@ def some_games(make_game, alice, bob, carol):
     seed_games("alice", 6, seed=9)
     finished = finish(make_game([alice, "greedy", bob], seed=SEED))
     aborted = play_some(make_game([carol, "greedy", alice], seed=SEED + 2), 3)
-    services.abort_game(aborted.pk, carol, "testing")
+    aborts.abort_game(aborted.pk, carol, "testing")
     live = play_some(make_game([bob, "random", carol], seed=SEED + 1), 5)  # one game in play
     return finished, live, aborted
 
@@ -152,7 +152,7 @@ def test_a_moves_own_sql_reads_and_writes_what_the_orm_would(make_game, alice, b
 
     from games.models import Game
     from games.play.live import rows
-    from games.play.services import MOVE_FIELDS, SUMMARY_FIELDS
+    from games.play.moves import MOVE_FIELDS, SUMMARY_FIELDS
 
     game = make_game([alice, bob, carol], seed=5)
     with transaction.atomic():
@@ -177,7 +177,7 @@ def test_a_moves_log_and_summary_are_written_together_or_not_at_all(make_game, a
 
     from games.models import Game
     from games.play.live import rows
-    from games.play.services import MOVE_FIELDS, SUMMARY_FIELDS
+    from games.play.moves import MOVE_FIELDS, SUMMARY_FIELDS
 
     game = make_game([alice, bob, carol], seed=5)
     seq, now = game.seq + 1, timezone.now()

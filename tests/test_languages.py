@@ -25,7 +25,8 @@ from games.engine import IllegalMoveError
 from games.engine import rules as engine_rules
 from games.engine.cards import parse_card, short
 from games.models import Game
-from games.play import services
+from games.play import aborts, errors
+from games.play import moves as play_moves
 from games.words import rule_messages
 from tests.conftest import PASSWORDS
 from tests.languages_support import has_letters, text_nodes, unmarked_text, written_text
@@ -379,8 +380,8 @@ def test_a_services_refusal_is_read_in_its_readers_language(alice, bob, make_gam
     game = make_game([alice, "greedy", bob], seed=7)
     carol = get_user_model().objects.get(username="carol")
 
-    with pytest.raises(services.ServiceError) as refused:
-        services.submit_move(game.pk, carol, {"type": "draw"})
+    with pytest.raises(errors.ServiceError) as refused:
+        play_moves.submit_move(game.pk, carol, {"type": "draw"})
 
     message = refused.value.message
     with translation.override("en"):
@@ -394,8 +395,8 @@ def test_the_engines_explanation_is_translated_with_its_values(alice, bob, make_
     seated = {s.index: s.user for s in game.seats.all()}
     waiting = next(i for i in seated if i != game.turn_seat and seated[i] is not None)
 
-    with pytest.raises(services.BadMove) as refused:
-        services.submit_move(game.pk, seated[waiting], {"type": "draw"})
+    with pytest.raises(errors.BadMove) as refused:
+        play_moves.submit_move(game.pk, seated[waiting], {"type": "draw"})
 
     message = refused.value.message
     with translation.override("en"):
@@ -599,7 +600,7 @@ def _play(game, people, moves: int | None = None):
     done = 0
     while not game.is_over and (moves is None or done < moves):
         seat, move = first_legal(game)
-        services.submit_move(game.pk, people[seat], move.to_dict())
+        play_moves.submit_move(game.pk, people[seat], move.to_dict())
         game.refresh_from_db()
         done += 1
     return game
@@ -680,7 +681,7 @@ def test_nothing_is_left_in_english_on_the_staff_dashboard_in_filipino(
     seed_games("alice", 4, seed=2)
     # A game that looks stuck (its abort form, how long it has been quiet) and one aborted.
     aborted = play_some(make_game([bob, "greedy", alice], seed=SEED + 1), 2)
-    services.abort_game(aborted.pk, carol, "Both left.")
+    aborts.abort_game(aborted.pk, carol, "Both left.")
     quiet = play_some(make_game([alice, "greedy", bob], seed=SEED), 2)
     long_ago = timezone.now() - timedelta(minutes=75)
     Game.objects.filter(pk=quiet.pk).update(last_move_at=long_ago, started_at=long_ago)

@@ -21,7 +21,7 @@ from django.utils import translation
 
 from accounts.models import Profile
 from games.models import Game
-from games.play import services
+from games.play import tables
 from games.words import rule_messages
 from tests.history_support import SEED, finish, scripted_record
 from tests.languages_support import written_text
@@ -130,7 +130,7 @@ def test_every_reason_a_record_cannot_be_read_has_a_filipino_sentence():
 
 
 def test_a_waiting_tables_open_seat_and_bot_are_named_in_each_watchers_language(client, alice, bob):
-    game = services.create_table(alice, public=True, others=("open", "random"))
+    game = tables.create_table(alice, public=True, others=("open", "random"))
     table = reverse("table", args=[game.pk])
     client.force_login(alice)
     filipino = speaking(client, "fil").get(table).content.decode()

@@ -17,14 +17,15 @@ from hypothesis import strategies as st
 from games.engine.deal import deal_from_seed
 from games.history.records import verify_deal
 from games.models import Game
-from games.play import services
+from games.play import aborts, after_game, errors
+from games.play import tables as play_tables
 from tests.threads import race
 
 pytestmark = pytest.mark.django_db
 
 
 def open_table(user, *, public=True, others=("open", "open")) -> Game:
-    return services.create_table(user, public=public, others=others)
+    return play_tables.create_table(user, public=public, others=others)
 
 
 def test_it_welcomes_a_visitor_with_sign_up_and_log_in(client):
@@ -65,9 +66,9 @@ def test_it_shows_each_seat_of_an_open_table(client, alice, bob):
 
 def test_it_lists_the_users_own_games_with_links_and_private_invite_links(client, alice, bob):
     private = open_table(alice, public=False)
-    finished = services.quick_play(alice)
+    finished = play_tables.quick_play(alice)
     Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED)
-    playing = services.quick_play(alice)
+    playing = play_tables.quick_play(alice)
     someone_elses = open_table(bob, public=False)
     client.force_login(alice)
 
@@ -274,7 +275,7 @@ def test_a_person_leaves_a_waiting_table_and_the_last_to_leave_calls_it_off(clie
     """Tables waited for ever and could not be left: a person at the limit of tables
     (Play again after games whose others had gone home) could never play again."""
     game = open_table(alice)
-    services.join_table(game.pk, bob)
+    play_tables.join_table(game.pk, bob)
     client.force_login(bob)
     table_page = client.get(reverse("table", args=[game.pk])).content.decode()
     lobby_page = client.get(reverse("lobby")).content.decode()
@@ -301,12 +302,12 @@ def test_a_person_leaves_a_waiting_table_and_the_last_to_leave_calls_it_off(clie
 def test_leaving_frees_a_place_under_the_limit_of_tables(alice, bob, carol, settings):
     settings.TONGITS_OPEN_TABLES_MAX = 2
     waiting = [open_table(alice) for _ in range(2)]
-    with pytest.raises(services.ServiceError, match="2 unfinished tables"):
-        services.quick_play(alice)
+    with pytest.raises(errors.ServiceError, match="2 unfinished tables"):
+        play_tables.quick_play(alice)
 
-    services.leave_table(waiting[0].pk, alice)
+    play_tables.leave_table(waiting[0].pk, alice)
 
-    assert services.quick_play(alice).status == Game.Status.PLAYING
+    assert play_tables.quick_play(alice).status == Game.Status.PLAYING
 
 
 def test_play_again_works_after_the_next_table_was_called_off(make_game, alice, bob):
@@ -314,10 +315,10 @@ def test_play_again_works_after_the_next_table_was_called_off(make_game, alice, 
     everyone of that game was refused Play again ("This table is full")."""
     game = make_game([alice, bob, "greedy"], seed=1)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    following = services.play_again(game.pk, alice)
-    services.leave_table(following.pk, alice)
+    following = after_game.play_again(game.pk, alice)
+    play_tables.leave_table(following.pk, alice)
 
-    again = services.play_again(game.pk, bob)
+    again = after_game.play_again(game.pk, bob)
 
     assert again.pk != following.pk and again.status == Game.Status.WAITING
     assert again.seats.filter(user=bob).exists()
@@ -329,12 +330,12 @@ def test_play_again_works_after_staff_aborted_the_waiting_next_table(
 ):
     game = make_game([alice, bob, "greedy"], seed=1)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    following = services.play_again(game.pk, alice)
+    following = after_game.play_again(game.pk, alice)
     with django_capture_on_commit_callbacks(execute=True):
-        services.abort_game(following.pk, admin_user, "stuck")
+        aborts.abort_game(following.pk, admin_user, "stuck")
     assert Game.objects.get(pk=game.pk).next_game_id is None  # offered anew
 
-    again = services.play_again(game.pk, bob)
+    again = after_game.play_again(game.pk, bob)
 
     assert again.pk != following.pk and again.seats.filter(user=bob).exists()
 
@@ -346,17 +347,17 @@ def test_forgetting_a_called_off_table_keeps_a_newer_next_table(
     made it a newer one in between, which the forgetting wiped out."""
     game = make_game([alice, bob, "greedy"], seed=1)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    following = services.play_again(game.pk, alice)
+    following = after_game.play_again(game.pk, alice)
     made = {}
 
     def bob_presses_play_again_first(execute, sql, params, many, context):
         if not made and sql.startswith('UPDATE "games_game" SET "next_game_id" = NULL'):
-            made["again"] = services.play_again(game.pk, bob)
+            made["again"] = after_game.play_again(game.pk, bob)
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(bob_presses_play_again_first):
         with django_capture_on_commit_callbacks(execute=True):
-            services.leave_table(following.pk, alice)
+            play_tables.leave_table(following.pk, alice)
 
     assert made["again"].seats.filter(user=bob).exists()
     assert Game.objects.get(pk=game.pk).next_game_id == made["again"].pk
@@ -365,17 +366,17 @@ def test_forgetting_a_called_off_table_keeps_a_newer_next_table(
 def test_the_same_form_after_leaving_its_table_makes_a_new_one(alice, bob):
     """A retried request, or the page come back to, sent its maker to the table they had
     left, where they had no seat."""
-    game = services.create_table(alice, others=("open", "open"), form_key="k")
-    services.join_table(game.pk, bob)
-    services.leave_table(game.pk, alice)
+    game = play_tables.create_table(alice, others=("open", "open"), form_key="k")
+    play_tables.join_table(game.pk, bob)
+    play_tables.leave_table(game.pk, alice)
 
-    again = services.create_table(alice, others=("open", "open"), form_key="k")
+    again = play_tables.create_table(alice, others=("open", "open"), form_key="k")
 
     assert again.pk != game.pk and again.seats.filter(user=alice).exists()
 
 
 def test_a_dealt_table_or_someone_elses_cannot_be_left(client, alice, bob, carol):
-    dealt = services.quick_play(alice)
+    dealt = play_tables.quick_play(alice)
     waiting = open_table(bob)
     client.force_login(alice)
 
@@ -391,7 +392,7 @@ def test_a_dealt_table_or_someone_elses_cannot_be_left(client, alice, bob, carol
 
 def test_joining_a_full_table_says_so_plainly(client, alice, bob, carol):
     game = open_table(bob, others=("open", "greedy"))
-    services.join_table(game.pk, carol)
+    play_tables.join_table(game.pk, carol)
     client.force_login(alice)
 
     response = client.post(reverse("join_table", args=[game.pk]), follow=True)
@@ -450,7 +451,7 @@ def test_the_invite_link_shows_the_table_and_joins_a_private_one(client, alice, 
 
 def test_the_invite_link_of_a_full_table_says_it_is_full(client, alice, bob, carol):
     game = open_table(bob, public=False, others=("open", "greedy"))
-    services.join_table(game.pk, carol, invite_token=game.invite_token)
+    play_tables.join_table(game.pk, carol, invite_token=game.invite_token)
     client.force_login(alice)
 
     html = client.get(reverse("invite", args=[game.invite_token])).content.decode()
@@ -477,7 +478,7 @@ def test_an_unknown_invite_link_is_not_found(client, alice):
 
 
 def test_the_admin_hides_the_seed_and_deal_until_the_game_ends(admin_client, alice):
-    game = services.quick_play(alice)
+    game = play_tables.quick_play(alice)
     url = reverse("admin:games_game_change", args=[game.pk])
 
     during = admin_client.get(url).content.decode()
@@ -491,7 +492,7 @@ def test_the_admin_hides_the_seed_and_deal_until_the_game_ends(admin_client, ali
 
 
 def test_the_admin_links_a_game_to_its_replay_only_once_it_is_over(admin_client, alice):
-    game = services.quick_play(alice)
+    game = play_tables.quick_play(alice)
     replay = reverse("replay", args=[game.pk])
     change = reverse("admin:games_game_change", args=[game.pk])
 
@@ -658,13 +659,13 @@ async def test_the_clock_starter_starts_nothing_while_the_setting_is_off(setting
 def test_a_waiting_table_shows_the_commitment_of_the_seed_it_will_be_dealt_from(
     client, alice, bob, carol
 ):
-    game = services.create_table(alice)
+    game = play_tables.create_table(alice)
     client.force_login(alice)
     waiting = client.get(reverse("table", args=[game.pk])).content.decode()
     committed = game.commitment
 
-    services.join_table(game.pk, bob)
-    services.join_table(game.pk, carol)
+    play_tables.join_table(game.pk, bob)
+    play_tables.join_table(game.pk, carol)
     game.refresh_from_db()
 
     assert committed in waiting and game.seed not in waiting
@@ -735,8 +736,8 @@ def test_the_new_table_form_sent_twice_makes_one_table_or_one_series(client, ali
 @pytest.mark.django_db(transaction=True)
 def test_the_same_quick_play_at_once_makes_one_table(alice):
     outcomes = race(
-        lambda: services.quick_play(alice, form_key="same"),
-        lambda: services.quick_play(alice, form_key="same"),
+        lambda: play_tables.quick_play(alice, form_key="same"),
+        lambda: play_tables.quick_play(alice, form_key="same"),
     )
 
     # SQLite, which has no row locks, may refuse the second at the database instead.
@@ -760,14 +761,14 @@ def test_play_again_and_leaving_the_next_table_at_once_never_deadlock(
     for _ in range(8):
         game = make_game([alice, bob, "greedy"], seed=1)
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-        following = services.play_again(game.pk, alice)
+        following = after_game.play_again(game.pk, alice)
 
         outcomes = race(
-            lambda g=game: services.play_again(g.pk, bob),
-            lambda f=following: services.leave_table(f.pk, alice),
+            lambda g=game: after_game.play_again(g.pk, bob),
+            lambda f=following: play_tables.leave_table(f.pk, alice),
         )
 
-        assert all(isinstance(o, (Game, services.ServiceError)) for o in outcomes), outcomes
+        assert all(isinstance(o, (Game, errors.ServiceError)) for o in outcomes), outcomes
         # The next table, dealt when Bob's join came first, ends too: one game at a time.
         unfinished = [Game.Status.WAITING, Game.Status.PLAYING]
         Game.objects.filter(status__in=unfinished).update(status=Game.Status.ABORTED)
@@ -805,8 +806,8 @@ def test_making_joining_and_finishing_in_any_order_keeps_the_limit_and_one_table
             if action == "make":
                 again = by_key.get(key) if key else None
                 try:
-                    game = services.create_table(alice, others=("open", "normal"), form_key=key)
-                except services.ServiceError:
+                    game = play_tables.create_table(alice, others=("open", "normal"), form_key=key)
+                except errors.ServiceError:
                     assert again not in unfinished and len(unfinished) >= most
                     continue
                 if again in unfinished:
@@ -815,10 +816,10 @@ def test_making_joining_and_finishing_in_any_order_keeps_the_limit_and_one_table
                 assert len(unfinished) < most
             else:
                 host = get_user_model().objects.create_user(f"host{number}")
-                waiting = services.create_table(host, others=("open", "open"))
+                waiting = play_tables.create_table(host, others=("open", "open"))
                 try:
-                    game = services.join_table(waiting.pk, alice)
-                except services.ServiceError:
+                    game = play_tables.join_table(waiting.pk, alice)
+                except errors.ServiceError:
                     assert len(unfinished) >= most
                     assert not waiting.seats.filter(user=alice).exists()
                     continue

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 
 from games.models import Game
 from games.models import Move as MoveRow
-from games.play import services
+from games.play import errors, moves
 from games.play.live import snapshots
 from tests.test_services import people, simple_move, turn_view
 
@@ -52,7 +52,7 @@ def test_a_move_is_two_round_trips_and_is_logged_whole(make_game, alice, bob, ca
     snapshots.fresh(game.pk)  # as a table's sockets keep it: the seats come from it
 
     sent = _sent_queries(
-        lambda: services.submit_move(
+        lambda: moves.submit_move(
             game.pk, user, move.to_dict(), expected_seq=game.seq, client_move_id="t-1"
         )
     )
@@ -77,23 +77,23 @@ def test_a_write_refused_in_the_folded_commit_leaves_nothing_and_the_connection_
     game = make_game([alice, bob, carol], seed=1)
     users = people(game)
     view = turn_view(game)
-    services.submit_move(game.pk, users[view.seat], simple_move(view).to_dict(), client_move_id="x")
+    moves.submit_move(game.pk, users[view.seat], simple_move(view).to_dict(), client_move_id="x")
     view = turn_view(game)
     before = Game.objects.get(pk=game.pk)
 
     # The same id at another version: the unique (game, client move id) refuses the write
     # that carries the COMMIT, and with it the whole move.
-    with pytest.raises(services.BadMove) as refused:
-        services.submit_move(
+    with pytest.raises(errors.BadMove) as refused:
+        moves.submit_move(
             game.pk, users[view.seat], simple_move(view).to_dict(),
             expected_seq=before.seq, client_move_id="x",
         )  # fmt: skip
 
-    assert refused.value.message == services.MOVE_ID_USED
+    assert refused.value.message == errors.MOVE_ID_USED
     after = Game.objects.get(pk=game.pk)
     assert (after.seq, after.rev, after.due_at) == (before.seq, before.rev, before.due_at)
     assert MoveRow.objects.filter(game=game).count() == 1
-    services.submit_move(game.pk, users[view.seat], simple_move(view).to_dict(), client_move_id="y")
+    moves.submit_move(game.pk, users[view.seat], simple_move(view).to_dict(), client_move_id="y")
     assert Game.objects.get(pk=game.pk).seq == before.seq + 1
 
 
@@ -105,7 +105,7 @@ def test_inside_a_transaction_of_the_callers_a_move_does_not_commit_it(
     user = people(game)[view.seat]
 
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.submit_move(game.pk, user, simple_move(view).to_dict(), client_move_id="z")
+        moves.submit_move(game.pk, user, simple_move(view).to_dict(), client_move_id="z")
         raise RuntimeError("the caller changes its mind")
 
     assert not MoveRow.objects.filter(game=game).exists()

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games.models import Game
-from games.play import services
+from games.play import tables
 from games.social import services as social
 from games.social.models import Challenge, Presence
 from tests.fast_games import finish
@@ -121,7 +121,7 @@ async def test_a_page_of_news_only_hears_nothing_else_and_counts_nobody_as_here(
     first = await elsewhere.receive_from()  # the news once more as it opens
     assert first.startswith('<div id="news-feed"') and 'data-key="' not in first
 
-    await database_sync_to_async(services.quick_play)(carol)  # the lobby's lists change
+    await database_sync_to_async(tables.quick_play)(carol)  # the lobby's lists change
     alices = await lobby_socket(alice)  # a friend comes online
     assert await elsewhere.receive_nothing(timeout=1)
     sockets = await database_sync_to_async(

@@ -19,8 +19,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from games.models import Game, Seat
-from games.play import seating, services
-from games.play.services import InAnotherGame, ServiceError
+from games.play import aborts, after_game, moves, seating, tables
+from games.play.errors import InAnotherGame, ServiceError
 from games.series import services as series
 from games.series.models import Series
 from games.social import services as social
@@ -82,19 +82,19 @@ def test_a_person_at_an_arena_game_cannot_sit_at_an_open_series_table(alice, bob
     table = series.create_series(bob, ante=1, others=("open", "easy")).hands.get().game
 
     with pytest.raises(InAnotherGame, match="You are playing another game"):
-        services.join_table(table.pk, alice)
+        tables.join_table(table.pk, alice)
     with pytest.raises(InAnotherGame):
-        services.quick_play(alice)
+        tables.quick_play(alice)
 
     assert not table.seats.filter(user=alice).exists()
     assert engagements(alice.pk) == {("game", arena_game.pk)}
     finish_quickly(arena_game.pk)
-    assert services.join_table(table.pk, alice).status == Game.Status.PLAYING
+    assert tables.join_table(table.pk, alice).status == Game.Status.PLAYING
 
 
 def test_the_refusal_is_said_in_english_and_in_filipino(client, alice, bob):
-    services.quick_play(alice)
-    table = services.create_table(bob, others=("open", "easy"))
+    tables.quick_play(alice)
+    table = tables.create_table(bob, others=("open", "easy"))
     client.force_login(alice)
 
     english = client.post(reverse("join_table", args=[table.pk]), follow=True).content.decode()
@@ -112,11 +112,11 @@ def test_a_seat_held_at_a_waiting_table_is_given_up_when_its_person_is_dealt_els
 ):
     """Sitting at a table that waits for people is no game in play; but when it fills,
     its people must hold none: one dealt a game elsewhere meanwhile gives the seat up."""
-    table = services.create_table(alice, others=("open", "open"))
-    services.join_table(table.pk, bob)
-    elsewhere = services.quick_play(alice)  # Alice plays while the table waits
+    table = tables.create_table(alice, others=("open", "open"))
+    tables.join_table(table.pk, bob)
+    elsewhere = tables.quick_play(alice)  # Alice plays while the table waits
 
-    services.join_table(table.pk, carol)
+    tables.join_table(table.pk, carol)
 
     table.refresh_from_db()
     assert table.status == Game.Status.WAITING  # not dealt to someone playing elsewhere
@@ -129,11 +129,11 @@ def test_a_rematch_whose_only_person_plays_elsewhere_is_called_off_not_dealt_to_
 ):
     game = make_game([alice, bob, "easy"], seed=1)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    rematch = services.play_again(game.pk, alice, rematch=True)
-    services.quick_play(alice)
+    rematch = after_game.play_again(game.pk, alice, rematch=True)
+    tables.quick_play(alice)
 
     later = timezone.now() + timedelta(seconds=django_settings.TONGITS_REMATCH_SECONDS + 1)
-    assert services.fill_due(rematch.pk, later)
+    assert after_game.fill_due(rematch.pk, later)
 
     rematch.refresh_from_db()
     assert rematch.status == Game.Status.ABORTED and rematch.deal is None
@@ -142,19 +142,19 @@ def test_a_rematch_whose_only_person_plays_elsewhere_is_called_off_not_dealt_to_
 def test_a_series_between_hands_keeps_its_people_from_other_tables(alice, bob):
     made = series.create_series(alice, ante=1, others=("easy", "easy"))
     finish_quickly(made.hands.get().game_id)  # between hands now
-    table = services.create_table(bob, others=("open", "easy"))
+    table = tables.create_table(bob, others=("open", "easy"))
 
     with pytest.raises(InAnotherGame):
-        services.join_table(table.pk, alice)
+        tables.join_table(table.pk, alice)
     series.leave(made.pk, alice)
-    assert services.join_table(table.pk, alice).status == Game.Status.PLAYING
+    assert tables.join_table(table.pk, alice).status == Game.Status.PLAYING
 
 
 def test_a_friends_challenge_is_refused_to_a_person_playing_elsewhere(alice, bob):
     social.request_friend(alice, bob.pk)
     social.accept_friend(bob, alice.pk)
     asked = social.challenge(alice, bob.pk, ante=None, bot_kind="easy")
-    services.quick_play(bob)
+    tables.quick_play(bob)
 
     with pytest.raises(InAnotherGame):
         social.accept_challenge(bob, asked.pk)
@@ -188,7 +188,7 @@ steps = st.lists(
 @given(path=steps)
 def test_nobody_holds_two_games_in_play_after_any_step(path, alice, bob, carol, dave, staff):
     people = [alice, bob, carol, dave]
-    services.forget_cached_states()
+    moves.forget_cached_states()
     with transaction.atomic():
         t = _arena(staff)
         for a, b in ((0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (0, 3)):
@@ -211,20 +211,22 @@ def _do(action: str, person, other, pick: int, t, staff) -> None:
     finished = list(Game.objects.filter(seats__user=person, status=Game.Status.FINISHED))
     later = timezone.now() + timedelta(hours=1)
     if action == "quick":
-        services.quick_play(person, "easy")
+        tables.quick_play(person, "easy")
     elif action == "open":
-        services.create_table(person, others=("open", "open" if pick % 2 else "easy"))
+        tables.create_table(person, others=("open", "open" if pick % 2 else "easy"))
     elif action == "series":
         series.create_series(person, ante=1, others=("open" if pick % 2 else "easy", "easy"))
     elif action == "join" and waiting:
-        services.join_table(waiting[pick % len(waiting)].pk, person, invite_token=None)
+        tables.join_table(waiting[pick % len(waiting)].pk, person, invite_token=None)
     elif action == "leave" and waiting:
-        services.leave_table(waiting[pick % len(waiting)].pk, person)
+        tables.leave_table(waiting[pick % len(waiting)].pk, person)
     elif action in ("again", "rematch") and finished:
-        services.play_again(finished[pick % len(finished)].pk, person, rematch=action == "rematch")
+        after_game.play_again(
+            finished[pick % len(finished)].pk, person, rematch=action == "rematch"
+        )
     elif action == "fill":
         for game in waiting:
-            services.fill_due(game.pk, later)
+            after_game.fill_due(game.pk, later)
     elif action == "challenge":
         asked = social.challenge(person, other.pk, ante=1 if pick % 2 else None, bot_kind="easy")
         social.accept_challenge(other, asked.pk)
@@ -235,7 +237,7 @@ def _do(action: str, person, other, pick: int, t, staff) -> None:
     elif action == "finish" and playing:
         finish_quickly(playing[pick % len(playing)].pk)
     elif action == "abort" and playing:
-        services.abort_game(playing[pick % len(playing)].pk, staff, "a random path's abort")
+        aborts.abort_game(playing[pick % len(playing)].pk, staff, "a random path's abort")
     elif action in ("ready", "next", "quit"):
         _series_step(action, person)
 

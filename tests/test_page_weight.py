@@ -26,7 +26,7 @@ from django.test import Client
 from django.urls import reverse
 from whitenoise.compress import Compressor
 
-from games.play import services
+from games.play import tables
 from tongits_site.minify import is_ours, minified
 
 pytestmark = pytest.mark.django_db
@@ -154,7 +154,7 @@ def report(items: list[Item]) -> str:
 
 
 def test_a_dealt_tables_first_load_is_at_most_100_kb(client, alice, capsys):
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     client.force_login(alice)
 
     items = first_load(client, reverse("table", args=[game.pk]))
@@ -197,7 +197,7 @@ def test_the_pages_that_lead_to_a_table_fetch_its_files_beforehand(client, alice
     runs htmx only after its load event) htmx and its socket extension, the lobby (which
     has htmx and the site's files) the table's own stylesheet and scripts; both, the small
     script that opens the table's socket early."""
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     client.force_login(alice)
     table = client.get(reverse("table", args=[game.pk])).content.decode()
     needs = re.findall(r'<(?:script src|link rel="stylesheet" href)="([^"]+)"', table)
@@ -226,7 +226,7 @@ def test_the_table_opens_its_socket_before_its_stylesheets_and_scripts(client, a
     """On a slow line the socket's handshake travels while the page's files load: the
     table's head names its socket and the small script that opens it, before any
     stylesheet, and that script is not held up by them (async)."""
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     client.force_login(alice)
     table = client.get(reverse("table", args=[game.pk])).content.decode()
     head = table[: table.index("</head>")]

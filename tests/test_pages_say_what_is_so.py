@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
-from games.play import services
+from games.play import tables
 from games.series import services as series
 from games.series.models import Series
 from tests.fast_games import finish
@@ -50,7 +50,7 @@ def test_a_guests_table_against_bots_is_not_called_rated_in_the_lobby_nor_at_the
 
 
 def test_a_person_with_an_account_still_plays_quick_play_rated(client, alice):
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     client.force_login(alice)
 
     lobby = client.get(reverse("lobby")).content.decode()
@@ -181,7 +181,7 @@ def test_the_panel_beside_the_table_keeps_the_four_columns_that_fit(client, alic
 
 
 def test_the_replays_first_and_last_move_read_naturally_in_filipino(client, alice):
-    game = finish(services.quick_play(alice).pk)
+    game = finish(tables.quick_play(alice).pk)
     client.force_login(alice)
     client.cookies[COOKIE] = "fil"
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from games.play import services as play
+from games.play import moves
 from games.tournaments import services
 from games.tournaments.models import Tournament
 from tests.table.leaks import hidden_cards, leaks
@@ -108,7 +108,7 @@ def test_its_table_page_shows_an_entrant_and_whoever_opened_the_invite_a_spectat
         "invitee": _invited(_logged_in(arena.stranger), arena.t),
         "visitor with the link": _invited(Client(), arena.t),
     }
-    state = play.game_state(arena.game)
+    state = moves.game_state(arena.game)
     for who, client in watchers.items():
         page = _table(client, arena.game)
         assert page.status_code == 200, who

@@ -8,7 +8,8 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games.models import Game, Move
-from games.play import services
+from games.play import errors
+from games.play import tables as play_tables
 from games.play.ratelimit import ADMIT, CLOSE, DROP, WARN, FrameLimiter, TokenBucket
 from tests.table.support import SEED, frame, session_headers, socket
 from tests.test_settings import fresh_settings
@@ -136,16 +137,16 @@ def test_a_new_table_is_refused_while_the_account_sits_at_too_many_unfinished_on
     client, alice, settings
 ):
     settings.TONGITS_OPEN_TABLES_MAX = 2
-    first = services.create_table(alice)
-    services.create_table(alice)
+    first = play_tables.create_table(alice)
+    play_tables.create_table(alice)
 
-    with pytest.raises(services.ServiceError, match="2 unfinished tables"):
-        services.quick_play(alice)
+    with pytest.raises(errors.ServiceError, match="2 unfinished tables"):
+        play_tables.quick_play(alice)
     client.force_login(alice)
     form = {"visibility": "public", "seat_2": "open", "seat_3": "open"}
     page = client.post(reverse("new_table"), form, follow=True).content.decode()
     Game.objects.filter(pk=first.pk).update(status=Game.Status.FINISHED)
-    again = services.quick_play(alice)
+    again = play_tables.quick_play(alice)
 
     assert "2 unfinished tables" in page
     assert again.status == Game.Status.PLAYING
@@ -158,17 +159,17 @@ def test_joining_is_refused_while_the_account_sits_at_too_many_unfinished_tables
 ):
     """One account sitting down at every open table would keep them all from filling."""
     settings.TONGITS_OPEN_TABLES_MAX = 2
-    tables = [services.create_table(who) for who in (alice, carol, carol)]
-    services.join_table(tables[0].pk, bob)
-    services.join_table(tables[1].pk, bob)
+    tables = [play_tables.create_table(who) for who in (alice, carol, carol)]
+    play_tables.join_table(tables[0].pk, bob)
+    play_tables.join_table(tables[1].pk, bob)
 
-    with pytest.raises(services.ServiceError, match="2 unfinished tables"):
-        services.join_table(tables[2].pk, bob)
+    with pytest.raises(errors.ServiceError, match="2 unfinished tables"):
+        play_tables.join_table(tables[2].pk, bob)
     client.force_login(bob)
     page = client.post(reverse("join_table", args=[tables[2].pk]), follow=True)
     refused = [s.user_id for s in tables[2].seats.all()]
     Game.objects.filter(pk=tables[0].pk).update(status=Game.Status.FINISHED)
-    later = services.join_table(tables[2].pk, bob)
+    later = play_tables.join_table(tables[2].pk, bob)
 
     assert "finish a game before joining another table" in page.content.decode()
     assert refused == [carol.pk, None, None]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from games.fairplay import actions
 from games.models import Game, Seat
-from games.play import services
+from games.play import tables
 from games.ratings import core, pages
 from games.ratings.models import Rating, RatingChange
 from tests.fast_games import finish
@@ -72,9 +72,9 @@ def test_deleting_a_rated_account_moves_no_rating_and_a_rebuild_keeps_its_games(
         (alice, ("open", "hard")),
         (bob, ("hard",) * 2),
     ):
-        game = services.create_table(person, others=others, rated=True)
+        game = tables.create_table(person, others=others, rated=True)
         if "open" in others:
-            services.join_table(game.pk, bob)
+            tables.join_table(game.pk, bob)
         finish(game.pk, rng)
     before = ratings_now()
     gone = bob.pk
@@ -90,7 +90,7 @@ def test_deleting_a_rated_account_moves_no_rating_and_a_rebuild_keeps_its_games(
 
 
 def test_a_deleted_persons_rating_is_listed_neither_as_a_person_nor_as_a_bot(bob):
-    game = services.create_table(bob, others=("easy", "easy"), rated=True)
+    game = tables.create_table(bob, others=("easy", "easy"), rated=True)
     finish(game.pk, random.Random(5))
 
     bob.delete()

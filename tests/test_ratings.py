@@ -19,7 +19,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from games.models import Game
-from games.play import services
+from games.play import server_moves, tables
 from games.ratings import core
 from games.ratings.models import Rating, RatingChange
 from tests.fast_games import finish, play_out, prepare, prepare_last_move
@@ -36,7 +36,7 @@ def test_ranks_put_the_winner_first_then_chips_with_ties_equal():
 
 
 def test_a_rated_game_moves_the_winner_up_and_the_losers_down(alice):
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     assert game.rated
     game = finish(game.pk)
 
@@ -63,7 +63,7 @@ def test_a_rated_game_moves_the_winner_up_and_the_losers_down(alice):
 
 
 def test_a_game_rates_once(alice):
-    game = finish(services.quick_play(alice).pk)
+    game = finish(tables.quick_play(alice).pk)
     before = list(Rating.objects.order_by("pk").values_list("mu", "sigma", "games"))
     seats = list(game.seats.all())
     assert not core.rate_finished(game.pk, seats, game.winner_seat, game.chips, game.finished_at)
@@ -72,10 +72,10 @@ def test_a_game_rates_once(alice):
 
 
 def test_casual_tables_and_imported_games_leave_ratings_alone(alice):
-    casual = services.create_table(alice, others=("greedy", "random"), rated=False)
+    casual = tables.create_table(alice, others=("greedy", "random"), rated=False)
     finish(casual.pk)
     assert not Rating.objects.exists()
-    played = finish(services.quick_play(alice).pk)
+    played = finish(tables.quick_play(alice).pk)
     Game.objects.filter(pk=played.pk).update(imported=True)
     RatingChange.objects.all().delete()
     assert not core.rate_finished(
@@ -91,7 +91,7 @@ def test_bots_alone_are_not_rated(make_game):
 
 def test_a_rating_stops_being_provisional_after_ten_games(alice):
     for _ in range(core.PROVISIONAL_GAMES):
-        finish(services.quick_play(alice).pk)
+        finish(tables.quick_play(alice).pk)
     me = core.skills_of([alice.pk])[("user", alice.pk)]
     assert me.games == core.PROVISIONAL_GAMES
     assert not me.provisional and not me.shown.endswith("?")
@@ -105,7 +105,7 @@ def test_recompute_gives_the_live_numbers_over_a_few_hundred_games(users, settin
     for n in range(240):
         person = people[n % 3]
         others = (rng.choice(["greedy", "random"]), rng.choice(["greedy", "random"]))
-        game = services.create_table(person, others=others, rated=n % 7 != 0)
+        game = tables.create_table(person, others=others, rated=n % 7 != 0)
         finish(game.pk, rng)
     live = _everything()
     assert len(live[1]) > 400  # rated seats
@@ -192,10 +192,10 @@ def test_a_rebuild_gives_the_live_numbers_whenever_guests_claim_their_accounts(
                 )
                 continue
             if action == "plays":
-                game = services.create_table(guest, others=("greedy", "random"), rated=True)
+                game = tables.create_table(guest, others=("greedy", "random"), rated=True)
             else:
-                game = services.create_table(guest, others=("open", "greedy"), rated=True)
-                services.join_table(game.pk, alice)
+                game = tables.create_table(guest, others=("open", "greedy"), rated=True)
+                tables.join_table(game.pk, alice)
             finish(game.pk, rng)
         live = _everything()
 
@@ -209,10 +209,10 @@ def test_ratings_show_in_the_lobby_the_table_the_profile_and_the_leaderboard(
     client, alice, bob, monkeypatch
 ):
     monkeypatch.setattr("games.ratings.pages.MIN_GAMES", 1)
-    played = finish(services.quick_play(alice).pk)
+    played = finish(tables.quick_play(alice).pk)
     me = core.skills_of([alice.pk])[("user", alice.pk)].shown
     normal = core.skills_of(bot_kinds=["normal"])[("bot", "normal")].shown
-    waiting = services.create_table(alice, others=("open", "normal"), rated=True)
+    waiting = tables.create_table(alice, others=("open", "normal"), rated=True)
     client.force_login(bob)
 
     lobby = client.get("/").content.decode()
@@ -225,7 +225,7 @@ def test_ratings_show_in_the_lobby_the_table_the_profile_and_the_leaderboard(
     assert (
         "Casual table"
         in client.get(
-            f"/games/{services.create_table(alice, others=('greedy', 'greedy')).pk}/"
+            f"/games/{tables.create_table(alice, others=('greedy', 'greedy')).pk}/"
         ).content.decode()
     )
 
@@ -330,7 +330,7 @@ PLAYERS = 6  # new people ending their first games at once
 
 def _last_move(game_id: int) -> Game:
     """The server's move that ends a game ``prepare_last_move`` made ready."""
-    result = services.play_due(game_id, now=timezone.now())
+    result = server_moves.play_due(game_id, now=timezone.now())
     assert result is not None and result.finished, result
     return Game.objects.get(pk=game_id)
 
@@ -345,13 +345,13 @@ def _many_tables(settings) -> None:
 def test_recompute_replays_games_in_the_order_their_ratings_were_applied(alice, bob, settings):
     _many_tables(settings)
     # Bob's game makes the Easy and Normal levels' rating rows, Alice's then makes hers.
-    finish(services.create_table(bob, others=("easy", "normal"), rated=True).pk)
-    finish(services.create_table(alice, others=("easy", "normal"), rated=True).pk)
-    early = services.create_table(alice, others=("easy", "easy"), rated=True)
+    finish(tables.create_table(bob, others=("easy", "normal"), rated=True).pk)
+    finish(tables.create_table(alice, others=("easy", "normal"), rated=True).pk)
+    early = tables.create_table(alice, others=("easy", "easy"), rated=True)
     # Two games of one person in play at once are dealt no more (games.play.seating); these
     # stand for two dealt before that rule, whose ratings a rebuild must still replay.
     Game.objects.filter(pk=early.pk).update(status=Game.Status.FINISHED)
-    late = services.create_table(alice, others=("normal", "normal"), rated=True)
+    late = tables.create_table(alice, others=("normal", "normal"), rated=True)
     Game.objects.filter(pk=early.pk).update(status=Game.Status.PLAYING)
     prepare(early.pk)
     prepare(late.pk)
@@ -383,8 +383,8 @@ def test_recompute_replays_games_in_the_order_their_ratings_were_applied(alice, 
 def test_a_game_that_finishes_while_ratings_are_recomputed_keeps_its_rating(alice, settings):
     _many_tables(settings)
     for _ in range(3):
-        finish(services.quick_play(alice).pk)
-    game = services.quick_play(alice)
+        finish(tables.quick_play(alice).pk)
+    game = tables.quick_play(alice)
     prepare(game.pk)
 
     # A transaction holding a change row stops the recompute midway (after it has read the
@@ -421,7 +421,7 @@ def test_first_games_of_new_people_sharing_new_bot_levels_end_together_without_d
         games = []
         for i in range(PLAYERS):
             person = User.objects.create_user(f"new-{n}-{i}")
-            game = services.create_table(person, others=(one, other), rated=True)
+            game = tables.create_table(person, others=(one, other), rated=True)
             prepare_last_move(game.pk)  # the server's next move ends it
             games.append(game.pk)
         waiting = (one, other)[n % 2]

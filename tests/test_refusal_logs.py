@@ -9,7 +9,7 @@ import logging
 import pytest
 from django.urls import reverse
 
-from games.play import services
+from games.play import tables
 from games.series import services as series
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +59,7 @@ def test_a_403_page_logs_one_warning_line_without_a_traceback(client, alice, bob
 def test_a_refused_admin_lookup_logs_one_warning_line_without_a_traceback(
     admin_client, alice, caplog, logged, lookup, reason
 ):
-    services.quick_play(alice)
+    tables.quick_play(alice)
     url = reverse("admin:games_game_changelist")
 
     response = admin_client.get(f"{url}?{lookup}")

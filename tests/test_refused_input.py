@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.fairplay.models import StaffAction
-from games.play.services import ServiceError
+from games.play.errors import ServiceError
 from games.series import services as series
 from games.social import services as social
 from games.social.models import Challenge, Friendship

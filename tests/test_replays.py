@@ -12,7 +12,7 @@ from games.engine.scoring import DRAW_END, FOUGHT_DRAW, STOCK, TONGITS
 from games.engine.state import Outcome
 from games.history.uploads import import_record
 from games.models import Game, Move
-from games.play import services
+from games.play import aborts, tables
 from games.words.narration import describe_end, distinct_names, narrate
 from tests.history_support import (
     SEED,
@@ -256,7 +256,7 @@ def test_a_game_in_play_has_no_replay_for_staff_either(client, make_game, alice,
 
 
 def test_a_game_still_waiting_for_players_has_no_replay(client, alice):
-    game = services.create_table(alice, others=("open", "greedy"))
+    game = tables.create_table(alice, others=("open", "greedy"))
     client.force_login(alice)
 
     assert client.get(url(game)).status_code == 403
@@ -320,7 +320,7 @@ def test_a_game_aborted_after_the_deal_replays_its_moves_and_says_who_aborted_it
     client, make_game, alice, bob, carol
 ):
     game = play_some(make_game([alice, "greedy", bob], seed=SEED), 5)
-    services.abort_game(game.pk, carol, "The server lost a worker.")
+    aborts.abort_game(game.pk, carol, "The server lost a worker.")
     client.force_login(alice)
 
     html = client.get(url(game, 5)).content.decode()
@@ -331,8 +331,8 @@ def test_a_game_aborted_after_the_deal_replays_its_moves_and_says_who_aborted_it
 
 
 def test_a_game_aborted_before_the_deal_has_nothing_to_replay(client, alice, carol):
-    game = services.create_table(alice, others=("open", "open"))
-    services.abort_game(game.pk, carol, "Nobody came.")
+    game = tables.create_table(alice, others=("open", "open"))
+    aborts.abort_game(game.pk, carol, "Nobody came.")
     client.force_login(alice)
 
     response = client.get(url(game))

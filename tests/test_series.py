@@ -15,8 +15,8 @@ from django.utils import timezone
 from games.engine import replay
 from games.history.records import verify_deal
 from games.models import Game
-from games.play import services
-from games.play.services import NotAllowed, ServiceError
+from games.play import aborts, tables
+from games.play.errors import NotAllowed, ServiceError
 from games.series import services as series
 from games.series.ledger import HandResult, ledger
 from games.series.models import Series
@@ -157,7 +157,7 @@ def _taken_before(st) -> int:
 
 def test_a_leaver_is_replaced_by_a_bot_and_the_series_goes_on(alice, bob):
     made = series.create_series(alice, ante=1, others=("open", "greedy"), bot_kind="random")
-    services.join_table(series.state(made).latest.pk, bob)
+    tables.join_table(series.state(made).latest.pk, bob)
     finish(series.state(made).latest.pk)
 
     st = series.leave(made.pk, bob)
@@ -177,7 +177,7 @@ def test_a_deleted_persons_seat_is_taken_by_the_bot_at_the_next_hand(alice, bob)
     """Staff deleted an account between hands: the next hand was dealt with a seat that
     had neither a person nor a bot, whose every turn waited out the clock."""
     made = series.create_series(alice, ante=1, others=("open", "greedy"), bot_kind="easy")
-    services.join_table(series.state(made).latest.pk, bob)
+    tables.join_table(series.state(made).latest.pk, bob)
     finish(series.state(made).latest.pk)
     get_user_model().objects.filter(pk=bob.pk).delete()
 
@@ -193,7 +193,7 @@ def test_a_series_left_to_a_closed_account_ends(alice, bob):
     """Nobody could end it: the closed account cannot log in, and the series dealt hand
     after hand to it, its antes piling into a pot nobody could win."""
     made = series.create_series(alice, ante=5, others=("open", "greedy"))
-    services.join_table(series.state(made).latest.pk, bob)
+    tables.join_table(series.state(made).latest.pk, bob)
     finish(series.state(made).latest.pk)
     get_user_model().objects.filter(pk=alice.pk).update(is_active=False)  # staff close it
 
@@ -217,8 +217,8 @@ def test_anyone_seated_ends_it_between_hands_and_the_ledger_sums_to_zero(
 ):
     made = series.create_series(alice, ante=1, others=("open", "open"))
     game = series.state(made).latest
-    services.join_table(game.pk, bob)
-    services.join_table(game.pk, carol)
+    tables.join_table(game.pk, bob)
+    tables.join_table(game.pk, carol)
     with pytest.raises(NotAllowed):
         series.end(made.pk, bob)  # mid-hand
     finish(game.pk)
@@ -242,7 +242,7 @@ def test_after_its_creator_left_the_others_can_still_end_it_and_get_their_antes_
     # Issue 23: once the creator had left, the last person's leave was the only way out,
     # and it gave the whole pot to the house.
     made = series.create_series(alice, ante=2, others=("open", "greedy"))
-    services.join_table(series.state(made).latest.pk, bob)
+    tables.join_table(series.state(made).latest.pk, bob)
     finish(series.state(made).latest.pk)
     series.leave(made.pk, alice)
     st = series.end(made.pk, bob)
@@ -254,10 +254,10 @@ def test_after_its_creator_left_the_others_can_still_end_it_and_get_their_antes_
 
 def test_an_aborted_hand_starts_the_pause_and_the_timer_deals_the_next(alice, bob, staff):
     made = series.create_series(alice, ante=1, others=("open", "greedy"))
-    services.join_table(series.state(made).latest.pk, bob)
+    tables.join_table(series.state(made).latest.pk, bob)
     game = series.state(made).latest
     before = timezone.now()
-    services.abort_game(game.pk, staff, "a broken connection")
+    aborts.abort_game(game.pk, staff, "a broken connection")
     made.refresh_from_db()
     assert made.next_at is not None and made.next_at > before
     assert len(series.go_on_if_due(made.pk).hands) == 1  # the pause is not over yet
@@ -269,7 +269,7 @@ def test_an_aborted_hand_starts_the_pause_and_the_timer_deals_the_next(alice, bo
 
 def test_a_first_hand_aborted_before_its_deal_ends_the_series_with_nothing_in_the_pot(alice, staff):
     made = series.create_series(alice, ante=5, others=("open", "open"))
-    services.abort_game(series.state(made).latest.pk, staff, "nobody came")
+    aborts.abort_game(series.state(made).latest.pk, staff, "nobody came")
     st = series.state(Series.objects.get(pk=made.pk))
     assert st.series.ended and st.series.end_reason == Series.ABORTED_UNDEALT
     assert st.book.pot == 0 and st.book.house == 0 and st.book.total() == 0
@@ -278,7 +278,7 @@ def test_a_first_hand_aborted_before_its_deal_ends_the_series_with_nothing_in_th
 
 def test_the_next_hand_is_dealt_when_the_pause_ends_without_everyone_ready(alice, bob):
     made = series.create_series(alice, ante=1, others=("open", "greedy"))
-    services.join_table(series.state(made).latest.pk, bob)
+    tables.join_table(series.state(made).latest.pk, bob)
     finish(series.state(made).latest.pk)
     st = series.ready(made.pk, alice)
     assert len(st.hands) == 1 and st.series.ready == [0]

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games.fairplay import actions
 from games.models import Game, Seat
-from games.play import services
+from games.play import moves, server_moves, tables
 from games.series import pages
 from games.series import services as series
 from games.series.models import Hand, Series
@@ -72,7 +72,7 @@ def test_between_hands_the_series_shows_the_result_pot_and_standings_and_goes_on
 
 def test_the_pause_ending_deals_the_next_hand_when_the_page_asks(client, alice, bob):
     made = series.create_series(alice, ante=1, others=("open", "greedy"))
-    services.join_table(series.state(made).latest.pk, bob)
+    tables.join_table(series.state(made).latest.pk, bob)
     finish(series.state(made).latest.pk)
     Series.objects.filter(pk=made.pk).update(next_at=timezone.now() - timedelta(seconds=1))
     client.force_login(bob)
@@ -83,8 +83,8 @@ def test_the_pause_ending_deals_the_next_hand_when_the_page_asks(client, alice, 
 def test_leaving_and_ending_from_the_screen_between_hands(client, alice, bob, carol):
     made = series.create_series(alice, ante=1, others=("open", "open"))
     game = series.state(made).latest
-    services.join_table(game.pk, bob)
-    services.join_table(game.pk, carol)
+    tables.join_table(game.pk, bob)
+    tables.join_table(game.pk, carol)
     finish(game.pk)
 
     client.force_login(carol)
@@ -105,8 +105,8 @@ def test_leaving_and_ending_from_the_screen_between_hands(client, alice, bob, ca
 def _one_hand_of(alice, bob, carol):
     made = series.create_series(alice, ante=2, others=("open", "open"))
     game = series.state(made).latest
-    services.join_table(game.pk, bob)
-    services.join_table(game.pk, carol)
+    tables.join_table(game.pk, bob)
+    tables.join_table(game.pk, carol)
     finish(game.pk)  # one hand: nobody can have won the pot yet
     return made
 
@@ -175,7 +175,7 @@ def test_a_private_series_is_only_for_its_players(client, alice, bob):
 
 def test_the_series_record_round_trips_through_download_upload_and_replay(client, alice, bob):
     made = series.create_series(alice, ante=5, others=("open", "random"))
-    services.join_table(series.state(made).latest.pk, bob)
+    tables.join_table(series.state(made).latest.pk, bob)
     for _ in range(3):
         finish(series.state(Series.objects.get(pk=made.pk)).latest.pk)
         series.ready(made.pk, alice)
@@ -349,10 +349,10 @@ def test_during_a_hand_the_series_record_and_panel_show_nothing_of_it(client, al
     series.ready(made.pk, alice)
     hand = series.state(Series.objects.get(pk=made.pk)).latest
     for _ in range(4):  # a few moves of the second hand, whoever's turn it is
-        services.play_due(hand.pk, now=timezone.now() + timedelta(days=1))
+        server_moves.play_due(hand.pk, now=timezone.now() + timedelta(days=1))
     hand.refresh_from_db()
     assert hand.status == Game.Status.PLAYING and hand.seq > 0
-    state = services.game_state(hand)
+    state = moves.game_state(hand)
     pages = {
         "panel": f"/series/{made.pk}/panel/?game={hand.pk}",
         "series": f"/series/{made.pk}/",

@@ -14,7 +14,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 
 from games.models import Game, Seat
-from games.play import services
+from games.play import moves
 from games.play.live import snapshots
 from games.series import services as series
 from games.series.models import Series
@@ -105,7 +105,7 @@ def test_no_path_pays_an_account_more_than_its_pots_and_its_own_antes(
     # Each example in its own transaction, rolled back: the next one starts afresh. Its
     # record round-trips (download, replay, upload, the copy's download and replay, each
     # agreeing with the stored games and the panel) at a moment midway and at the end.
-    services.forget_cached_states()
+    moves.forget_cached_states()
     snapshots.forget()
     rendering.forget_boards()
     with transaction.atomic():

@@ -22,7 +22,7 @@ from games.engine.deal import deal_from_seed
 from games.engine.record import Record
 from games.history.replays import MAX_RECORD_BYTES
 from games.models import Game
-from games.play import services
+from games.play import aborts, tables
 from games.series import services as series
 from games.series.ledger import HandResult, ledger
 from games.series.models import Hand, Series
@@ -45,7 +45,7 @@ def _play(made: Series) -> Game:
 
 
 def _abort(made: Series, staff) -> Game:
-    return services.abort_game(_now(made).latest.pk, staff, "The table was stuck.")
+    return aborts.abort_game(_now(made).latest.pk, staff, "The table was stuck.")
 
 
 def _next(made: Series) -> None:
@@ -78,7 +78,7 @@ def ended_as_nobody_left(alice, bob):
 
 def with_a_leaver(alice, bob):
     made = series.create_series(alice, ante=5, others=("open", "greedy"), bot_kind="random")
-    services.join_table(_now(made).latest.pk, bob)
+    tables.join_table(_now(made).latest.pk, bob)
     _play(made)
     series.leave(made.pk, bob)
     _next(made)
@@ -214,7 +214,7 @@ def test_a_series_round_trips_after_every_step_of_its_life(client, alice, bob, c
     # a hand (left out with its antes), between hands, after a leave, an abort, the end.
     made = series.create_series(alice, ante=2, others=("open", "greedy"), bot_kind="random")
     assert round_trip(made, carol, client).record is None
-    services.join_table(_now(made).latest.pk, bob)
+    tables.join_table(_now(made).latest.pk, bob)
     steps = [
         lambda: _play(made), lambda: _next(made), lambda: _play(made),
         lambda: series.leave(made.pk, bob), lambda: _next(made), lambda: _abort(made, carol),
@@ -266,7 +266,7 @@ def ended_series(client, alice, bob) -> dict:
     """A downloaded series with a leaver and an aborted hand, ended with chips in the pot
     (the aborted hand broke every streak, so its last hand cannot take the pot)."""
     made = series.create_series(alice, ante=2, others=("open", "greedy"), bot_kind="random")
-    services.join_table(_now(made).latest.pk, bob)
+    tables.join_table(_now(made).latest.pk, bob)
     _play(made)
     series.leave(made.pk, bob)
     _next(made)

@@ -28,7 +28,8 @@ from games.engine.moves import (
 from games.engine.view import SeatView
 from games.models import Game, Seat
 from games.models import Move as MoveRow
-from games.play import services
+from games.play import after_game, errors, moves, telling
+from games.play import tables as play_tables
 from games.play.live import snapshots
 from tests.threads import race
 
@@ -50,7 +51,7 @@ def simple_move(view: SeatView, *, call: bool = False) -> Move:
 
 def turn_view(game: Game) -> SeatView:
     game.refresh_from_db()
-    state = services.game_state(game)
+    state = moves.game_state(game)
     return seat_view(state, state.turn)
 
 
@@ -74,7 +75,7 @@ def play_until(game: Game, kind: str, *, limit: int = 300) -> tuple[object, Move
         if wanted:
             return users[view.seat], wanted[0]
         move = simple_move(view, call=call and someone_else_opened(view))
-        services.submit_move(game.pk, users[view.seat], move.to_dict(), expected_seq=game.seq)
+        moves.submit_move(game.pk, users[view.seat], move.to_dict(), expected_seq=game.seq)
     raise AssertionError(f"no {kind} move within {limit} moves")
 
 
@@ -84,7 +85,7 @@ def play_out(game: Game, *, limit: int = 400) -> None:
         view = turn_view(game)
         if view.finished:
             return
-        services.submit_move(game.pk, users[view.seat], simple_move(view).to_dict())
+        moves.submit_move(game.pk, users[view.seat], simple_move(view).to_dict())
     raise AssertionError("the game did not end")
 
 
@@ -100,10 +101,10 @@ SEEDS = {
 def test_it_applies_and_logs_each_kind_of_move(make_game, alice, bob, carol, kind):
     game = make_game([alice, bob, carol], seed=SEEDS[kind])
     user, move = play_until(game, kind)
-    before = services.game_state(game)
+    before = moves.game_state(game)
     seq = game.seq
 
-    result = services.submit_move(
+    result = moves.submit_move(
         game.pk, user, move.to_dict(), expected_seq=seq, client_move_id=f"{kind}-1"
     )
 
@@ -112,19 +113,19 @@ def test_it_applies_and_logs_each_kind_of_move(make_game, alice, bob, carol, kin
     assert result.seq == game.seq == seq + 1
     assert result.payload == row.payload == move.to_dict()
     assert row.seat == move.seat and row.client_move_id == f"{kind}-1" and not row.by_server
-    assert services.game_state(game) == apply(before, move)
+    assert moves.game_state(game) == apply(before, move)
     assert result.finished == game.is_over
 
 
 def test_a_call_answered_by_everyone_settles_the_game(make_game, alice, bob, carol):
     game = make_game([alice, bob, carol], seed=SEEDS[FIGHT])
     user, move = play_until(game, FIGHT)
-    services.submit_move(game.pk, user, move.to_dict())
+    moves.submit_move(game.pk, user, move.to_dict())
 
     while not turn_view(game).finished:
         view = turn_view(game)
         answer = next(m for m in view.legal if m.type == FOLD)
-        services.submit_move(game.pk, people(game)[view.seat], answer.to_dict())
+        moves.submit_move(game.pk, people(game)[view.seat], answer.to_dict())
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -144,11 +145,11 @@ def test_it_rejects_a_move_sent_for_an_older_version_and_changes_nothing(
 ):
     game = make_game([alice, bob, carol], seed=1)
     user, move = first_move(game)
-    services.submit_move(game.pk, user, move.to_dict(), expected_seq=0)
+    moves.submit_move(game.pk, user, move.to_dict(), expected_seq=0)
     user, move = first_move(game)
 
-    with pytest.raises(services.StaleMove) as caught:
-        services.submit_move(game.pk, user, move.to_dict(), expected_seq=0)
+    with pytest.raises(errors.StaleMove) as caught:
+        moves.submit_move(game.pk, user, move.to_dict(), expected_seq=0)
 
     game.refresh_from_db()
     assert caught.value.current_seq == 1
@@ -161,8 +162,8 @@ def test_a_repeated_client_move_id_is_applied_once_and_answered_the_same(
     game = make_game([alice, bob, carol], seed=1)
     user, move = first_move(game)
 
-    first = services.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
-    again = services.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
+    first = moves.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
+    again = moves.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
 
     game.refresh_from_db()
     assert not first.duplicate and again.duplicate
@@ -179,13 +180,11 @@ def test_another_move_from_the_same_page_is_told_the_table_changed_not_taken_for
     game = make_game([alice, bob, carol], seed=1)
     view = turn_view(game)
     user, first, other = people(game)[view.seat], view.legal[0], view.legal[1]
-    services.submit_move(game.pk, user, first.to_dict(), expected_seq=0, client_move_id="page-0")
+    moves.submit_move(game.pk, user, first.to_dict(), expected_seq=0, client_move_id="page-0")
 
-    with pytest.raises(services.StaleMove):
-        services.submit_move(
-            game.pk, user, other.to_dict(), expected_seq=0, client_move_id="page-0"
-        )
-    again = services.submit_move(
+    with pytest.raises(errors.StaleMove):
+        moves.submit_move(game.pk, user, other.to_dict(), expected_seq=0, client_move_id="page-0")
+    again = moves.submit_move(
         game.pk, user, first.to_dict(), expected_seq=0, client_move_id="page-0"
     )
 
@@ -201,8 +200,8 @@ def test_im_back_from_an_old_page_after_the_end_is_refused_and_changes_nothing(
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     rev = Game.objects.get(pk=game.pk).rev
 
-    with pytest.raises(services.NotAllowed, match="This game has ended"):
-        services.mark_back(game.pk, alice)
+    with pytest.raises(errors.NotAllowed, match="This game has ended"):
+        moves.mark_back(game.pk, alice)
 
     assert Game.objects.get(pk=game.pk).rev == rev
     assert Seat.objects.get(game=game, index=0).away
@@ -213,11 +212,11 @@ def test_another_seats_client_move_id_is_refused_and_tells_nothing_of_their_move
 ):
     game = make_game([alice, bob, carol], seed=1)
     user, move = first_move(game)
-    services.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
+    moves.submit_move(game.pk, user, move.to_dict(), client_move_id="tap-1")
     other = next(u for u in (alice, bob, carol) if u != user)
 
-    with pytest.raises(services.BadMove) as caught:
-        services.submit_move(game.pk, other, {"type": "draw"}, client_move_id="tap-1")
+    with pytest.raises(errors.BadMove) as caught:
+        moves.submit_move(game.pk, other, {"type": "draw"}, client_move_id="tap-1")
 
     game.refresh_from_db()
     assert game.seq == 1
@@ -238,7 +237,7 @@ def test_a_move_is_saved_and_answered_even_when_the_channel_layer_is_down(
     game = make_game([alice, bob, carol], seed=1)
     user, move = first_move(game)
 
-    result = services.submit_move(game.pk, user, move.to_dict(), expected_seq=game.seq)
+    result = moves.submit_move(game.pk, user, move.to_dict(), expected_seq=game.seq)
 
     game.refresh_from_db()
     assert result.seq == 1 and game.seq == 1 and game.moves.count() == 1
@@ -250,8 +249,8 @@ def test_it_rejects_an_illegal_move_with_the_rule_and_changes_nothing(make_game,
     user = people(game)[view.seat]
     absent = next(c for c in range(52) if c not in view.hand)
 
-    with pytest.raises(services.BadMove) as caught:
-        services.submit_move(game.pk, user, Move.discard(view.seat, absent).to_dict())
+    with pytest.raises(errors.BadMove) as caught:
+        moves.submit_move(game.pk, user, Move.discard(view.seat, absent).to_dict())
 
     assert "does not hold" in caught.value.message
     assert Game.objects.get(pk=game.pk).seq == 0 and not MoveRow.objects.exists()
@@ -261,10 +260,10 @@ def test_it_rejects_a_malformed_move(make_game, alice, bob, carol):
     game = make_game([alice, bob, carol], seed=1)
     user = people(game)[turn_view(game).seat]
 
-    with pytest.raises(services.BadMove, match="malformed"):
-        services.submit_move(game.pk, user, {"type": "teleport"})
-    with pytest.raises(services.BadMove):
-        services.submit_move(game.pk, user, ["draw"])  # type: ignore[arg-type]
+    with pytest.raises(errors.BadMove, match="malformed"):
+        moves.submit_move(game.pk, user, {"type": "teleport"})
+    with pytest.raises(errors.BadMove):
+        moves.submit_move(game.pk, user, ["draw"])  # type: ignore[arg-type]
 
 
 def test_it_rejects_a_move_out_of_turn(make_game, alice, bob, carol):
@@ -272,17 +271,17 @@ def test_it_rejects_a_move_out_of_turn(make_game, alice, bob, carol):
     view = turn_view(game)
     waiting = people(game)[(view.seat + 1) % 3]
 
-    with pytest.raises(services.BadMove, match="may not act now"):
-        services.submit_move(game.pk, waiting, {"type": "draw"})
+    with pytest.raises(errors.BadMove, match="may not act now"):
+        moves.submit_move(game.pk, waiting, {"type": "draw"})
 
 
 def test_it_rejects_a_move_by_someone_not_at_the_table(make_game, alice, bob, carol):
     game = make_game([alice, "greedy", bob], seed=1)
 
-    with pytest.raises(services.NotAllowed, match="not playing at this table"):
-        services.submit_move(game.pk, carol, {"type": "draw"})
-    with pytest.raises(services.NotAllowed):
-        services.submit_move(game.pk, AnonymousUser(), {"type": "draw"})
+    with pytest.raises(errors.NotAllowed, match="not playing at this table"):
+        moves.submit_move(game.pk, carol, {"type": "draw"})
+    with pytest.raises(errors.NotAllowed):
+        moves.submit_move(game.pk, AnonymousUser(), {"type": "draw"})
     assert Game.objects.get(pk=game.pk).seq == 0
 
 
@@ -291,18 +290,18 @@ def test_it_rejects_moves_once_the_game_has_ended(make_game, alice, bob, carol):
     play_out(game)
     seq = Game.objects.get(pk=game.pk).seq
 
-    with pytest.raises(services.NotAllowed, match="ended"):
-        services.submit_move(game.pk, alice, {"type": "draw"})
+    with pytest.raises(errors.NotAllowed, match="ended"):
+        moves.submit_move(game.pk, alice, {"type": "draw"})
 
     assert Game.objects.get(pk=game.pk).seq == seq
 
 
 def test_it_rejects_moves_before_the_deal(alice, bob):
-    game = services.create_table(alice)
-    services.join_table(game.pk, bob)
+    game = play_tables.create_table(alice)
+    play_tables.join_table(game.pk, bob)
 
-    with pytest.raises(services.NotAllowed, match="not started"):
-        services.submit_move(game.pk, alice, {"type": "draw"})
+    with pytest.raises(errors.NotAllowed, match="not started"):
+        moves.submit_move(game.pk, alice, {"type": "draw"})
 
 
 # --- The log is the truth -----------------------------------------------------------------
@@ -327,7 +326,7 @@ def test_the_record_replays_every_logged_move(make_game, alice, bob, carol):
     game = make_game([alice, bob, carol], seed=5)
     for _ in range(12):
         view = turn_view(game)
-        services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+        moves.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
 
     game.refresh_from_db()
     result = replay(game.record())
@@ -346,13 +345,13 @@ def test_the_cached_state_equals_a_fresh_replay(
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(9):
             view = turn_view(game)
-            services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+            moves.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
     game.refresh_from_db()
     assert snapshots._positions[(game.pk, game.commitment)].seq == game.seq
 
-    cached = services.game_state(game)
-    services.forget_cached_states()
-    fresh = services.game_state(game)
+    cached = moves.game_state(game)
+    moves.forget_cached_states()
+    fresh = moves.game_state(game)
 
     assert cached is not fresh
     assert cached == fresh
@@ -365,9 +364,9 @@ def test_the_snapshot_the_movers_process_keeps_equals_a_fresh_load(
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(7):
             view = turn_view(game)
-            services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+            moves.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
     kept = snapshots.cached(game.pk)
-    services.forget_cached_states()
+    moves.forget_cached_states()
     loaded = snapshots.load_snapshot(game.pk)
 
     assert kept is not None and kept.rev == loaded.rev and kept.seq == loaded.seq == 7
@@ -379,16 +378,16 @@ def test_a_position_is_caught_up_by_the_moves_since_and_equals_a_replay(
     make_game, alice, bob, carol
 ):
     game = make_game([alice, bob, carol], seed=5)
-    early = services.game_state(game)  # this process knows move 0 only
+    early = moves.game_state(game)  # this process knows move 0 only
     for _ in range(5):  # moves made elsewhere (no on-commit hooks run here)
         view = turn_view(game)
-        services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+        moves.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
     game.refresh_from_db()
 
-    caught_up = services.game_state(game)
-    services.forget_cached_states()
+    caught_up = moves.game_state(game)
+    moves.forget_cached_states()
 
-    assert early.ply == 0 and caught_up == services.game_state(game)
+    assert early.ply == 0 and caught_up == moves.game_state(game)
 
 
 def test_a_game_row_read_before_a_move_commits_gets_the_state_at_its_own_seq(
@@ -397,16 +396,16 @@ def test_a_game_row_read_before_a_move_commits_gets_the_state_at_its_own_seq(
     game = make_game([alice, bob, carol], seed=5)
     stale = Game.objects.get(pk=game.pk)  # a page or socket read the row at seq 0 ...
     view = turn_view(game)
-    services.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
-    services.forget_cached_states()  # ... and its replay reads the log after move 1
+    moves.submit_move(game.pk, people(game)[view.seat], simple_move(view).to_dict())
+    moves.forget_cached_states()  # ... and its replay reads the log after move 1
 
-    state = services.game_state(stale)
+    state = moves.game_state(stale)
 
     assert stale.seq == 0 and state.ply == 0
     # Nor is the cache left holding move 1's state under seq 0.
-    assert services.game_state(stale).ply == 0
+    assert moves.game_state(stale).ply == 0
     game.refresh_from_db()
-    assert services.game_state(game).ply == game.seq == 1
+    assert moves.game_state(game).ply == game.seq == 1
 
 
 def test_the_summary_columns_follow_the_turn(make_game, alice, bob, carol):
@@ -417,7 +416,7 @@ def test_the_summary_columns_follow_the_turn(make_game, alice, bob, carol):
 
     user = people(game)[view.seat]
     while turn_view(game).seat == view.seat:
-        services.submit_move(game.pk, user, simple_move(turn_view(game)).to_dict())
+        moves.submit_move(game.pk, user, simple_move(turn_view(game)).to_dict())
 
     game.refresh_from_db()
     assert game.turn_seat == (view.seat + 1) % 3
@@ -437,23 +436,21 @@ def test_of_two_racing_moves_for_the_same_version_exactly_one_is_applied(
     one, other = view.legal[0], view.legal[-1]
 
     outcomes = race(
-        lambda: services.submit_move(
-            game.pk, user, one.to_dict(), expected_seq=0, client_move_id="a"
-        ),
-        lambda: services.submit_move(
+        lambda: moves.submit_move(game.pk, user, one.to_dict(), expected_seq=0, client_move_id="a"),
+        lambda: moves.submit_move(
             game.pk, user, other.to_dict(), expected_seq=0, client_move_id="b"
         ),
     )
 
-    applied = [o for o in outcomes if isinstance(o, services.MoveResult)]
-    refused = [o for o in outcomes if not isinstance(o, services.MoveResult)]
+    applied = [o for o in outcomes if isinstance(o, moves.MoveResult)]
+    refused = [o for o in outcomes if not isinstance(o, moves.MoveResult)]
     game.refresh_from_db()
     assert len(applied) == 1 and applied[0].seq == 1
     # PostgreSQL queues the second behind the row lock, which then finds the game moved on;
     # SQLite, which has no row locks, may refuse it at the database instead.
-    assert all(isinstance(e, (services.StaleMove, DatabaseError)) for e in refused)
+    assert all(isinstance(e, (errors.StaleMove, DatabaseError)) for e in refused)
     if connection.vendor == "postgresql":
-        assert len(refused) == 1 and isinstance(refused[0], services.StaleMove)
+        assert len(refused) == 1 and isinstance(refused[0], errors.StaleMove)
     assert game.seq == 1 and game.moves.count() == 1
     assert game.moves.get().payload == applied[0].payload
 
@@ -462,11 +459,11 @@ def test_of_two_racing_moves_for_the_same_version_exactly_one_is_applied(
 
 
 def test_a_table_waits_for_people_and_deals_when_the_last_seat_fills(alice, bob, carol):
-    game = services.create_table(alice)
-    services.join_table(game.pk, bob)
+    game = play_tables.create_table(alice)
+    play_tables.join_table(game.pk, bob)
     assert Game.objects.get(pk=game.pk).status == Game.Status.WAITING
 
-    services.join_table(game.pk, carol)
+    play_tables.join_table(game.pk, carol)
 
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
@@ -476,39 +473,39 @@ def test_a_table_waits_for_people_and_deals_when_the_last_seat_fills(alice, bob,
 
 
 def test_joining_twice_keeps_one_seat(alice, bob):
-    game = services.create_table(alice)
+    game = play_tables.create_table(alice)
 
-    services.join_table(game.pk, bob)
-    services.join_table(game.pk, bob)
+    play_tables.join_table(game.pk, bob)
+    play_tables.join_table(game.pk, bob)
 
     assert game.seats.filter(user=bob).count() == 1
 
 
 def test_joining_a_full_table_is_refused_plainly(alice, bob, carol):
-    game = services.create_table(alice, others=("open", "greedy"))
-    services.join_table(game.pk, bob)
+    game = play_tables.create_table(alice, others=("open", "greedy"))
+    play_tables.join_table(game.pk, bob)
 
-    with pytest.raises(services.NotAllowed, match="This table is full"):
-        services.join_table(game.pk, carol)
+    with pytest.raises(errors.NotAllowed, match="This table is full"):
+        play_tables.join_table(game.pk, carol)
 
 
 def test_a_private_table_takes_only_people_with_its_invite_token(alice, bob, carol):
-    game = services.create_table(alice, public=False)
+    game = play_tables.create_table(alice, public=False)
 
-    with pytest.raises(services.NotAllowed, match="invite link"):
-        services.join_table(game.pk, bob)
-    with pytest.raises(services.NotAllowed, match="invite link"):
-        services.join_table(game.pk, bob, invite_token="wrong-é")
-    services.join_table(game.pk, carol, invite_token=game.invite_token)
+    with pytest.raises(errors.NotAllowed, match="invite link"):
+        play_tables.join_table(game.pk, bob)
+    with pytest.raises(errors.NotAllowed, match="invite link"):
+        play_tables.join_table(game.pk, bob, invite_token="wrong-é")
+    play_tables.join_table(game.pk, carol, invite_token=game.invite_token)
 
     assert game.seats.get(index=1).user == carol
 
 
 def test_quick_play_deals_a_watchable_game_against_two_normal_bots_unless_asked_private(alice, bob):
-    game = services.quick_play(alice)
+    game = play_tables.quick_play(alice)
 
     assert game.public and game.status == Game.Status.PLAYING
-    assert not services.quick_play(bob, public=False).public
+    assert not play_tables.quick_play(bob, public=False).public
     assert [(s.user, s.bot_kind) for s in game.seats.all()] == [
         (alice, ""),
         (None, "normal"),
@@ -517,10 +514,10 @@ def test_quick_play_deals_a_watchable_game_against_two_normal_bots_unless_asked_
 
 
 def test_it_refuses_an_unknown_seat_choice_or_variant(alice):
-    with pytest.raises(services.ServiceError):
-        services.create_table(alice, others=("open", "cheater"))
-    with pytest.raises(services.ServiceError):
-        services.create_table(alice, variants=["no-rules"])
+    with pytest.raises(errors.ServiceError):
+        play_tables.create_table(alice, others=("open", "cheater"))
+    with pytest.raises(errors.ServiceError):
+        play_tables.create_table(alice, variants=["no-rules"])
     assert not Game.objects.exists()
 
 
@@ -529,7 +526,7 @@ def test_a_move_by_an_away_person_brings_them_back(make_game, alice, bob, carol)
     user, move = first_move(game)
     Seat.objects.filter(game=game, user=user).update(away=True)
 
-    services.submit_move(game.pk, user, move.to_dict())
+    moves.submit_move(game.pk, user, move.to_dict())
 
     assert not Seat.objects.get(game=game, user=user).away
 
@@ -559,10 +556,10 @@ def test_the_first_to_play_again_makes_the_next_table_and_the_others_sit_at_it(
 ):
     game = finished(make_game([alice, bob, carol], seed=1))
 
-    first = services.play_again(game.pk, bob)
+    first = after_game.play_again(game.pk, bob)
     assert first.status == Game.Status.WAITING and occupants(first) == [bob, None, None]
-    assert services.play_again(game.pk, carol) == first
-    assert services.play_again(game.pk, alice) == first
+    assert after_game.play_again(game.pk, carol) == first
+    assert after_game.play_again(game.pk, alice) == first
 
     first.refresh_from_db()
     game.refresh_from_db()
@@ -574,10 +571,10 @@ def test_the_first_to_play_again_makes_the_next_table_and_the_others_sit_at_it(
 def test_the_next_table_keeps_the_bots_in_their_places_around_the_presser(make_game, alice, bob):
     game = finished(make_game([alice, "greedy", bob], seed=1, public=False))
 
-    following = services.play_again(game.pk, bob)
+    following = after_game.play_again(game.pk, bob)
     # Counted from bob (seat 2): alice's seat (open), then the greedy bot's.
     assert occupants(following) == [bob, None, "greedy"] and not following.public
-    services.play_again(game.pk, alice)
+    after_game.play_again(game.pk, alice)
 
     following.refresh_from_db()
     assert following.status == Game.Status.PLAYING
@@ -587,18 +584,18 @@ def test_the_next_table_keeps_the_bots_in_their_places_around_the_presser(make_g
 def test_playing_again_twice_keeps_one_seat_at_one_next_table(make_game, alice, bob):
     game = finished(make_game([alice, bob, "random"], seed=1))
 
-    assert services.play_again(game.pk, alice) == services.play_again(game.pk, alice)
+    assert after_game.play_again(game.pk, alice) == after_game.play_again(game.pk, alice)
     assert Game.objects.count() == 2 and Seat.objects.filter(user=alice).count() == 2
 
 
 def test_only_the_players_of_a_finished_game_may_play_again(make_game, alice, bob, dave):
     game = make_game([alice, bob, "greedy"], seed=1, public=False)
 
-    with pytest.raises(services.NotAllowed, match="Finish this game first"):
-        services.play_again(game.pk, alice)
+    with pytest.raises(errors.NotAllowed, match="Finish this game first"):
+        after_game.play_again(game.pk, alice)
     finished(game)
-    with pytest.raises(services.NotAllowed, match="Only a player"):
-        services.play_again(game.pk, dave)
+    with pytest.raises(errors.NotAllowed, match="Only a player"):
+        after_game.play_again(game.pk, dave)
     assert Game.objects.count() == 1
 
 
@@ -606,13 +603,13 @@ def test_a_private_next_table_lets_in_the_last_games_people_but_no_one_else(
     make_game, alice, bob, carol, dave
 ):
     game = finished(make_game([alice, bob, carol], seed=1, public=False))
-    following = services.play_again(game.pk, alice)
+    following = after_game.play_again(game.pk, alice)
 
-    with pytest.raises(services.NotAllowed, match="Only a player"):
-        services.play_again(game.pk, dave)
-    with pytest.raises(services.NotAllowed, match="invite link"):
-        services.join_table(following.pk, dave)
-    services.join_table(following.pk, bob)  # no token: bob played the game before
+    with pytest.raises(errors.NotAllowed, match="Only a player"):
+        after_game.play_again(game.pk, dave)
+    with pytest.raises(errors.NotAllowed, match="invite link"):
+        play_tables.join_table(following.pk, dave)
+    play_tables.join_table(following.pk, bob)  # no token: bob played the game before
 
     assert occupants(following) == [alice, bob, None]
 
@@ -622,10 +619,10 @@ def test_the_finished_table_is_told_after_the_commit_that_a_next_game_exists(
 ):
     game = finished(make_game([alice, bob, "greedy"], seed=1))
     told: list[tuple[int, int]] = []
-    monkeypatch.setattr(services, "notify_game", lambda *args: told.append(args))
+    monkeypatch.setattr(telling, "notify_game", lambda *args: told.append(args))
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.play_again(game.pk, alice)
+        after_game.play_again(game.pk, alice)
     assert told == []
     for callback in callbacks:
         callback()
@@ -639,8 +636,8 @@ def test_two_people_pressing_play_again_at_once_make_one_next_table(make_game, a
     game = finished(make_game([alice, bob, carol], seed=1))
 
     outcomes = race(
-        lambda: services.play_again(game.pk, alice),
-        lambda: services.play_again(game.pk, bob),
+        lambda: after_game.play_again(game.pk, alice),
+        lambda: after_game.play_again(game.pk, bob),
     )
 
     tables = {o.pk for o in outcomes if isinstance(o, Game)}

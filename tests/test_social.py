@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from games.play import clock, services
+from games.play import after_game, clock, errors, tables
 from games.series.models import Hand
 from games.social import pages as social_pages
 from games.social import presence
@@ -87,7 +87,7 @@ def test_a_request_taken_back_still_counts_against_the_hour(alice, bob, settings
         social.request_friend(alice, bob.pk)
         social.remove_friend(alice, bob.pk)
 
-    with pytest.raises(services.ServiceError, match="many people"):
+    with pytest.raises(errors.ServiceError, match="many people"):
         social.request_friend(alice, bob.pk)
 
 
@@ -171,9 +171,9 @@ def test_bad_requests_say_why_and_change_nothing(client, alice, bob):
 
 def test_a_challenge_with_a_bad_ante_or_level_is_refused(alice, bob):
     befriend(alice, bob)
-    with pytest.raises(services.ServiceError, match="ante of 1, 2 or 5"):
+    with pytest.raises(errors.ServiceError, match="ante of 1, 2 or 5"):
         social.challenge(alice, bob.pk, ante=3, bot_kind="normal")
-    with pytest.raises(services.ServiceError, match="bot level"):
+    with pytest.raises(errors.ServiceError, match="bot level"):
         social.challenge(alice, bob.pk, ante=None, bot_kind="search")
     assert not Challenge.objects.exists()
 
@@ -208,7 +208,7 @@ def test_a_blocked_persons_challenge_never_arrives(alice, bob):
     social.block(bob, alice.pk)
 
     assert list(social.challenges_for(bob.pk)) == []
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         social.accept_challenge(bob, made.pk)
     # To her it went as when a friendship ends: the challenge with it.
     assert list(social.challenges_sent(alice.pk)) == []
@@ -224,7 +224,7 @@ def test_a_challenge_from_someone_blocked_does_not_come_back_with_the_unblock(al
 
     assert not social.are_friends(alice.pk, bob.pk)
     assert list(social.challenges_for(alice.pk)) == []
-    with pytest.raises(services.ServiceError, match="no longer there"):
+    with pytest.raises(errors.ServiceError, match="no longer there"):
         social.accept_challenge(alice, made.pk)
     assert not Game.objects.exists()
 
@@ -297,8 +297,8 @@ def test_a_challenger_who_cannot_open_a_table_now_is_named_to_the_one_accepting(
     befriend(alice, bob)
     made = social.challenge(alice, bob.pk, ante=None, bot_kind="easy")
     settings.TONGITS_OPEN_TABLES_MAX = 1
-    services.create_table(alice, public=False, others=("open", "open"))
-    with pytest.raises(services.ServiceError) as refused:
+    tables.create_table(alice, public=False, others=("open", "open"))
+    with pytest.raises(errors.ServiceError) as refused:
         social.accept_challenge(bob, made.pk)
     assert str(refused.value.message).startswith("alice cannot open another table just now")
     made.refresh_from_db()
@@ -319,7 +319,7 @@ def test_a_challenge_can_be_declined_or_taken_back_and_expires(alice, bob):
     )
 
     assert list(social.challenges_for(bob.pk)) == []
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         social.accept_challenge(bob, third.pk)
     assert Game.objects.count() == 0
 
@@ -331,7 +331,7 @@ def test_presence_is_online_playing_away_or_offline_and_hidden_on_request(alice,
     befriend(alice, bob)
     assert presence.connected(alice.pk).kind == "online"
     assert presence.set_away(alice.pk, True).kind == "away"
-    game = services.quick_play(alice)  # public, so friends may watch it
+    game = tables.quick_play(alice)  # public, so friends may watch it
     assert presence.recheck(alice.pk) == presence.Status("playing", game.pk, True)
     Game.objects.filter(pk=game.pk).update(public=False)
     assert presence.recheck(alice.pk) == presence.Status("playing", None, False)
@@ -349,7 +349,7 @@ def test_presence_is_online_playing_away_or_offline_and_hidden_on_request(alice,
 
 def test_friends_page_and_lobby_show_a_friends_presence(client, alice, bob):
     befriend(alice, bob)
-    game = services.quick_play(bob)
+    game = tables.quick_play(bob)
     presence.connected(bob.pk)
     client.force_login(alice)
 
@@ -460,10 +460,10 @@ async def test_a_block_made_with_the_socket_open_takes_the_challenge_away_at_onc
 
     # Whatever she does next never reaches him (and she is not told: her challenge went
     # with the friendship, as when a friend is removed).
-    with pytest.raises(services.ServiceError, match="no longer there"):
+    with pytest.raises(errors.ServiceError, match="no longer there"):
         await database_sync_to_async(social.cancel_challenge)(alice, made.pk)
     await database_sync_to_async(social.request_friend)(alice, bob.pk)
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(errors.NotAllowed):
         await database_sync_to_async(social.challenge)(alice, bob.pk, ante=None, bot_kind="easy")
     assert await bobs.receive_nothing(timeout=1)
     await bobs.disconnect()
@@ -473,7 +473,7 @@ async def test_a_block_made_with_the_socket_open_takes_the_challenge_away_at_onc
 async def test_the_friends_pages_socket_is_not_sent_the_lobbys_lists(alice, bob, carol):
     friends_page = await lobby_socket(alice, "friends")
     lobby = await lobby_socket(bob)
-    await database_sync_to_async(services.quick_play)(carol)  # a table changes
+    await database_sync_to_async(tables.quick_play)(carol)  # a table changes
 
     assert 'id="lobby-lists"' in await frame_with(lobby, 'id="lobby-lists"')
     while not await friends_page.receive_nothing(timeout=0.3):
@@ -500,8 +500,8 @@ def test_a_rematch_is_dealt_when_everyone_accepts(client, make_game, alice, bob,
     assert response.url == reverse("table", args=[following.pk])
     assert following.status == Game.Status.WAITING and not following.public
     assert following.due_at is not None
-    services.play_again(game.pk, bob)
-    services.play_again(game.pk, carol)
+    after_game.play_again(game.pk, bob)
+    after_game.play_again(game.pk, carol)
     following.refresh_from_db()
     assert following.status == Game.Status.PLAYING
     assert [s.user_id for s in following.seats.all()] == [alice.pk, bob.pk, carol.pk]
@@ -511,7 +511,7 @@ def test_bots_take_the_seats_of_those_who_do_not_answer_by_the_server_clock(
     make_game, alice, bob, carol
 ):
     game = finished(make_game([alice, bob, "hard"], seed=1))
-    following = services.play_again(game.pk, alice, rematch=True)
+    following = after_game.play_again(game.pk, alice, rematch=True)
     assert following.status == Game.Status.WAITING
 
     assert clock.run_due(timezone.now() + timedelta(seconds=29)) == 0
@@ -530,7 +530,7 @@ def test_the_result_screen_offers_a_rematch_and_then_its_acceptance(client, make
     client.force_login(bob)
     assert f'action="{reverse("rematch", args=[game.pk])}"' in page(client, "table", game.pk)
 
-    services.play_again(game.pk, alice, rematch=True)
+    after_game.play_again(game.pk, alice, rematch=True)
     assert "Accept the rematch" in page(client, "table", game.pk)
 
 

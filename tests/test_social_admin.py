@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from games.play import services
+from games.play import moves
 from games.social import presence
 from games.social import services as social
 from games.social.chat import services as chat
@@ -33,7 +33,7 @@ def game(alice, bob, carol, make_game) -> Game:
     """A game in play with a move made, a challenge that led to it, and talk."""
     game = make_game([alice, bob, carol], seed=SEED)
     seat, move = first_legal(game)
-    services.submit_move(game.pk, [alice, bob, carol][seat], move.to_dict())
+    moves.submit_move(game.pk, [alice, bob, carol][seat], move.to_dict())
     social.request_friend(alice, bob.pk)
     social.accept_friend(bob, alice.pk)
     made = social.challenge(alice, bob.pk, ante=None, bot_kind="easy")

@@ -32,12 +32,12 @@ A_GAME_OF_BOTS = """
 import django; django.setup()
 from django.core.management import call_command
 from games.models import Game, Seat
-from games.play import services
+from games.play import dealing
 call_command("migrate", verbosity=0)
 game = Game.objects.create(public=True)
 for index in range(3):
     Seat.objects.create(game=game, index=index, bot_kind="greedy")
-services.start_game(game, seed=11)
+dealing.start_game(game, seed=11)
 print(game.pk)
 """
 

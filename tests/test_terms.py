@@ -9,7 +9,7 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 
-from games.play import services
+from games.play import tables
 from games.words.terms import TERMS
 from tests.history_support import seed_games
 
@@ -72,8 +72,8 @@ def test_each_explanation_links_to_a_section_of_the_how_to_play_page(client):
 
 @pytest.mark.django_db
 def test_the_lobby_explains_the_bots_and_the_variant_of_a_table(client, alice, bob):
-    services.create_table(bob, others=("greedy", "open"), variants=["held-melds-free"])
-    services.create_table(bob, others=("random", "open"))
+    tables.create_table(bob, others=("greedy", "open"), variants=["held-melds-free"])
+    tables.create_table(bob, others=("random", "open"))
     client.force_login(alice)
 
     shown = [tip[1] for tip in TIP.findall(client.get(reverse("lobby")).content.decode())]

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.play import clock
-from games.play.services import ServiceError
+from games.play.errors import ServiceError
 from games.tournaments import services
 from games.tournaments.models import Tournament, TournamentGame
 from games.tournaments.pairing import BOT_WAIT

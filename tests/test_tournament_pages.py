@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
-from games.play import services as play
+from games.play import tables
 from games.tournaments import services
 from games.tournaments.models import Entry, Tournament
 from tests.test_tournaments import _end_game
@@ -247,7 +247,7 @@ def test_a_tournament_tables_way_on_is_back_to_the_tournament(client, staff, ali
     assert "in-tournament" in page
     assert f'href="{reverse("tournament", args=[t.pk])}">Back to the tournament' in page
     dave = get_user_model().objects.create_user("dave")  # (Alice plays one game at a time)
-    other = play.quick_play(dave)
+    other = tables.quick_play(dave)
     client.force_login(dave)
     assert "in-tournament" not in client.get(reverse("table", args=[other.pk])).content.decode()
 

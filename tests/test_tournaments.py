@@ -16,9 +16,8 @@ from django.utils import timezone
 from games import bots
 from games.engine import apply, seat_view
 from games.models import Game, Seat
-from games.play import clock, hooks
-from games.play import services as play
-from games.play.services import NotAllowed, ServiceError
+from games.play import clock, hooks, moves, server_moves, tables
+from games.play.errors import NotAllowed, ServiceError
 from games.tournaments import scoring, services
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.tournaments.pairing import BOT_WAIT
@@ -49,8 +48,8 @@ def _end_game(game_id: int, away_at_end: bool = True) -> Game:
     game = Game.objects.get(pk=game_id)
     if not away_at_end:
         Seat.objects.filter(game_id=game_id).exclude(index=game.turn_seat).update(away=False)
-    play.forget_cached_states()
-    result = play.play_due(game_id, now=timezone.now())
+    moves.forget_cached_states()
+    result = server_moves.play_due(game_id, now=timezone.now())
     assert result is not None and result.finished
     return Game.objects.get(pk=game_id)
 
@@ -210,7 +209,7 @@ def test_a_person_playing_a_game_of_their_own_is_paired_once_it_is_over(alice, b
     t = _arena()
     for person in (alice, bob, carol):
         services.join(t.pk, person)
-    own = play.quick_play(carol)
+    own = tables.quick_play(carol)
     assert services.pair(t.pk, timezone.now() + BOT_WAIT)[0].seats.filter(user=carol).count() == 0
     _end_game(own.pk)
     [game] = services.pair(t.pk, timezone.now() + BOT_WAIT)
@@ -252,7 +251,7 @@ def _play_live(game: Game, left_to_the_server) -> Game:
         game = Game.objects.get(pk=game.pk)
         if game.is_over:
             return game
-        state = play.game_state(game)
+        state = moves.game_state(game)
         seat = state.turn
         if seat != last_seat:
             turns[seat] = turns.get(seat, 0) + 1
@@ -261,11 +260,11 @@ def _play_live(game: Game, left_to_the_server) -> Game:
         move = bots.choose("greedy", seat_view(state, seat), rng)
         if apply(state, move).outcome is not None:
             for person in people.values():
-                play.mark_back(game.pk, person)
+                moves.mark_back(game.pk, person)
         elif left_to_the_server(seat, turns[seat]):
-            assert play.play_due(game.pk, now=game.due_at) is not None
+            assert server_moves.play_due(game.pk, now=game.due_at) is not None
             continue
-        play.submit_move(game.pk, people[seat], move.to_dict())
+        moves.submit_move(game.pk, people[seat], move.to_dict())
     raise AssertionError("the game did not end")
 
 
@@ -278,7 +277,7 @@ def test_a_seat_the_server_played_most_of_scores_as_away_though_back_before_the_
     for person in (alice, bob, carol):
         services.join(t.pk, person)
     # A deal of 42 moves, six turns a seat (greedy moves come from the seed), whoever sits where.
-    monkeypatch.setattr(play.secrets, "randbits", lambda bits: 8)
+    monkeypatch.setattr(tables.secrets, "randbits", lambda bits: 8)
     [game] = services.pair(t.pk)
     seat_of = {s.user_id: s.index for s in game.seats.all()}
     alice_seat, carol_seat = seat_of[alice.pk], seat_of[carol.pk]
@@ -417,7 +416,7 @@ def test_games_ending_while_the_clock_pairs_never_seat_a_person_twice():
         while not stop.is_set():
             services.tick(timezone.now())
 
-    ends = [lambda g=g: play.play_due(g.pk, now=timezone.now()) for g in games]
+    ends = [lambda g=g: server_moves.play_due(g.pk, now=timezone.now()) for g in games]
     ticker = threading.Thread(target=lambda: (clock_ticks(), connection.close()))
     ticker.start()
     try:

@@ -24,8 +24,8 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from games.models import Move as MoveRow
-from games.play import services
-from games.play.services import game_group
+from games.play import moves
+from games.play.telling import game_group
 from games.social.services import person_group
 from tests.table.support import first_legal, frame, seq_of, session_headers, socket
 from tests.table.test_unfit_events import draw_never_made, play_to_a_draw
@@ -97,7 +97,7 @@ async def test_two_sites_on_one_redis_server_never_hear_each_other(alice, bob, c
     await site_b.group_send(person_group(alice.pk), {"type": "social.changed", "go": "/x/"})
     # A to B: a real move of A's game, told as A tells its other workers.
     seat, move = await database_sync_to_async(first_legal)(game)
-    await database_sync_to_async(services.submit_move)(game.pk, people[seat], move.to_dict())
+    await database_sync_to_async(moves.submit_move)(game.pk, people[seat], move.to_dict())
 
     a_heard = [await sock.receive_from(timeout=3) for sock in seats]
     assert [seq_of(text) for text in a_heard] == [game.seq + 1] * 3  # its own move only
@@ -147,7 +147,7 @@ async def test_a_message_under_this_sites_names_not_sealed_by_it_is_dropped(
     assert get_channel_layer().dropped >= 3
     assert await MoveRow.objects.filter(game=game).acount() == game.seq
     seat, move = await database_sync_to_async(first_legal)(game)
-    await database_sync_to_async(services.submit_move)(game.pk, people[seat], move.to_dict())
+    await database_sync_to_async(moves.submit_move)(game.pk, people[seat], move.to_dict())
     assert [seq_of(await s.receive_from(timeout=3)) for s in seats] == [game.seq + 1] * 3
     for sock in seats:
         await sock.disconnect()

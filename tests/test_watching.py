@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from games.engine import seat_view
 from games.models import Game, Move
-from games.play import services
+from games.play import moves as play_moves
+from games.play import server_moves, tables
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import fields, first_legal, frame, socket
 
@@ -24,7 +25,7 @@ NO_SESSION = [(b"origin", b"http://localhost")]
 def play(game: Game, people: list, moves: int) -> Game:
     for _ in range(moves):
         seat, move = first_legal(game)
-        services.submit_move(game.pk, people[seat], move.to_dict())
+        play_moves.submit_move(game.pk, people[seat], move.to_dict())
         game.refresh_from_db()
     return game
 
@@ -37,7 +38,7 @@ def watched(client: Client, game: Game) -> str:
 
 def assert_nothing_hidden(text: str, game: Game) -> None:
     game.refresh_from_db()
-    state = services.game_state(game)
+    state = play_moves.game_state(game)
     assert leaks(text, hidden_cards(state, None), game.seed) == []
 
 
@@ -58,7 +59,7 @@ def test_a_game_of_bots_only_may_be_watched_even_when_private(client, make_game)
     # A seed long enough that finding it in the page means it leaked (not "11 cards").
     game = make_game(["greedy", "easy", "normal"], seed=736251849302817465, public=False)
     for _ in range(5):
-        services.play_due(game.pk)
+        server_moves.play_due(game.pk)
 
     html = watched(client, game)
 
@@ -67,7 +68,7 @@ def test_a_game_of_bots_only_may_be_watched_even_when_private(client, make_game)
 
 
 def test_a_private_table_with_a_person_is_hers_alone(client, alice, bob):
-    game = services.quick_play(alice, public=False)
+    game = tables.quick_play(alice, public=False)
 
     anonymous = client.get(reverse("table", args=[game.pk]))
     client.force_login(bob)
@@ -92,10 +93,10 @@ def test_quick_play_is_watchable_unless_its_player_ticks_private(client, alice):
 def test_the_home_page_and_the_lobby_list_the_games_anyone_may_watch(
     client, alice, bob, carol, make_game
 ):
-    public = services.quick_play(alice)
-    private = services.quick_play(carol, public=False)
+    public = tables.quick_play(alice)
+    private = tables.quick_play(carol, public=False)
     bots = make_game(["greedy", "greedy", "easy"], seed=5, public=False)
-    waiting = services.create_table(bob, others=("open", "easy"))
+    waiting = tables.create_table(bob, others=("open", "easy"))
 
     home = client.get(reverse("lobby")).content.decode()
     client.force_login(bob)
@@ -116,7 +117,7 @@ def test_a_person_who_hides_their_presence_is_left_off_the_list_of_games_to_watc
     from games.social import presence
 
     presence.set_hidden(bob.pk, True)
-    shown, hidden = services.quick_play(alice), services.quick_play(bob)
+    shown, hidden = tables.quick_play(alice), tables.quick_play(bob)
 
     home = client.get(reverse("lobby")).content.decode()
     client.force_login(carol)
@@ -147,7 +148,7 @@ async def test_a_watcher_without_an_account_is_sent_each_move_and_never_a_hidden
 
     # Acting is not for watchers: a clear message, and no move made.
     moves = await database_sync_to_async(Move.objects.filter(game=game).count)()
-    state = await database_sync_to_async(services.game_state)(game)
+    state = await database_sync_to_async(play_moves.game_state)(game)
     move = seat_view(state, state.turn).legal[0]
     await watcher.send_to(text_data=frame(fields(move, seq=str(game.seq))))
     told = await watcher.receive_from(timeout=3)

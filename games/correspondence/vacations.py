@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import CORRESPONDENCE_SECONDS, Game, Seat, is_correspondence
-from games.play import services
+from games.play import telling
 
 from .models import Vacation
 
@@ -145,7 +145,7 @@ def _move(game_id: int, seq: int, was: datetime | None, due: datetime) -> int:
     )
     if changed:
         rev = Game.objects.values_list("rev", flat=True).get(pk=game_id)
-        transaction.on_commit(lambda: services.notify_game(game_id, rev), robust=True)
+        transaction.on_commit(lambda: telling.notify_game(game_id, rev), robust=True)
     return changed
 
 

@@ -6,7 +6,7 @@ their last 30 days, the measure of skill with the luck of the cards taken out.
 ``days`` and ``scores`` are pure (dates of Manila, the score's arithmetic). ``par`` plays
 Hard through the engine alone; ``tasks`` runs it in the background (django-tasks).
 ``models`` holds the days and who played which; a person's game is a real Game of play
-(``Game.daily``), made through ``games.play.services`` and played on the table's page.
+(``Game.daily``), made through ``games.play.tables`` and played on the table's page.
 ``services`` decides who may see what of a day (``access`` asks it for replays).
 
 Built on play (the table), the models, the bots and the engine; imports neither history

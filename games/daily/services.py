@@ -3,7 +3,7 @@
 A day's deal is drawn ahead (``ensure_days``: today's and tomorrow's, from the server
 clock's tick, a page or ``manage.py daily_deal``) and its par queued then. A person
 starts their one game of today (``start``): a private table through
-``games.play.services``, dealt from the day's seed, played live like any game; the server
+``games.play.tables``, dealt from the day's seed, played live like any game; the server
 clock plays an away person's turns as usual, so a game left alone finishes by itself and
 counts as it ends.
 
@@ -32,7 +32,7 @@ from django.utils.translation import gettext
 
 from accounts.models import display_name_for
 from games.models import Game
-from games.play import services as play
+from games.play import tables
 
 from . import days, scores
 from .models import Day, Entry
@@ -124,7 +124,7 @@ def start(user: AbstractBaseUser, now: datetime | None = None) -> Game:
         entry = entry_of(user, day)
         if entry is not None:
             return entry.game
-        game = play.create_table(
+        game = tables.create_table(
             user, public=False, others=OPPONENTS, seed=int(day.seed), daily=True
         )
         Entry.objects.create(day=day, user=user, game=game)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.guests import GuestRefused, make_guest
-from games.play.services import ServiceError
+from games.play.errors import ServiceError
 from tongits_site.client_ip import client_ip
 
 from . import days, pages, services

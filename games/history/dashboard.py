@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 from games.access import refusals_explained
 from games.history import charts, stats
 from games.history.stats import player_of
-from games.play import services
+from games.play import aborts, errors
 
 
 def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -78,8 +78,8 @@ def abort(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, refused % {"number": game_id})
         return redirect("staff_dashboard")
     try:
-        services.abort_game(game_id, request.user, form.cleaned_data["reason"])
-    except services.ServiceError as e:
+        aborts.abort_game(game_id, request.user, form.cleaned_data["reason"])
+    except errors.ServiceError as e:
         messages.error(
             request,
             gettext("Game %(number)s was not aborted: %(why)s")

@@ -13,8 +13,9 @@ from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.play import services
-from games.play.services import BadMove, MoveResult
+from games.play import moves
+from games.play.errors import BadMove
+from games.play.moves import MoveResult
 from games.words.text import all_encodable, lazy_message, storable
 
 BACK = "back"
@@ -155,10 +156,10 @@ def perform(
     """
     payload, expected_seq, client_move_id = parse_action(data)
     if payload["type"] == BACK:
-        services.mark_back(game_id, user)
+        moves.mark_back(game_id, user)
         return None
     # An away seat comes back inside the move's own transaction, under the game's lock,
     # so the clock cannot mark it away again in between.
-    return services.submit_move(
+    return moves.submit_move(
         game_id, user, payload, expected_seq=expected_seq, client_move_id=client_move_id
     )

@@ -1,7 +1,7 @@
 """The server clock: no game waits forever.
 
 Bots move after a short pause and a person whose turn clock runs out is played for
-(``services.play_due`` makes each such move); once away, their turns are played when each
+(``server_moves.play_due`` makes each such move); once away, their turns are played when each
 turn clock runs out, never at a bot's pace. Something has to call it when a game falls
 due: ``clock_loop`` ticks four times a second. Several clocks may run at once (one in each
 ASGI worker, and ``manage.py clock``): ``play_due`` locks the game row and checks ``due_at``
@@ -54,7 +54,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games.models import ClockBeat, Game, Seat
-from games.play import hooks, services
+from games.play import after_game, hooks, server_moves, telling
 from games.play.live import thinking
 from games.play.live.db import in_db_thread, thread_pool
 
@@ -85,7 +85,7 @@ def run_due(
     now: datetime | None = None,
     *,
     limit: int = MOVES_PER_RUN,
-    think: Callable[[services.Thinking], None] | None = None,
+    think: Callable[[server_moves.Thinking], None] | None = None,
 ) -> int:
     """Make every move the server owes at ``now`` (bots whose pause has passed, people
     whose turn clock ran out), at most ``limit``; return how many were made.
@@ -125,24 +125,24 @@ def _due_games(now: datetime, limit: int, exclude: set[int]) -> list[tuple[int, 
 
 
 def _play(
-    game_id: int, seq: int, now: datetime, think: Callable[[services.Thinking], None] | None
+    game_id: int, seq: int, now: datetime, think: Callable[[server_moves.Thinking], None] | None
 ) -> bool:
     failed = _failed.get(game_id)
     if failed is not None and failed[0] == seq and now < failed[1]:
         return False
     try:
-        if seq == 0 and services.fill_due(game_id, now):
+        if seq == 0 and after_game.fill_due(game_id, now):
             return True  # dealt: its first move falls due later
         if think is None:
-            result = services.play_due(game_id, now)
+            result = server_moves.play_due(game_id, now)
         else:
-            result = services.play_due(game_id, now, defer_thinking=True)
+            result = server_moves.play_due(game_id, now, defer_thinking=True)
     except Exception:
         log.exception("The server clock could not move for game %s at move %s.", game_id, seq)
         _failed[game_id] = (seq, now + FAILURE_BACKOFF)
         return False
     _failed.pop(game_id, None)
-    if isinstance(result, services.Thinking):
+    if isinstance(result, server_moves.Thinking):
         think(result)  # the move comes later; the game is not due meanwhile
         return False
     return result is not None
@@ -213,12 +213,12 @@ def _move_deadline(
     )
     if changed:
         rev = Game.objects.values_list("rev", flat=True).get(pk=game_id)
-        transaction.on_commit(lambda: services.notify_game(game_id, rev), robust=True)
+        transaction.on_commit(lambda: telling.notify_game(game_id, rev), robust=True)
     return changed
 
 
 def tick(
-    now: datetime | None = None, think: Callable[[services.Thinking], None] | None = None
+    now: datetime | None = None, think: Callable[[server_moves.Thinking], None] | None = None
 ) -> int:
     """One beat of the clock: after downtime give people back their turn clocks, then make
     the moves that are due. Returns how many moves were made."""
@@ -256,7 +256,7 @@ async def clock_loop(*, interval: float = TICK_SECONDS, ticks: int | None = None
     # event loop's channel layer.
     run_tick = in_db_thread(tick, executor=thread_pool("clock", 1))
 
-    def think(job: services.Thinking) -> None:  # called on the clock's thread
+    def think(job: server_moves.Thinking) -> None:  # called on the clock's thread
         loop.call_soon_threadsafe(start_thinking, job)
 
     count = 0
@@ -278,7 +278,7 @@ async def clock_loop(*, interval: float = TICK_SECONDS, ticks: int | None = None
 _thinking: dict[tuple[int, int], asyncio.Task] = {}
 
 
-def start_thinking(job: services.Thinking) -> None:
+def start_thinking(job: server_moves.Thinking) -> None:
     """On the event loop: think out ``job``'s move in the thinkers' processes, then make it
     on the clock's thread. Neither the loop nor the sockets' threads do any of the work."""
     key = (job.game_id, job.seq)
@@ -286,7 +286,7 @@ def start_thinking(job: services.Thinking) -> None:
         _thinking[key] = asyncio.get_running_loop().create_task(_think_and_play(job, key))
 
 
-async def _think_and_play(job: services.Thinking, key: tuple[int, int]) -> None:
+async def _think_and_play(job: server_moves.Thinking, key: tuple[int, int]) -> None:
     try:
         try:
             if not thinking.started():  # starting the pool spawns processes: not on the loop
@@ -300,7 +300,7 @@ async def _think_and_play(job: services.Thinking, key: tuple[int, int]) -> None:
                 job.game_id, type(e).__name__,
             )  # fmt: skip
             move = thinking.fallback(job.view)
-        play = in_db_thread(services.play_thought, executor=thread_pool("clock", 1))
+        play = in_db_thread(server_moves.play_thought, executor=thread_pool("clock", 1))
         await play(job, move)
     except Exception:
         # The game falls due again when its lease ends, and another thought is started.

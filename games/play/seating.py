@@ -2,7 +2,7 @@
 
 A person holds a game in play from its deal until it is over, and a series from its first
 deal until it ends or they leave it (between hands its next hand is dealt to them when the
-pause ends). Nobody holds two. ``games.play.services`` asks ``playing`` when a person sits
+pause ends). Nobody holds two. ``games.play.dealing`` asks ``playing`` when a person sits
 down (a new table, Play again, a rematch, a challenge, a series: refused while they hold
 one) and when a table is dealt (its people must hold none: a person who sat at a table
 waiting for people, then was dealt a game elsewhere, gives that seat up when it fills);

@@ -1,4 +1,4 @@
-"""What the game services tell series: imported by ``games.play.services``, so it imports
+"""What the game services tell series: imported by ``games.play.moves``, so it imports
 nothing of theirs. And what fair play tells series without series importing it: which
 pairs of accounts it holds for review (``on_held``), whose pots wait before they count."""
 

@@ -1,7 +1,7 @@
 """The one place that changes series: make one, be ready for the next hand, leave, end
 (a staff abort of a hand reaches series through ``hooks``).
 
-Each writes under the series row's lock. A hand is dealt through ``games.play.services`` like
+Each writes under the series row's lock. A hand is dealt through ``games.play.dealing`` like
 any game; the dealer comes in as the deal's input (the last hand's winner), never chosen
 inside the engine.
 """
@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat
-from games.play import services
-from games.play.services import NotAllowed, ServiceError
+from games.play import dealing, tables, telling
+from games.play.errors import NotAllowed, ServiceError
 from games.series.ledger import HandResult, Ledger, ledger, next_dealer
 from games.series.models import Hand, Series
 
@@ -47,7 +47,7 @@ def create_series(
     if ante not in Series.ANTES:
         raise ServiceError(_("Choose an ante of 1, 2 or 5 chips."))
     with transaction.atomic():
-        game = services.create_table(
+        game = tables.create_table(
             user, public=public, others=others, variants=variants,
             turn_seconds=turn_seconds, rated=rated, form_key=form_key,
         )  # fmt: skip
@@ -253,11 +253,11 @@ def _deal_next(st: State) -> Game:
     Hand.objects.create(series=series, game=game, number=number)
     # Checked again for each hand: people may have come to share an address or a device
     # since the last (fair play's notice at a rated table, before the deal).
-    services._note_shared(game, list(game.seats.all()))
-    services.start_game(game, dealer=next_dealer(st.hands))
+    dealing._note_shared(game, list(game.seats.all()))
+    dealing.start_game(game, dealer=next_dealer(st.hands))
     series.ready, series.next_at = [], None
     series.save(update_fields=["ready", "next_at"])
     # The finished hand's table shows the way on (its "next game"), to its watchers too.
     Game.objects.filter(pk=latest.pk).update(next_game=game)
-    services._changed(latest)
+    telling._changed(latest)
     return game

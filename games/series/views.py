@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.htmx import HtmxHttpRequest
-from games.play.services import ServiceError
+from games.play.errors import ServiceError
 from games.ratings import pages as rating_pages
 from games.series import pages, records, services
 from games.series.models import Hand, Series

@@ -27,7 +27,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games.models import Game, Seat
-from games.play import services
+from games.play import telling
 from games.social import heartbeat
 from games.social.models import Presence
 from games.social.services import friend_ids, friends_made, has_friends, person_group
@@ -202,7 +202,7 @@ def tell_friends(user_id: int, status: Status) -> int:
     online = Presence.objects.filter(user_id__in=friend_ids(user_id), sockets__gt=0)
     told = 0
     for friend in online.values_list("user_id", flat=True):
-        services.notify_group(person_group(friend), status.event(user_id))
+        telling.notify_group(person_group(friend), status.event(user_id))
         told += 1
     return told
 

@@ -33,8 +33,9 @@ from games import bots
 from games.models import CORRESPONDENCE_TURNS, Game
 from games.notifications import notices
 from games.notifications.models import Kind
-from games.play import services
-from games.play.services import NotAllowed, ServiceError, person_tables_group
+from games.play import tables, telling
+from games.play.errors import NotAllowed, ServiceError
+from games.play.telling import person_tables_group
 from games.series import services as series_services
 from games.series.models import Series
 from games.social.models import Block, Challenge, Friendship, RequestSent
@@ -57,9 +58,9 @@ def _tell(user_id: int, *, news: bool = True, **event) -> None:
     theirs changed, and their table sockets too when it may be their ``news`` (what waits
     for their answer): a table's socket has nothing else of it to show."""
     event = {"type": "social.changed", **event}
-    services.notify_group(person_group(user_id), event)
+    telling.notify_group(person_group(user_id), event)
     if news:
-        services.notify_group(person_tables_group(user_id), event)
+        telling.notify_group(person_tables_group(user_id), event)
 
 
 def _asks(from_id: int, to_id: int) -> bool:
@@ -306,7 +307,7 @@ def block(user: AbstractBaseUser, other_id: int | str) -> Done:
         _tell(other.pk, news=mine)  # what they asked of the other is gone
         # At once at the tables ``user`` has open: the other's talk stops there too.
         event = {"type": "chat.blocked", "blocked": other.pk}
-        services.notify_group(person_tables_group(user.pk), event)
+        telling.notify_group(person_tables_group(user.pk), event)
     return Done(_("Blocked. They are not told."))
 
 
@@ -317,7 +318,7 @@ def unblock(user: AbstractBaseUser, other_id: int | str) -> Done:
         _tell(user.pk, news=_asks(other.pk, user.pk))  # their request shows again
         # At the tables ``user`` has open, the other's talk comes through again.
         event = {"type": "chat.unblocked", "unblocked": other.pk}
-        services.notify_group(person_tables_group(user.pk), event)
+        telling.notify_group(person_tables_group(user.pk), event)
     return Done(_("Unblocked."))
 
 
@@ -445,7 +446,7 @@ def accept_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Game:
                 )  # fmt: skip
                 game = made.hands.get(number=1).game
             else:
-                game = services.create_table(
+                game = tables.create_table(
                     challenger, public=False, others=others, turn_seconds=turn
                 )
         except ServiceError:  # worded for them ("You already sit at ..."), not for user
@@ -461,7 +462,7 @@ def accept_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Game:
                     )
                 )
             ) from None
-        game = services.join_table(game.pk, user, invite_token=game.invite_token)
+        game = tables.join_table(game.pk, user, invite_token=game.invite_token)
         found.status = Challenge.Status.ACCEPTED
         found.answered_at = timezone.now()
         found.game = game

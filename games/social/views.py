@@ -16,8 +16,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.play import services as play_services
-from games.play.services import ServiceError
+from games.play import after_game
+from games.play.errors import ServiceError
 from games.redirects import local_path
 from games.series import pages as series_pages
 from games.social import pages, presence, services
@@ -151,7 +151,7 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     if series_url:
         return _go(request, series_url)
     try:
-        game = play_services.play_again(pk, request.user, rematch=True)
+        game = after_game.play_again(pk, request.user, rematch=True)
     except ServiceError as e:
         messages.error(request, e.message)
         return _go(request, reverse("table", args=[pk]))

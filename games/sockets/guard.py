@@ -23,7 +23,7 @@ import logging
 from typing import Any, ClassVar
 
 from games.play.ratelimit import ADMIT, CLOSE, TOO_MANY_REQUESTS, WARN, FrameLimiter
-from games.play.services import LAYER_DOWN
+from games.play.telling import LAYER_DOWN
 
 log = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from django.utils import translation
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games.play.live.db import in_db_thread, on_arrival
-from games.play.services import LAYER_DOWN, LOBBY_GROUP
+from games.play.telling import LAYER_DOWN, LOBBY_GROUP
 from games.social import pages as social_pages
 from games.social import presence
 from games.social.news import News

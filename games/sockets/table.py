@@ -1,9 +1,8 @@
 """The table's WebSocket: one per watcher of a game, seated or not.
 
 Thin on purpose: who may watch, what a seat sees and what an action means live in
-games/table/rendering.py and games/play/actions.py; moves go through games/play/services.py. A group
-event only says "game N is at rev R"; each socket renders its own seat's view, so no
-hand is ever sent to a group.
+games/table/rendering.py and games/play/actions.py; moves go through games/play/moves.py.
+A group event only says "game N is at rev R"; each socket renders its own seat's view.
 
 Cheap per move, because a crowd plays: the process loads a game once per rev for all
 its sockets (``games.play.live.snapshots``; the process that made the move loads nothing),
@@ -12,14 +11,12 @@ renders a seat's board once per rev for all sockets of that seat, on the event l
 changed since its last frame. Database work (a move, a load) runs on a small pool of
 threads (games/play/live/db.py), so the round trips of many tables overlap.
 
-Table talk shares the socket and never the moves' path: a frame with a ``chat_…`` field
-and a ``chat.message`` event of the game's group go to games/social/chat/live.py, whose
-frames are made from the message alone.
+Table talk shares the socket, never the moves' path: ``chat_…`` frames and ``chat.message``
+events go to games/social/chat/live.py, whose frames are made from the message alone.
 
-No board is made from what an event says unless it fits: an event of another game, with no
-version, or whose move does not follow the position this process holds (the log's, see
-``games.play.live.news``) is answered from the database. Frames are counted and events
-kept to their kinds by ``guard.GuardedSocket``.
+No board is made from an event that does not fit (another game's, no version, or a move
+not following the position held, see ``games.play.live.news``): the database answers.
+Frames are counted and events kept to their kinds by ``guard.GuardedSocket``.
 """
 
 from __future__ import annotations
@@ -37,12 +34,13 @@ from django.utils.translation import gettext_lazy
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
 from games.play import actions
+from games.play.errors import ServiceError, StaleMove
 from games.play.live import snapshots, watch
 from games.play.live.db import in_db_thread, on_arrival
 from games.play.live.news import apply_news
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import SLOW_DOWN
-from games.play.services import LAYER_DOWN, ServiceError, StaleMove, game_group
+from games.play.telling import LAYER_DOWN, game_group
 from games.social import presence
 from games.social import services as social
 from games.social.chat import live as chat

@@ -292,7 +292,7 @@ def next_game_context(table: Table) -> dict[str, Any] | None:
     if table.mine is None:
         return {"way": "watch", "url": url} if following.public else None
     if following.status == Game.Status.WAITING:
-        # A rematch's table has a deadline for its open seats (services.play_again).
+        # A rematch's table has a deadline for its open seats (after_game.play_again).
         return {"way": "join", "url": url, "rematch": following.rematch}
     return {"way": "full", "url": url if following.public else ""}
 
@@ -312,7 +312,7 @@ def _panels(
     for seat, info in zip(table.seats, view.seats, strict=True):
         turn = playing and view.turn == seat.index
         # An away person's turn clock runs as anyone's: the server moves for them when
-        # it runs out (games.play.services._due_at); only a bot is "thinking".
+        # it runs out (games.play.moves._due_at); only a bot is "thinking".
         clock = turn and not seat.is_bot and game.due_at is not None
         panel = SeatPanel(
             index=seat.index,

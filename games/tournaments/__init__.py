@@ -5,7 +5,7 @@ its scoring and its pages.
 holds: the tournament, who entered (paused, withdrawn) and which games are its. The
 standings are never stored: ``standings`` derives them from the games' results.
 ``services`` pairs under the tournament's row lock and makes games through
-``games.play.services``; it is driven by the server clock and by a game's end through
+``games.play.tables``; it is driven by the server clock and by a game's end through
 ``games.play.hooks`` (registered in ``apps``), so play never imports it.
 
 Built on play (it starts the tables), the models and ratings; may import history for

@@ -33,10 +33,10 @@ from django.utils.translation import ngettext
 from accounts.models import is_guest
 from games import bots
 from games.models import Game, Seat
-from games.play import hooks, seating
-from games.play import services as play
+from games.play import hooks, seating, telling
+from games.play import tables as play_tables
+from games.play.errors import NotAllowed, ServiceError
 from games.play.live.db import afterwards
-from games.play.services import NotAllowed, ServiceError
 from games.ratings import core as ratings
 from games.tournaments import pairing, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
@@ -293,7 +293,7 @@ def _send_on(tournament_id: int, waiting: list[Entry], tables, made: list[Game])
             if last.get(user_id) is None:
                 continue  # a first game: its page sends them there (a crowd's start: all)
             event = {"type": "arena.next", "after": last[user_id], "game": game.pk}
-            play.notify_group(play.person_tables_group(user_id), event)
+            telling.notify_group(telling.person_tables_group(user_id), event)
 
 
 def next_games(at: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
@@ -357,7 +357,7 @@ def _seat(t: Tournament, tables: list[list[AbstractBaseUser]], skills) -> list[G
     for people in tables:
         random.shuffle(people)  # who sits where is no one's advantage; the seed draws the dealer
     # A private tournament's games are private: watched by whoever may see it (``watching``).
-    games = play.seat_tables(
+    games = play_tables.seat_tables(
         tables, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated,
         public=t.public,
     )  # fmt: skip

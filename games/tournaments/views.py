@@ -25,7 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games.htmx import HtmxHttpRequest
 from games.models import Game
-from games.play.services import ServiceError
+from games.play.errors import ServiceError
 from games.tournaments import records, services, watching
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Entry, Tournament

@@ -19,7 +19,8 @@ from accounts.guests import GuestRefused, make_guest
 from games.daily import pages as daily_pages
 from games.htmx import HtmxHttpRequest
 from games.models import Game, Seat
-from games.play import services
+from games.play import errors
+from games.play import tables as play_tables
 from tongits_site.client_ip import client_ip
 
 # With axes in front, login() must be told which backend vouched for the new user.
@@ -84,8 +85,8 @@ def play_now(request: HtmxHttpRequest) -> HttpResponse:
             extra_tags="guest",
         )
     try:
-        game = services.quick_play(user)
-    except services.ServiceError as e:
+        game = play_tables.quick_play(user)
+    except errors.ServiceError as e:
         messages.error(request, e.message)
         return redirect("lobby")
     return redirect("table", game.pk)

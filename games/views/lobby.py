@@ -28,7 +28,7 @@ from games.fairplay import actions as fairplay_actions
 from games.forms import NewTableForm, QuickPlayForm
 from games.htmx import HtmxHttpRequest
 from games.models import Game, Seat
-from games.play import services
+from games.play import errors, tables
 from games.ratings import core as ratings
 from games.series import services as series_services
 from games.social import pages as social_pages
@@ -182,13 +182,13 @@ def quick_play(request: HtmxHttpRequest) -> HttpResponse:
         messages.error(request, gettext("Choose the bots' level: Easy, Normal or Hard."))
         return redirect("lobby")
     try:
-        game = services.quick_play(
+        game = tables.quick_play(
             request.user,
             form.cleaned_data["level"],
             public=not form.cleaned_data["private"],
             form_key=form.cleaned_data["key"],
         )
-    except services.ServiceError as e:
+    except errors.ServiceError as e:
         messages.error(request, e.message)
         return redirect("lobby")
     return redirect("table", game.pk)
@@ -207,8 +207,8 @@ def new_table(request: HtmxHttpRequest) -> HttpResponse:
                     request.user, ante=ante, **form.table_options()
                 )
                 return redirect("series", made.pk)
-            game = services.create_table(request.user, **form.table_options())
-        except services.ServiceError as e:
+            game = tables.create_table(request.user, **form.table_options())
+        except errors.ServiceError as e:
             messages.error(request, e.message)
             return redirect("lobby")
         if not game.public and game.status == Game.Status.WAITING:
@@ -232,8 +232,8 @@ def join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             gettext("That is not an invite link of ours: ask for the table's link again.")
         )
     try:
-        game = services.join_table(game_id, request.user, invite_token=token)
-    except services.ServiceError as e:
+        game = tables.join_table(game_id, request.user, invite_token=token)
+    except errors.ServiceError as e:
         messages.error(request, e.message)
         return _back_to_join_button(game_id, token)
     return redirect("table", game.pk)

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.htmx import HtmxHttpRequest
-from games.play import actions, services
-from games.play.services import ServiceError
+from games.play import actions, after_game, tables
+from games.play.errors import ServiceError
 from games.ratings import pages as rating_pages
 from games.series import pages as series_pages
 from games.table import rendering, spectators
@@ -103,7 +103,7 @@ def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         # leave the series and its pot behind.
         return HttpResponseClientRedirect(series_url) if request.htmx else redirect(series_url)
     try:
-        following = services.play_again(game_id, request.user)
+        following = after_game.play_again(game_id, request.user)
     except ServiceError as e:
         messages.error(request, e.message)
         return _go_to(request, game_id)  # the whole page again, with the message
@@ -115,7 +115,7 @@ def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Get up from a table whose cards are not dealt yet: back to the lobby."""
     try:
-        services.leave_table(game_id, request.user)
+        tables.leave_table(game_id, request.user)
     except ServiceError as e:
         messages.error(request, e.message)
         return _go_to(request, game_id)

@@ -33,11 +33,11 @@ pytestmark = pytest.mark.browser
 # Fill a waiting table with two greedy bots and deal it from a chosen seed, through the
 # same service the site uses. The table page is reloaded afterwards.
 DEAL = """
-from games.play import services
+from games.play import dealing
 from games.models import Game
 game = Game.objects.get(pk={game})
 game.seats.filter(index__gt=0).update(bot_kind="greedy")
-services.start_game(game, seed={seed})
+dealing.start_game(game, seed={seed})
 """
 
 

@@ -21,14 +21,14 @@ PASSWORD = "a-long-pass-phrase-42"
 MAKE_GAME = f"""
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from games.play import services
+from games.play import tables
 from tests.fast_games import finish
 User = get_user_model()
 with transaction.atomic():
     ann = User.objects.create_user("ann", password="{PASSWORD}")
     ben = User.objects.create_user("ben", password="{PASSWORD}")
-    game = services.create_table(ann, others=("open", "easy"), rated=True)
-    services.join_table(game.pk, ben)
+    game = tables.create_table(ann, others=("open", "easy"), rated=True)
+    tables.join_table(game.pk, ben)
     done = finish(game.pk).pk
 print(done)
 """
@@ -89,14 +89,14 @@ def test_a_person_reports_a_player_from_the_result_screen_on_a_phone(browser, se
 SHARED_TABLE = f"""
 from django.contrib.auth import get_user_model
 from games.fairplay import devices
-from games.play import services
+from games.play import tables
 User = get_user_model()
 cy = User.objects.create_user("cy", password="{PASSWORD}")
 dee = User.objects.create_user("dee", password="{PASSWORD}")
 for user in (cy, dee):
     devices.record(user.pk, None, "one-phone-" + "z" * 24)
-game = services.create_table(cy, others=("open", "easy"), rated=True)
-services.join_table(game.pk, dee)
+game = tables.create_table(cy, others=("open", "easy"), rated=True)
+tables.join_table(game.pk, dee)
 print(game.pk)
 """
 

@@ -50,10 +50,10 @@ def test_dragging_is_fetched_after_the_first_board_and_then_works(browser, serve
 def test_a_watcher_never_fetches_dragging(browser, server, manage):
     code = (
         "from games.models import Game, Seat\n"
-        "from games.play import services\n"
+        "from games.play import dealing\n"
         "g = Game.objects.create(public=True)\n"
         "[Seat.objects.create(game=g, index=i, bot_kind='greedy') for i in range(3)]\n"
-        "services.start_game(g, seed=5)\n"
+        "dealing.start_game(g, seed=5)\n"
         "print(g.pk)"
     )
     game = int(manage("shell", "-c", code).split()[-1])

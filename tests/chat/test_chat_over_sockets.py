@@ -15,7 +15,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games.play import services
+from games.play import moves
 from games.social import services as social
 from games.social.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
 from tests.table.leaks import hidden_cards, leaks
@@ -398,7 +398,7 @@ async def test_moves_go_through_between_messages_and_no_frame_holds_a_hidden_car
             assert sum("data-seq" in text for text in got) == 1
         await database_sync_to_async(game.refresh_from_db)()
         assert game.seq == turn + 1
-    state = await database_sync_to_async(services.game_state)(game)
+    state = await database_sync_to_async(moves.game_state)(game)
     for i in range(3):
         for text in chat_frames(table.frames[i]):
             assert not leaks(text, hidden_cards(state, i), game.seed)

@@ -19,7 +19,7 @@ from games.engine import seat_view
 from games.models import Game
 from games.notifications import delivery
 from games.notifications.models import Notice, Preferences
-from games.play import services
+from games.play import moves, server_moves
 from tests.notifications.support import run_worker
 from tests.notifications.test_games import Sent
 from tests.table.leaks import hidden_cards, leaks
@@ -36,13 +36,13 @@ def play(game: Game, people: dict, moves: int, rng: random.Random) -> Game:
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:
             break
-        state = services.game_state(game)
+        state = moves.game_state(game)
         seat = game.seats.get(index=state.turn)
         if seat.user_id:
             move = bots.choose("greedy", seat_view(state, state.turn), rng)
-            services.submit_move(game.pk, people[seat.user_id], move.to_dict())
+            moves.submit_move(game.pk, people[seat.user_id], move.to_dict())
         else:
-            services.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
+            server_moves.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
     game.refresh_from_db()
     return game
 
@@ -107,7 +107,7 @@ def test_a_whole_correspondence_hand_tells_no_hidden_card(
         game = play(game, people, 1, rng)
         run_worker()  # what that move told, read against the cards hidden after it
         over = game.status != Game.Status.PLAYING
-        hidden = set() if over else hidden_cards(services.game_state(game), None)
+        hidden = set() if over else hidden_cards(moves.game_state(game), None)
         found += [leak for text in sent.new() for leak in leaks(text, hidden, game.seed)]
     assert found == []
     assert mail.outbox, "bob, with no push, was emailed"

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Seat
-from games.play import clock, services
+from games.play import after_game, clock, errors, server_moves, tables
 from tests.fast_games import finish
 
 pytestmark = pytest.mark.django_db
@@ -45,29 +45,29 @@ def test_a_bad_turn_is_refused_with_the_form_and_makes_nothing(client, alice):
 def test_many_correspondence_games_at_once_and_a_live_one_beside_them(alice, bob, settings):
     settings.TONGITS_CORRESPONDENCE_MAX = 3
     made = [
-        services.create_table(alice, others=("normal", "easy"), turn_seconds=DAY) for _ in range(3)
+        tables.create_table(alice, others=("normal", "easy"), turn_seconds=DAY) for _ in range(3)
     ]
     assert all(g.status == Game.Status.PLAYING for g in made)
     # The limit: a fourth is refused, at its deal as at a seat.
-    with pytest.raises(services.InAnotherGame):
-        services.create_table(alice, others=("normal", "easy"), turn_seconds=3600)
-    with pytest.raises(services.InAnotherGame):
-        services.create_table(alice, others=("open", "easy"), turn_seconds=3600)
+    with pytest.raises(errors.InAnotherGame):
+        tables.create_table(alice, others=("normal", "easy"), turn_seconds=3600)
+    with pytest.raises(errors.InAnotherGame):
+        tables.create_table(alice, others=("open", "easy"), turn_seconds=3600)
     # A live game is not kept from her by them, and one live game still holds her.
-    live = services.create_table(alice, others=("normal", "easy"))
+    live = tables.create_table(alice, others=("normal", "easy"))
     assert live.status == Game.Status.PLAYING
-    with pytest.raises(services.InAnotherGame):
-        services.create_table(alice, others=("normal", "easy"))
+    with pytest.raises(errors.InAnotherGame):
+        tables.create_table(alice, others=("normal", "easy"))
     # While she plays live, a friend's correspondence table takes her in.
-    waiting = services.create_table(bob, others=("open", "easy"), turn_seconds=DAY)
+    waiting = tables.create_table(bob, others=("open", "easy"), turn_seconds=DAY)
     finish(made[0].pk)
-    assert services.join_table(waiting.pk, alice).status == Game.Status.PLAYING
+    assert tables.join_table(waiting.pk, alice).status == Game.Status.PLAYING
 
 
 def test_correspondence_tables_are_not_counted_in_the_open_tables_limit(alice, settings):
     settings.TONGITS_OPEN_TABLES_MAX = 2
     for _ in range(3):
-        services.create_table(alice, others=("open", "easy"), turn_seconds=DAY)
+        tables.create_table(alice, others=("open", "easy"), turn_seconds=DAY)
     assert Game.objects.filter(status=Game.Status.WAITING).count() == 3
 
 
@@ -77,7 +77,7 @@ def test_nobody_is_played_for_before_their_time_then_a_bot_moves_and_they_are_aw
     game = make_game([alice, "easy", bob], seed=11, turn_seconds=3 * DAY)
     # Bots at a correspondence table move at once (their short pause); let them.
     while Seat.objects.get(game=game, index=game.turn_seat).bot_kind:
-        services.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
+        server_moves.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
         game.refresh_from_db()
     person = Seat.objects.get(game=game, index=game.turn_seat)
     seq, due = game.seq, game.due_at
@@ -96,7 +96,7 @@ def test_a_rematch_at_a_correspondence_table_is_one_and_waits_a_turn_for_the_oth
     make_game, alice, bob
 ):
     game = finish(make_game([alice, "easy", bob], seed=3, turn_seconds=12 * 3600).pk)
-    following = services.play_again(game.pk, alice, rematch=True)
+    following = after_game.play_again(game.pk, alice, rematch=True)
     assert following.turn_seconds == 12 * 3600 and following.status == Game.Status.WAITING
     assert following.due_at >= timezone.now() + timedelta(hours=11)
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.correspondence import vacations
 from games.correspondence.models import Vacation
 from games.models import Game, Seat
-from games.play import clock, services
+from games.play import clock, server_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ DAY = 86400
 def to_persons_turn(make_game, alice, bob, turn=DAY) -> tuple[Game, Seat]:
     game = make_game([alice, "easy", bob], seed=11, turn_seconds=turn)
     while Seat.objects.get(game=game, index=game.turn_seat).bot_kind:
-        services.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
+        server_moves.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
         game.refresh_from_db()
     return game, Seat.objects.select_related("user").get(game=game, index=game.turn_seat)
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.correspondence import listing
 from games.models import Game, Seat
-from games.play import services
+from games.play import server_moves
 from games.ratings import core
 from games.ratings.models import CORRESPONDENCE, LIVE, Rating
 from tests.fast_games import finish
@@ -27,7 +27,7 @@ def bots_move(game: Game) -> Game:
         game.status == Game.Status.PLAYING
         and Seat.objects.get(game=game, index=game.turn_seat).bot_kind
     ):
-        services.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
+        server_moves.play_due(game.pk, now=timezone.now() + timedelta(seconds=5))
         game.refresh_from_db()
     return game
 

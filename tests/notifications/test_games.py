@@ -19,7 +19,7 @@ from games.engine.cards import short
 from games.models import Game, Seat
 from games.notifications import delivery, events
 from games.notifications.models import Notice
-from games.play import services
+from games.play import moves, server_moves
 from tests.fast_games import finish, prepare_last_move
 from tests.notifications.support import run_worker
 from tests.table.leaks import hidden_cards, leaks
@@ -39,7 +39,7 @@ def test_a_live_tables_end_is_told_only_to_the_person_who_was_away(
     here = bob if last == 0 else alice
     Seat.objects.filter(game=game, user=here).update(away=False)
 
-    services.play_due(game.pk, now=timezone.now())
+    server_moves.play_due(game.pk, now=timezone.now())
     run_worker()
 
     game.refresh_from_db()
@@ -90,16 +90,16 @@ def play_to_a_persons_turn_after_a_discard(game: Game, people: dict) -> Game:
     rng = random.Random(game.pk)
     while True:
         game.refresh_from_db()
-        state = services.game_state(game)
+        state = moves.game_state(game)
         last = game.moves.order_by("-seq").first()
         seat = game.seats.get(index=state.turn)
         if seat.user_id and last is not None and last.payload["type"] == "discard":
             return game
         move = bots.choose("greedy", seat_view(state, state.turn), rng)
         if seat.user_id:
-            services.submit_move(game.pk, people[seat.user_id], move.to_dict())
+            moves.submit_move(game.pk, people[seat.user_id], move.to_dict())
         else:
-            services.play_due(game.pk, now=timezone.now() + timedelta(days=2))
+            server_moves.play_due(game.pk, now=timezone.now() + timedelta(days=2))
 
 
 def test_your_turn_at_a_waiting_table_names_the_discard_that_made_it(
@@ -132,9 +132,9 @@ def test_a_your_turn_played_before_it_went_out_is_not_sent(
     events.your_turn(game.pk)
     events.announce_turn.call(game.pk)  # the worker's half, twice: still one notice
     to_move = game.seats.get(index=game.turn_seat).user
-    state = services.game_state(game)
+    state = moves.game_state(game)
     move = bots.choose("greedy", seat_view(state, state.turn), random.Random(1))
-    services.submit_move(game.pk, to_move, move.to_dict())  # played from the page meanwhile
+    moves.submit_move(game.pk, to_move, move.to_dict())  # played from the page meanwhile
 
     run_worker()
 
@@ -194,7 +194,7 @@ def test_no_push_email_or_stored_notice_ever_holds_a_hidden_card_or_the_seed(
     people = {alice.pk: alice, bob.pk: bob}
     found, rng = [], random.Random(seed)
     while game.status == Game.Status.PLAYING:
-        state = services.game_state(game)
+        state = moves.game_state(game)
         seat = game.seats.get(index=state.turn)
         events.announce_turn.call(game.pk)
         for notice in Notice.objects.filter(status="queued"):
@@ -203,9 +203,9 @@ def test_no_push_email_or_stored_notice_ever_holds_a_hidden_card_or_the_seed(
         found += [leak for text in sent.new() for leak in leaks(text, hidden, game.seed)]
         move = bots.choose("greedy", seat_view(state, state.turn), rng)
         if seat.user_id:
-            services.submit_move(game.pk, people[seat.user_id], move.to_dict())
+            moves.submit_move(game.pk, people[seat.user_id], move.to_dict())
         else:
-            services.play_due(game.pk, now=timezone.now() + timedelta(days=2))
+            server_moves.play_due(game.pk, now=timezone.now() + timedelta(days=2))
         game.refresh_from_db()
     run_worker()  # the game's end, to both
 

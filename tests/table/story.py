@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from games.engine.cards import CODES
 from games.models import Game, Seat
-from games.play import services
+from games.play import dealing, moves
 from games.play.live import snapshots
 from tests.table.support import SEED
 
@@ -48,7 +48,7 @@ def deal_as_scripted(game: Game) -> Game:
 def play(game: Game, people, upto: int) -> Game:
     """Play the script's moves up to move ``upto`` (from where the game is)."""
     for payload in MOVES[game.seq : upto]:
-        services.submit_move(game.pk, people[payload["seat"]], payload)
+        moves.submit_move(game.pk, people[payload["seat"]], payload)
         game.refresh_from_db()
     return game
 
@@ -61,5 +61,5 @@ def set_up(usernames: list[str], password: str, upto: int) -> int:
     game = Game.objects.create(created_by=people[0], public=False)
     for index, user in enumerate(people):
         Seat.objects.create(game=game, index=index, user=user)
-    services.start_game(game, seed=SEED)
+    dealing.start_game(game, seed=SEED)
     return play(deal_as_scripted(game), people, upto).pk

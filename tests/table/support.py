@@ -13,7 +13,7 @@ from django.test import Client
 from games.engine import Move, seat_view
 from games.engine.cards import codes_of
 from games.models import Game
-from games.play import services
+from games.play import moves
 from tongits_site.asgi import application
 
 # Long, so that a leaked seed cannot hide among the page's other digits.
@@ -58,7 +58,7 @@ def seq_of(html: str) -> int:
 
 def first_legal(game: Game) -> tuple[int, Move]:
     """The seat that must act, and its first legal move."""
-    state = services.game_state(game)
+    state = moves.game_state(game)
     seat = state.turn
     return seat, seat_view(state, seat).legal[0]
 
@@ -67,6 +67,6 @@ def play_to_the_end(game: Game, people: list) -> Game:
     """Each seat plays its first legal move until the game ends."""
     while not game.is_over:
         seat, move = first_legal(game)
-        services.submit_move(game.pk, people[seat], move.to_dict())
+        moves.submit_move(game.pk, people[seat], move.to_dict())
         game.refresh_from_db()
     return game

@@ -79,10 +79,10 @@ async def test_a_socket_that_waits_for_anothers_load_still_sees_a_move_made_duri
     assert await asyncio.to_thread(read.wait, 5)
 
     def move() -> None:
-        from games.play import services
+        from games.play import moves
 
         seat, legal = first_legal(game)
-        services.submit_move(game.pk, people[seat], legal.to_dict())
+        moves.submit_move(game.pk, people[seat], legal.to_dict())
 
     await database_sync_to_async(move)()
     second = asyncio.create_task(snapshots.current(game.pk))

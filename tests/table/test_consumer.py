@@ -17,7 +17,8 @@ from django.contrib.auth import get_user_model
 from games.engine import replay, seat_view
 from games.models import Game, Seat
 from games.models import Move as MoveRow
-from games.play import services
+from games.play import after_game, tables
+from games.play import moves as play_moves
 from games.table import rendering
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import (
@@ -139,7 +140,7 @@ async def test_the_leak_scan_catches_an_opponents_card_planted_in_a_frame(three_
     game = three_people
 
     def render_with_a_planted_card() -> tuple[str, set[int]]:
-        state = services.game_state(game)
+        state = play_moves.game_state(game)
         view = seat_view(state, 0)
         stolen = next(iter(hidden_cards(state, 0) - set(state.stock)))
         doctored = dataclasses.replace(view, hand=(*view.hand, stolen))
@@ -163,7 +164,7 @@ async def test_a_spectator_on_a_public_table_sees_no_hand_at_all(three_people, d
 
     assert 'name="cards"' not in snapshot
     assert "You are watching this table." in snapshot
-    state = await database_sync_to_async(services.game_state)(three_people)
+    state = await database_sync_to_async(play_moves.game_state)(three_people)
     assert leaks(snapshot, hidden_cards(state, None), three_people.seed) == []
     await spectator.send_to(text_data=frame({"action": "draw"}))
     assert "You are not playing at this table." in await spectator.receive_from(timeout=3)
@@ -311,7 +312,7 @@ async def test_a_reconnecting_seat_gets_a_full_snapshot_at_the_current_seq(
         for _ in range(count):
             seat, move = first_legal(three_people)
             payload = {k: v for k, v in move.to_dict().items() if k != "seat"}
-            services.submit_move(three_people.pk, people[seat], payload)
+            play_moves.submit_move(three_people.pk, people[seat], payload)
             three_people.refresh_from_db()
         return three_people.seq
 
@@ -369,13 +370,13 @@ async def test_moves_over_the_redis_channel_layer_reach_every_seat(three_people,
 
 
 async def test_a_waiting_table_gets_the_dealt_board_when_the_last_seat_fills(alice, bob):
-    game = await database_sync_to_async(services.create_table)(alice, others=("open", "greedy"))
+    game = await database_sync_to_async(tables.create_table)(alice, others=("open", "greedy"))
     waiting = socket(game.pk, await database_sync_to_async(session_headers)(alice))
     await waiting.connect()
     before = await waiting.receive_from(timeout=3)
     assert "Waiting for 1 more player to sit down." in before and 'name="cards"' not in before
 
-    await database_sync_to_async(services.join_table)(game.pk, bob)
+    await database_sync_to_async(tables.join_table)(game.pk, bob)
     dealt = await waiting.receive_from(timeout=3)
 
     assert seq_of(dealt) == 0 and 'name="cards"' in dealt and "ws-send" in dealt
@@ -383,12 +384,12 @@ async def test_a_waiting_table_gets_the_dealt_board_when_the_last_seat_fills(ali
 
 
 async def test_people_at_a_waiting_table_see_each_newcomer_sit_down(alice, bob, headers):
-    game = await database_sync_to_async(services.create_table)(alice)
+    game = await database_sync_to_async(tables.create_table)(alice)
     waiting = socket(game.pk, headers[0])
     assert (await waiting.connect())[0]
     assert "bob" not in await waiting.receive_from(timeout=3)
 
-    await database_sync_to_async(services.join_table)(game.pk, bob)
+    await database_sync_to_async(tables.join_table)(game.pk, bob)
 
     assert "bob" in await waiting.receive_from(timeout=3)
     await waiting.disconnect()
@@ -403,14 +404,14 @@ async def test_the_other_players_are_offered_the_next_game_live_over_their_socke
     seats = await connect_all(game, headers)
     assert all("Play again" in text for text in seats.frames[0] + seats.frames[1])
 
-    following = await database_sync_to_async(services.play_again)(game.pk, alice)
+    following = await database_sync_to_async(after_game.play_again)(game.pk, alice)
     mine, *others = await seats.receive_all()
 
     assert "Go to the next game" in mine
     assert all("Join the next game" in text and "Play again" not in text for text in others)
     assert all(following.invite_token not in text for text in [mine, *others])
 
-    await database_sync_to_async(services.play_again)(game.pk, bob)
+    await database_sync_to_async(after_game.play_again)(game.pk, bob)
     assert "Go to the next game" in await seats.receive(1)
     assert await seats.nothing_more()  # nothing changed for alice or carol
     await seats.close()
@@ -422,10 +423,10 @@ async def test_joining_the_next_game_from_the_lobby_updates_the_finished_table_t
     new = database_sync_to_async(make_game)
     game = await new([alice, bob, carol], seed=SEED, public=False)
     game = await database_sync_to_async(play_to_the_end)(game, [alice, bob, carol])
-    following = await database_sync_to_async(services.play_again)(game.pk, alice)
+    following = await database_sync_to_async(after_game.play_again)(game.pk, alice)
     seats = await connect_all(game, headers)
 
-    await database_sync_to_async(services.join_table)(following.pk, carol)  # not the button
+    await database_sync_to_async(tables.join_table)(following.pk, carol)  # not the button
 
     assert "Go to the next game" in await seats.receive(2)
     await seats.close()

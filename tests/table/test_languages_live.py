@@ -138,16 +138,16 @@ async def test_a_board_sent_by_the_socket_check_is_in_the_socket_s_language(
 ):
     # The check runs in a task of its own, not in the socket's: it still speaks Filipino
     # to a Filipino socket that missed an event.
-    from games.play import services
+    from games.play import moves, telling
     from games.play.live import watch
 
     phone = socket(table.pk, await database_sync_to_async(headers_for)(bob, cookie="fil"))
     await phone.connect()
     await phone.receive_from(timeout=3)
-    monkeypatch.setattr(services, "notify_game", lambda *args: None)  # the event is lost
+    monkeypatch.setattr(telling, "notify_game", lambda *args: None)  # the event is lost
     game, (seat, move) = await database_sync_to_async(_current)(table)
     people = [alice, bob, carol]
-    await database_sync_to_async(services.submit_move)(game.pk, people[seat], move.to_dict())
+    await database_sync_to_async(moves.submit_move)(game.pk, people[seat], move.to_dict())
 
     assert await watch.check(now=True) == 1
     healed = await phone.receive_from(timeout=3)

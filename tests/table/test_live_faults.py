@@ -14,7 +14,7 @@ from channels.layers import channel_layers
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from games.models import Move as MoveRow
-from games.play import services
+from games.play import moves, tables, telling
 from games.play.live import publish, watch
 from games.play.live.layer import EchoFreeLayer
 from tests.table.support import first_legal, play_to_the_end, seq_of, session_headers, socket
@@ -47,12 +47,10 @@ async def test_a_socket_that_missed_an_event_catches_up_at_the_next_check(
         assert (await s.connect())[0]
         assert seq_of(await s.receive_from(timeout=3)) == 0
     # The move commits, but its event is lost on the way (Redis restarted in between).
-    monkeypatch.setattr(services, "notify_game", lambda *args: None)
+    monkeypatch.setattr(telling, "notify_game", lambda *args: None)
     seat, move = await database_sync_to_async(first_legal)(three_people)
     people = [alice, bob, carol]
-    await database_sync_to_async(services.submit_move)(
-        three_people.pk, people[seat], move.to_dict()
-    )
+    await database_sync_to_async(moves.submit_move)(three_people.pk, people[seat], move.to_dict())
     assert all([await s.receive_nothing(timeout=0.2) for s in sockets])
 
     # The first check to see the new rev leaves the sockets be (an event just sent is on
@@ -87,9 +85,7 @@ async def test_a_move_is_saved_and_said_once_in_the_log_when_its_event_cannot_be
     seat, move = await database_sync_to_async(first_legal)(three_people)
     people = [alice, bob, carol]
 
-    await database_sync_to_async(services.submit_move)(
-        three_people.pk, people[seat], move.to_dict()
-    )
+    await database_sync_to_async(moves.submit_move)(three_people.pk, people[seat], move.to_dict())
 
     assert await database_sync_to_async(MoveRow.objects.filter(game=three_people).count)() == 1
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
@@ -103,7 +99,7 @@ async def test_games_ending_and_tables_made_while_redis_is_down_log_no_traceback
     told (its page catches up at its next change), and each such event is one warning
     line, not an ERROR with a traceback per game (seen with Redis restarted mid-game)."""
     await database_sync_to_async(play_to_the_end)(three_people, [alice, bob, carol])
-    made = await database_sync_to_async(services.create_table)(alice, others=("easy", "easy"))
+    made = await database_sync_to_async(tables.create_table)(alice, others=("easy", "easy"))
     await asyncio.sleep(0.5)  # the events' sending on the event loop, and its failure
 
     assert made.status == made.Status.PLAYING

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.engine.cards import CODES
 from games.models import Game, Seat
-from games.play import clock, services
+from games.play import clock, moves
 from tests.table.support import SEED, first_legal
 
 CARD_TOKEN = re.compile(rf"(?<![A-Za-z0-9])({'|'.join(CODES)})(?![A-Za-z0-9])")
@@ -37,8 +37,8 @@ def test_a_whole_game_with_a_timed_out_seat_logs_no_card_and_not_the_seed(
             clock.run_due(later)
             continue
         if Seat.objects.get(game=game, index=seat).away:
-            services.mark_back(game.pk, people[seat])
-        services.submit_move(game.pk, people[seat], move.to_dict(), expected_seq=game.seq)
+            moves.mark_back(game.pk, people[seat])
+        moves.submit_move(game.pk, people[seat], move.to_dict(), expected_seq=game.seq)
         client.get(f"/games/{game.pk}/")
 
     game.refresh_from_db()

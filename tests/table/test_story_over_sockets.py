@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from games import bots
 from games.engine import seat_view
 from games.models import Game
-from games.play import services
+from games.play import moves
 from tests.table.support import SEED, fields, frame, seq_of, session_headers, socket
 from tests.table.test_consumer import assert_no_leaks, connect_all
 
@@ -32,7 +32,7 @@ def greedy_move(game: Game, rng: random.Random):
     game.refresh_from_db()
     if game.is_over:
         return game, -1, None
-    state = services.game_state(game)
+    state = moves.game_state(game)
     view = seat_view(state, state.turn)
     return game, state.turn, bots.choose("greedy", view, rng)
 

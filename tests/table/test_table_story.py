@@ -26,7 +26,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.models import Game
-from games.play import services
+from games.play import moves
 from games.play.live import snapshots
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.story import BLOCKED, MOVES, deal_as_scripted, play
@@ -137,7 +137,7 @@ def test_no_page_names_a_card_its_seat_may_not_see_at_any_move(client, scripted,
     # until the end; Alice's own draw (A♥) is hers until she melds it.
     for upto in range(len(MOVES)):
         game = play(scripted, people, upto)
-        state = services.game_state(game)
+        state = moves.game_state(game)
         for seat, user in [*enumerate(people), (None, dave)]:
             shown = page(client, user, game)
             assert leaks(shown, hidden_cards(state, seat), game.seed) == [], (seat, upto)

@@ -19,10 +19,10 @@ from channels.layers import get_channel_layer
 from games.engine import Move, apply, seat_view
 from games.models import Game
 from games.models import Move as MoveRow
-from games.play import services
+from games.play import moves
 from games.play.live import snapshots
 from games.play.live.news import move_news
-from games.play.services import game_group
+from games.play.telling import game_group
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import first_legal, frame, seq_of, session_headers, socket
 
@@ -53,12 +53,12 @@ def play_to_a_draw(game: Game, people: list) -> int:
     """Discard until the seat to act may draw (the dealer's first turn has none, R3); the
     game's seq then."""
     while True:
-        state = services.game_state(game)
+        state = moves.game_state(game)
         legal = seat_view(state, state.turn).legal
         if any(move.type == "draw" for move in legal):
             return game.seq
         move = next((m for m in legal if m.type == "discard"), legal[0])
-        services.submit_move(game.pk, people[state.turn], move.to_dict())
+        moves.submit_move(game.pk, people[state.turn], move.to_dict())
         game.refresh_from_db()
 
 
@@ -91,7 +91,7 @@ def draw_never_made(game: Game) -> dict:
 def as_the_database_says(game: Game, frames: list[tuple[int, str]]) -> None:
     """Every frame is of the game's stored seq and shows its seat nothing hidden there."""
     game.refresh_from_db()
-    state = services.game_state(game)
+    state = moves.game_state(game)
     for seat, text in frames:
         assert seq_of(text) == game.seq, f"seat {seat} was shown seq {seq_of(text)}"
         found = leaks(text, hidden_cards(state, seat))
@@ -102,7 +102,7 @@ async def the_next_real_move_reaches_every_seat(table: Table) -> None:
     game = table.game
     await database_sync_to_async(game.refresh_from_db)()
     seat, move = await database_sync_to_async(first_legal)(game)
-    await database_sync_to_async(services.submit_move)(game.pk, table.people[seat], move.to_dict())
+    await database_sync_to_async(moves.submit_move)(game.pk, table.people[seat], move.to_dict())
     frames = [(seat, await sock.receive_from(timeout=3)) for seat, sock in enumerate(table.sockets)]
     await database_sync_to_async(as_the_database_says)(game, frames)
 

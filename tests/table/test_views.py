@@ -12,7 +12,7 @@ from games.engine import Phase, seat_view
 from games.engine.cards import CODES, by_rank, cards_of, codes_of
 from games.models import Game, Seat
 from games.models import Move as MoveRow
-from games.play import services
+from games.play import aborts, after_game, moves, tables
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import SEED, fields, first_legal, play_to_the_end, seq_of
 
@@ -34,7 +34,7 @@ def test_a_player_sees_their_own_hand_and_the_commitment_but_not_the_seed(
 ):
     html = page(client, alice, three_people).content.decode()
 
-    state = services.game_state(three_people)
+    state = moves.game_state(three_people)
     assert 'ws-connect="/ws/game/' in html and "js/table.js" in html
     assert html.count('name="cards"') == state.hands[0].bit_count()
     assert three_people.commitment in html
@@ -47,12 +47,12 @@ def test_no_page_shows_a_seat_anything_hidden_at_any_point_of_a_game(
     people = [alice, bob, carol]
     game = three_people
     while not game.is_over:
-        state = services.game_state(game)
+        state = moves.game_state(game)
         for seat, user in enumerate(people):
             html = page(client, user, game).content.decode()
             assert leaks(html, hidden_cards(state, seat), game.seed) == [], (seat, game.seq)
         seat, move = first_legal(game)
-        services.submit_move(game.pk, people[seat], move.to_dict())
+        moves.submit_move(game.pk, people[seat], move.to_dict())
         game.refresh_from_db()
 
 
@@ -107,7 +107,7 @@ def test_a_spectator_on_a_public_table_sees_the_table_but_no_hand(client, dave, 
     html = response.content.decode()
     assert response.status_code == 200
     assert "You are watching this table." in html and 'name="cards"' not in html
-    state = services.game_state(three_people)
+    state = moves.game_state(three_people)
     assert leaks(html, hidden_cards(state, None), three_people.seed) == []
 
 
@@ -135,7 +135,7 @@ def test_a_table_that_does_not_exist_is_not_found(client, alice):
 def test_a_waiting_table_shows_who_is_missing_and_the_invite_link_to_its_players(
     client, alice, dave
 ):
-    game = services.create_table(alice, public=True, others=("open", "greedy"))
+    game = tables.create_table(alice, public=True, others=("open", "greedy"))
 
     html = page(client, alice, game).content.decode()
     spectator = page(client, dave, game).content.decode()
@@ -183,7 +183,7 @@ def test_an_htmx_post_gets_the_board_back_with_the_message(client, alice, bob, c
     assert seq_of(html) == 0 and 'hx-swap-oob="true"' in html
     assert "Choose the cards to meld first." in html and 'role="alert"' in html
     assert "<html" not in html
-    state = services.game_state(three_people)
+    state = moves.game_state(three_people)
     assert leaks(html, hidden_cards(state, three_people.dealer), three_people.seed) == []
 
 
@@ -191,7 +191,7 @@ def test_the_hand_is_by_suit_then_rank_and_css_can_reorder_it_by_rank(client, al
     html = page(client, alice, three_people).content.decode()
 
     shown = re.findall(r'<li style="--by-rank: (\d+)"><label [^>]*data-card="(\w\w)"', html)
-    hand = cards_of(services.game_state(three_people).hands[0])
+    hand = cards_of(moves.game_state(three_people).hands[0])
     assert [code for _, code in shown] == [CODES[c] for c in hand]
     by_rank_order = sorted(shown, key=lambda item: int(item[0]))
     assert [code for _, code in by_rank_order] == [CODES[c] for c in by_rank(hand)]
@@ -218,7 +218,7 @@ def test_the_result_shows_every_hand_the_payments_and_the_revealed_seed(
 
     assert "Payments" in html and "base " in html and "Play again" in html
     assert game.seed in html and game.commitment in html
-    state = services.game_state(game)
+    state = moves.game_state(game)
     for seat in range(3):
         for card in codes_of(state.hands[seat]):
             assert f'data-card="{card}"' in html
@@ -269,7 +269,7 @@ def test_the_other_players_get_a_button_to_join_the_next_game_and_then_a_link_to
     game = play_to_the_end(
         make_game([alice, bob, carol], seed=SEED, public=False), [alice, bob, carol]
     )
-    following = services.play_again(game.pk, alice)
+    following = after_game.play_again(game.pk, alice)
     again = reverse("play_again", args=[game.pk])
 
     html = page(client, bob, game).content.decode()
@@ -285,9 +285,9 @@ def test_the_other_players_get_a_button_to_join_the_next_game_and_then_a_link_to
 
 def test_a_player_left_out_of_a_dealt_next_game_is_told_so(client, alice, bob, carol, make_game):
     game = play_to_the_end(make_game([alice, bob, carol], seed=SEED), [alice, bob, carol])
-    following = services.play_again(game.pk, alice)
+    following = after_game.play_again(game.pk, alice)
     for user in (bob, get_user_model().objects.create_user("erin", "e@example.com", "pw")):
-        services.join_table(following.pk, user)
+        tables.join_table(following.pk, user)
     assert not following.seats.filter(user=carol).exists()
 
     html = page(client, carol, game).content.decode()
@@ -303,7 +303,7 @@ def test_a_spectator_of_a_public_table_may_watch_its_next_game(
     game = play_to_the_end(make_game([alice, bob, carol], seed=SEED), [alice, bob, carol])
     html = page(client, dave, game).content.decode()
     assert "Play again" not in html and "next game" not in html
-    following = services.play_again(game.pk, alice)
+    following = after_game.play_again(game.pk, alice)
 
     html = page(client, dave, game).content.decode()
 
@@ -315,9 +315,9 @@ def play_until(game: Game, people: list, wanted) -> int:
     """Play first legal moves until ``wanted(view)`` holds for the seat that must act."""
     while not game.is_over:
         seat, move = first_legal(game)
-        if wanted(seat_view(services.game_state(game), seat)):
+        if wanted(seat_view(moves.game_state(game), seat)):
             return seat
-        services.submit_move(game.pk, people[seat], move.to_dict())
+        moves.submit_move(game.pk, people[seat], move.to_dict())
         game.refresh_from_db()
     raise AssertionError("the game ended first")
 
@@ -353,7 +353,7 @@ def test_a_draw_call_names_the_caller_and_asks_the_answering_seat_to_fold_or_fig
 ):
     people = [alice, bob, carol]
     answering = play_until(three_people, people, lambda v: v.phase is Phase.ANSWER)
-    caller = services.game_state(three_people).caller
+    caller = moves.game_state(three_people).caller
 
     mine = page(client, people[answering], three_people).content.decode()
     theirs = page(client, people[caller], three_people).content.decode()
@@ -365,7 +365,7 @@ def test_a_draw_call_names_the_caller_and_asks_the_answering_seat_to_fold_or_fig
 
 
 def test_an_aborted_game_says_so_and_reveals_its_seed(client, alice, bob, carol, three_people):
-    services.abort_game(three_people.pk, alice, "The server room flooded.")
+    aborts.abort_game(three_people.pk, alice, "The server room flooded.")
     three_people.refresh_from_db()
 
     html = page(client, bob, three_people).content.decode()
@@ -376,7 +376,7 @@ def test_an_aborted_game_says_so_and_reveals_its_seed(client, alice, bob, carol,
 
 
 def test_a_quick_play_table_is_not_marked_private(client, alice):
-    game = services.quick_play(alice)
+    game = tables.quick_play(alice)
     client.force_login(alice)
 
     html = client.get(reverse("table", args=[game.pk])).content.decode()
@@ -385,7 +385,7 @@ def test_a_quick_play_table_is_not_marked_private(client, alice):
 
 
 def test_a_private_table_for_people_is_marked_private(client, alice):
-    game = services.create_table(alice, public=False, others=("open", "greedy"))
+    game = tables.create_table(alice, public=False, others=("open", "greedy"))
     client.force_login(alice)
 
     html = client.get(reverse("table", args=[game.pk])).content.decode()
@@ -394,7 +394,7 @@ def test_a_private_table_for_people_is_marked_private(client, alice):
 
 
 def test_a_private_tables_waiting_page_offers_its_invite_link_to_copy(client, alice):
-    game = services.create_table(alice, public=False, others=("open", "greedy"))
+    game = tables.create_table(alice, public=False, others=("open", "greedy"))
     client.force_login(alice)
 
     html = client.get(reverse("table", args=[game.pk])).content.decode()

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from games.engine import Move
 from games.models import Game
-from games.play import services
+from games.play import dealing, moves
 from tests.table import story
 from tests.table.leaks import hidden_cards, leaks
 from tests.table.support import SEED, fields, session_headers, socket
@@ -59,7 +59,7 @@ def pages_for(client: Client, game: Game, staff: bool) -> dict[str, str]:
 
 
 def assert_hidden(text: str, game: Game, seat: int | None, what: str) -> None:
-    state = services.game_state(game)
+    state = moves.game_state(game)
     found = leaks(text, hidden_cards(state, seat), game.seed)
     assert not found, f"{what} (seat {seat}, seq {game.seq}) showed {found}"
 
@@ -83,7 +83,7 @@ async def test_no_onlooker_is_sent_a_hidden_card_or_the_seed_in_any_page_frame_o
         game = Game.objects.create(created_by=alice, public=True)
         for index, user in enumerate(people):
             game.seats.create(index=index, user=user)
-        services.start_game(game, seed=SEED)
+        dealing.start_game(game, seed=SEED)
         return story.deal_as_scripted(game)
 
     game = await database_sync_to_async(set_up)()

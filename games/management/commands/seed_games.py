@@ -1,7 +1,7 @@
 """``manage.py seed_games --user NAME --games 1000 [--seed S] [--rated] [--series-every N]``:
 finished games for a player.
 
-Each game is dealt from a seed as ``services.start_game`` deals (the seed, its commitment
+Each game is dealt from a seed as ``dealing.start_game`` deals (the seed, its commitment
 and the deal are stored), played out in the engine by bots in all three seats, the user's
 seat by the greedy bot, and stored in bulk with its result: a realistic history for
 trying out or timing the history, profile and replay pages. ``replay --stored`` passes

@@ -3,7 +3,7 @@ the process that made the move, sent with its event, and used by another process
 its own snapshot on by that move without a query (``snapshots``).
 
 A snapshot made from news is kept, and the game's next move is checked against its
-position (``services.game_state``), so news is used only when it is the log's next move
+position (``moves.game_state``), so news is used only when it is the log's next move
 beyond doubt; otherwise the socket that heard it loads the game from the database, and
 nothing is raised (games/sockets/table.py). The channel layer carries only this site's
 messages (games/play/live/layer.py); the checks here keep out the rest: an old release's
@@ -54,7 +54,7 @@ def apply_news(game_id: int, rev: int, news: Any) -> Snapshot | None:
     one just before and the news fits it (else None: the socket loads the game).
 
     The position made here is kept, and the next move of the game is checked against it
-    (``services.game_state``), so news is used only if it is the log's next move: of this
+    (``moves.game_state``), so news is used only if it is the log's next move: of this
     deal, at the next seq, legal in the position the log gives, its summary of the types
     a row holds and the game over exactly when the move ends it. Anything else, however
     it came (malformed, an old release's, another site's), is left unused: the database

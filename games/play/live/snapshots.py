@@ -9,7 +9,7 @@ Two caches, both per process and both rebuilt from the database whenever in doub
   ``Game.rev``. A socket told "game N is at rev R" takes the cached snapshot if it is that
   new, else the first socket to ask loads it and the others of that worker wait for the
   same load. The process that made a move stores the new snapshot itself
-  (``services``), so its own sockets need no query at all.
+  (``games.play.moves``), so its own sockets need no query at all.
 
 A snapshot holds the whole position (every hand): it never leaves the server. Templates
 get a seat's view of it (``games.table.rendering``), never the snapshot.

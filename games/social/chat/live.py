@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from games.play.live.db import in_db_thread, on_arrival
-from games.play.services import person_tables_group
+from games.play.telling import person_tables_group
 from games.social.chat import frames, rules, services, wordfilter
 from games.social.chat.services import TOO_FAST, WINDOW, ChatRefused
 

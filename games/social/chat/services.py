@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import display_name_for
 from games.models import Game
-from games.play.services import notify_group, person_tables_group
+from games.play.telling import notify_group, person_tables_group
 from games.social.chat import presets, rules
 from games.social.chat.models import ChatMessage, ChatMute, ChatReport, ChatSilence
 from games.social.services import blocked_ids
