@@ -29,10 +29,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 DAY = 86400
 
 
-def play(game: Game, people: dict, moves: int, rng: random.Random) -> Game:
-    """``moves`` moves of the hand: people's through the services as from their page, bots'
+def play(game: Game, people: dict, count: int, rng: random.Random) -> Game:
+    """``count`` moves of the hand: people's through the services as from their page, bots'
     by the clock (a bot at a correspondence table moves at once)."""
-    for _ in range(moves):
+    for _ in range(count):
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:
             break
