@@ -12,6 +12,7 @@ contracts; tests/test_architecture.py checks them and that no modules form a cir
     fairplay/       pairs of accounts playing as one: evidence, the test, the staff page
     notifications/  Web Push and email: your turn, a game's end, challenges, the digest
     daily/          the daily deal: one deal a day for all, par, the duplicate score
+    correspondence/ tables that wait days: Your turn, the badge, vacations
     history/        finished games: stats, records in and out, charts, history, replays
     analysis/       the coach (its own app: models, worker, views on the replay page)
     table/          what a seat is shown: context, HTML parts, the story, card markup

@@ -11,6 +11,31 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.state import HELD_MELDS_FREE
 from games.models import Seat
 
+# A table's turn: live (the site's 45 seconds) or a correspondence table's time.
+TURN_CHOICES = [
+    (0, _("Live: 45 seconds a turn")),
+    (3600, _("Correspondence: 1 hour a turn")),
+    (12 * 3600, _("Correspondence: 12 hours a turn")),
+    (24 * 3600, _("Correspondence: 1 day a turn")),
+    (72 * 3600, _("Correspondence: 3 days a turn")),
+]
+
+
+def turn_field() -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=_("Time for a turn"),
+        choices=TURN_CHOICES,
+        coerce=int,
+        initial=0,
+        required=False,  # a form sent without it makes a live table, as it always did
+        empty_value=0,
+        help_text=_(
+            "A correspondence table waits for its people: play many at once, and be told "
+            "when it is your turn."
+        ),
+    )
+
+
 SEAT_CHOICES = [("open", _("Open for people")), *Seat.LEVEL_CHOICES]
 
 
@@ -48,6 +73,7 @@ class NewTableForm(forms.Form):
     # the fields keep their old names, which posted forms and tests use.
     seat_2 = forms.ChoiceField(label=_("Seat 1"), choices=SEAT_CHOICES, initial="open")
     seat_3 = forms.ChoiceField(label=_("Seat 2"), choices=SEAT_CHOICES, initial="open")
+    turn = turn_field()
     rated = forms.ChoiceField(
         label=_("Rating"),
         choices=[
@@ -94,6 +120,7 @@ class NewTableForm(forms.Form):
             "variants": [HELD_MELDS_FREE] if data["held_melds_free"] else [],
             "rated": data.get("rated") != "casual",
             "form_key": data["key"],
+            "turn_seconds": data.get("turn") or None,
         }
 
     def series_ante(self) -> int | None:

@@ -19,6 +19,16 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import display_name_for
 from games.engine.record import Record, load_record
 
+# A turn this long or longer makes a correspondence table (games.correspondence): it waits
+# for its people, who may play many at once, and tells them when it is their turn.
+CORRESPONDENCE_SECONDS = 3600
+# The turn times a correspondence table may have: an hour, 12 hours, a day, 3 days.
+CORRESPONDENCE_TURNS = (3600, 12 * 3600, 24 * 3600, 72 * 3600)
+
+
+def is_correspondence(turn_seconds: int | None) -> bool:
+    return bool(turn_seconds) and turn_seconds >= CORRESPONDENCE_SECONDS
+
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
@@ -145,6 +155,11 @@ class Game(models.Model):
     def abort_reason_shown(self) -> str:
         """Why it was aborted, in the active language (staff's own words as they wrote them)."""
         return str(self.ABORT_REASONS.get(self.abort_reason, self.abort_reason))
+
+    @property
+    def correspondence(self) -> bool:
+        """A table that waits for its people (a turn of an hour or more)."""
+        return is_correspondence(self.turn_seconds)
 
     @property
     def is_over(self) -> bool:

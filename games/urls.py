@@ -26,4 +26,5 @@ urlpatterns = [
     path("", include("games.tournaments.urls")),
     path("", include("games.notifications.urls")),
     path("", include("games.daily.urls")),
+    path("", include("games.correspondence.urls")),
 ]

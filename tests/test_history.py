@@ -376,8 +376,9 @@ def test_each_page_runs_a_bounded_number_of_queries(
     seed_games("bob", 10, seed=4, **mixed)
     # The profile's rating, series pots and series groups add a fixed four (issue 9), its
     # tournaments one (issue 26), the friends' box one (issue 27), the daily deal's score
-    # one (issue 51), the series pots fair play holds for review two (issue 49): flat.
+    # one (issue 51), the series pots fair play holds for review two (issue 49), the Your
+    # turn badge of every page one and the correspondence rating one (issue 50): flat.
     url = pages(alice)[page]  # finding the replay's game is the test's query, not the page's
-    with django_assert_max_num_queries(20):
+    with django_assert_max_num_queries(22):
         client.get(url)
     assert queries_for(client, url) == few

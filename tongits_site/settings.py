@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "games.tournaments",
     "games.notifications",
     "games.daily",
+    "games.correspondence",
     "accounts",
     "django_tasks",
     "django_tasks_db",
@@ -142,6 +143,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.social.context.social",
+                "games.correspondence.context.correspondence",
             ],
             # The partials loader lets a view render "page.html#partial-name"; it wraps the
             # cached loader, which Django resets on template changes under runserver.
@@ -371,6 +373,10 @@ TONGITS_TURN_SECONDS = int(os.environ.get("TONGITS_TURN_SECONDS", "45"))
 # many seconds from the deal for that board, then their clock runs as usual (0: from the
 # deal, as before). games/play/clock.py.
 TONGITS_FIRST_BOARD_GRACE = int(os.environ.get("TONGITS_FIRST_BOARD_GRACE", "30"))
+# Correspondence tables (a turn of an hour or more): how many one person may sit at, and
+# the days of vacation a year that pause their clocks (docs/correspondence.md).
+TONGITS_CORRESPONDENCE_MAX = int(os.environ.get("TONGITS_CORRESPONDENCE_MAX", "50"))
+TONGITS_VACATION_DAYS = int(os.environ.get("TONGITS_VACATION_DAYS", "14"))
 # A series' pause between hands: the result screen's countdown before the next deal.
 TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS", "20"))
 # Sockets count their person as here for friends (games/social/presence.py).

@@ -72,7 +72,10 @@ def _next_table(
     )  # fmt: skip
     if rematch and following.status == Game.Status.WAITING:
         # A waiting table's due_at: when the clock seats bots in its open seats.
-        following.due_at = timezone.now() + timedelta(seconds=settings.TONGITS_REMATCH_SECONDS)
+        # At a correspondence table the others have a turn's time to answer.
+        wait = settings.TONGITS_REMATCH_SECONDS
+        wait = max(wait, game.turn_seconds) if game.correspondence else wait
+        following.due_at = timezone.now() + timedelta(seconds=wait)
         following.save(update_fields=["due_at"])
     return following
 

@@ -99,9 +99,12 @@ def run_due(
         due = _due_games(now, limit, exclude=done)
         if not due:
             break
-        for game_id, seq in due:
+        for game_id, seq, seconds in due:
             if made >= limit:
                 break
+            if hooks.held_back(game_id, seconds, now):  # a vacation moved its clock on
+                done.add(game_id)
+                continue
             if _play(game_id, seq, now, think):
                 made += 1
             else:
@@ -109,13 +112,15 @@ def run_due(
     return made
 
 
-def _due_games(now: datetime, limit: int, exclude: set[int]) -> list[tuple[int, int]]:
+def _due_games(now: datetime, limit: int, exclude: set[int]) -> list[tuple[int, int, int]]:
     # Ids only, without locks: play_due takes the lock and checks again, so a game that
     # another clock has just played is skipped there.
     # A waiting table is due when it has a deadline for its open seats (a rematch).
     playing = Q(status__in=[Game.Status.PLAYING, Game.Status.WAITING])
     games = Game.objects.filter(playing, due_at__lte=now)
     games = games.exclude(pk__in=exclude)
+    # Index (status, due_at): only the rows already due are read, however many
+    # correspondence games wait days for their people (bench.correspondence times it).
     return first_board.due(games, now, limit)
 
 

@@ -28,12 +28,12 @@ from games.play import telling
 SLACK = timedelta(seconds=1)
 
 
-def due(games: QuerySet, now: datetime, limit: int) -> list[tuple[int, int]]:
-    """(id, seq) of the games of ``games`` (all due at ``now``) that the clock may play,
-    soonest due first, at most ``limit`` looked at."""
+def due(games: QuerySet, now: datetime, limit: int) -> list[tuple[int, int, int]]:
+    """(id, seq, turn seconds) of the games of ``games`` (all due at ``now``) that the
+    clock may play, soonest due first, at most ``limit`` looked at."""
     grace = grace_of()
     if not grace:
-        return list(games.order_by("due_at").values_list("pk", "seq")[:limit])
+        return list(games.order_by("due_at").values_list("pk", "seq", "turn_seconds")[:limit])
     # A game whose person to move has not had their first board yet, dealt within the
     # grace: not played, its deadline put at the grace's end (no query a game otherwise).
     unseen = Seat.objects.filter(
@@ -42,13 +42,13 @@ def due(games: QuerySet, now: datetime, limit: int) -> list[tuple[int, int]]:
     )  # fmt: skip
     rows = games.annotate(unseen=Exists(unseen)).order_by("due_at")
     due = []
-    for pk, seq, was, started, waits in rows.values_list(
-        "pk", "seq", "due_at", "started_at", "unseen"
+    for pk, seq, seconds, was, started, waits in rows.values_list(
+        "pk", "seq", "turn_seconds", "due_at", "started_at", "unseen"
     )[:limit]:
         if waits and started is not None and now < started + grace:
             postpone(pk, seq, was, started + grace)
         else:
-            due.append((pk, seq))
+            due.append((pk, seq, seconds))
     return due
 
 

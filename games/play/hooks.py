@@ -6,6 +6,13 @@ from its ``AppConfig.ready``; play calls them.
   of the game's last move, under its row lock (keep it to a query or two; an error rolls
   the move back, as any bookkeeping of the end does). ``rated``: the table was rated and
   played here (not uploaded), as the game's row says.
+- ``on_move(fn)``: ``fn(game, seats, now)`` runs in the transaction of every move, under
+  the game's row lock, with the game's row as the move left it (``turn_seconds``,
+  ``turn_seat``, ``seq``, ``status``) and its seats: keep it to no query for a live table
+  (the correspondence tables queue their "your turn" after the commit).
+- ``on_due(fn)``: ``fn(game_id, turn_seconds, now)`` is asked by the server clock before it
+  moves for a game that fell due; True holds the move (the correspondence tables' vacation
+  moved its deadline on). Keep it to no query for a live table.
 - ``on_tick(fn)``: ``fn(now)`` runs on every server clock tick, after the due moves, in
   the clock's thread; an error is logged and the clock goes on.
 - ``on_voided(fn)``: ``fn(game_ids)`` runs after fair play voided these finished games
@@ -31,6 +38,8 @@ from itertools import combinations
 log = logging.getLogger(__name__)
 
 _finish: list[Callable] = []
+_move: list[Callable] = []
+_due: list[Callable] = []
 _tick: list[Callable] = []
 _sharing: list[Callable] = []
 _voided: list[Callable] = []
@@ -40,6 +49,16 @@ _watch: list[Callable] = []
 def on_finish(fn: Callable) -> None:
     if fn not in _finish:
         _finish.append(fn)
+
+
+def on_move(fn: Callable) -> None:
+    if fn not in _move:
+        _move.append(fn)
+
+
+def on_due(fn: Callable) -> None:
+    if fn not in _due:
+        _due.append(fn)
 
 
 def on_tick(fn: Callable) -> None:
@@ -86,6 +105,16 @@ def veto(user_ids: Iterable[int]) -> Callable[[Sequence[int]], bool]:
 def finished(game_id: int, seats, outcome, now: datetime, rated: bool) -> None:
     for fn in _finish:
         fn(game_id, seats, outcome, now, rated)
+
+
+def moved(game, seats, now: datetime) -> None:
+    for fn in _move:
+        fn(game, seats, now)
+
+
+def held_back(game_id: int, turn_seconds: int, now: datetime) -> bool:
+    """Whether a registered app holds back the clock's move for this due game (see on_due)."""
+    return any(fn(game_id, turn_seconds, now) for fn in _due)
 
 
 def ticked(now: datetime) -> None:

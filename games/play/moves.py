@@ -253,6 +253,7 @@ def _apply_and_log(
         telling.notify_game(snap.pk, snap.rev, move_news(snap))
 
     transaction.on_commit(after_commit, robust=True)
+    hooks.moved(game, seats, now)  # correspondence tables tell whose turn it is
     return MoveResult(game.pk, seq, payload, finished=new.outcome is not None)
 
 
@@ -299,7 +300,9 @@ def _after_finish(game: Game, seats: list[SeatRow], state: GameState, now: datet
     queued after the commit)."""
     o = state.outcome
     rated = game.rated and not game.imported  # from the row the move holds locked
-    ratings.rate_finished(game.pk, seats, o.winner, o.chips, now, rated=rated)
+    ratings.rate_finished(
+        game.pk, seats, o.winner, o.chips, now, rated=rated, turn_seconds=game.turn_seconds
+    )
     series.hand_finished(game.pk, now)
     hooks.finished(game.pk, seats, o, now, rated)
 

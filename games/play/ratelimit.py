@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.models import Game
+from games.models import CORRESPONDENCE_SECONDS, Game
 from games.words.text import lazy_message
 
 TOO_MANY_REQUESTS = 4429  # the close code: the socket sent far too much
@@ -100,9 +100,11 @@ def check_open_tables(user: AbstractBaseUser, *, joining: bool = False) -> str |
     ``joining`` someone else's (sitting down at every open table would keep them from
     filling). Call it inside the transaction, after locking the user's row."""
     most = settings.TONGITS_OPEN_TABLES_MAX
+    # Live tables only: correspondence tables have their own limit (games.play.seating).
     unfinished = Game.objects.filter(
-        seats__user=user, status__in=[Game.Status.WAITING, Game.Status.PLAYING]
-    )
+        seats__user=user, status__in=[Game.Status.WAITING, Game.Status.PLAYING],
+        turn_seconds__lt=CORRESPONDENCE_SECONDS,
+    )  # fmt: skip
     if unfinished.count() < most:
         return None
     return lazy_message(

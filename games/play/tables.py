@@ -75,7 +75,7 @@ def create_table(
             return earlier
         _check_can_make_table(user)
         if "open" in others:  # else its deal, at once, checks them (start_game)
-            _check_free([user.pk])
+            _check_free([user.pk], Game(turn_seconds=seconds))
         if earlier is not None:
             # A key whose table is over (a page come back to) moves to the table made
             # now, so a double click on that page makes one table too.

@@ -14,6 +14,11 @@ rows are locked: of two games sharing a player, the one rated first has the smal
 differ, a sequence hands out one number once. Django's identity column caches one value
 at a time, so ids follow the order they were taken in across connections.)
 
+Two categories, rated apart: live games and correspondence games (a turn of an hour or
+more, ``games.models.is_correspondence``). A person and a bot level have a rating in each
+they played; a game moves only its own category's, and the rebuild replays each category
+on its own.
+
 Who is rated: a registered person, or a bot level (every bot of one kind is one player).
 Guests, an uploaded record's seats and open seats are not; a game is rated only if its
 table was rated, it was not uploaded, and at least one rated seat is a person's.
@@ -23,7 +28,7 @@ empty then, and ``recompute`` reads who sat there from the seat's change row, wh
 live update wrote. Otherwise every game they played would be rated again as if they had
 never sat, and a bot level that played only them would lose its rating.
 
-Size: ~420 lines, kept whole: the live step and the rebuild share who is rated, the rows'
+Size: ~460 lines, kept whole: the live step and the rebuild share who is rated, the rows'
 keys and the order, and the rebuild is right only while the two agree.
 """
 
@@ -39,8 +44,9 @@ from django.db.models import F, Min, Q
 from openskill.models import PlackettLuce
 
 from accounts.models import Profile
-from games.models import Game, Seat
-from games.ratings.models import Rating, RatingChange
+from games.models import CORRESPONDENCE_SECONDS as CORRESPONDENCE_FROM
+from games.models import Game, Seat, is_correspondence
+from games.ratings.models import CATEGORIES, CORRESPONDENCE, LIVE, Rating, RatingChange
 
 MODEL = PlackettLuce()
 SCALE = 40  # the shown number is mu × 40: a new player shows 1000
@@ -69,6 +75,11 @@ class Skill:
 
 
 NEW = Skill(MODEL.mu, MODEL.sigma, 0)
+
+
+def category_of(turn_seconds: int | None) -> str:
+    """The category a table's games are rated in."""
+    return CORRESPONDENCE if is_correspondence(turn_seconds) else LIVE
 
 
 def shown(mu: float, games: int) -> str:
@@ -179,16 +190,21 @@ def rate_finished(
     at: datetime,
     *,
     rated: bool | None = None,
+    turn_seconds: int | None = None,
 ) -> bool:
     """Rate the game that just finished, in the caller's transaction (which holds the
     game's row lock). ``rated``: whether its table was rated and played here (not
-    uploaded), if the caller has that row in hand; read from it otherwise. Idempotent: a
-    game already rated is left alone. True if rated."""
-    if rated is None:
-        flags = Game.objects.filter(pk=game_id).values_list("rated", "imported").first()
-        rated = flags is not None and flags[0] and not flags[1]
+    uploaded), and ``turn_seconds`` its turn (its category), if the caller has that row in
+    hand; read from it otherwise. Idempotent: a game already rated is left alone. True if
+    rated."""
+    if rated is None or turn_seconds is None:
+        flags = Game.objects.filter(pk=game_id).values_list("rated", "imported", "turn_seconds")
+        flags = flags.first()
+        rated = flags is not None and flags[0] and not flags[1] if rated is None else rated
+        turn_seconds = flags[2] if flags is not None else turn_seconds
     if not rated:
         return False
+    category = category_of(turn_seconds)
     keys = seat_keys(seats, _guest_ids(s.user_id for s in seats if s.user_id))
     if not _counts(keys):
         return False
@@ -196,7 +212,7 @@ def rate_finished(
     with transaction.atomic(savepoint=False):
         if RatingChange.objects.filter(game_id=game_id).exists():
             return False
-        rows = _locked_rows({k for k in keys if k is not None})
+        rows = _locked_rows({k for k in keys if k is not None}, category)
         priors = {k: Skill(r.mu, r.sigma, r.games) for k, r in rows.items()}
         new = rate(priors, keys, winner, chips)
         for key, skill in new.items():
@@ -218,17 +234,17 @@ def _change(game_id: int, seat: int, row: Rating, prior: Skill, new: Skill, at) 
     )  # fmt: skip
 
 
-def _where(keys: Iterable[Key]) -> Q:
+def _where(keys: Iterable[Key], category: str) -> Q:
     users = [k[1] for k in keys if k[0] == "user"]
     bots = [k[1] for k in keys if k[0] == "bot"]
-    return Q(person__in=users) | Q(bot_kind__in=bots)
+    return Q(category=category) & (Q(person__in=users) | Q(bot_kind__in=bots))
 
 
 def _key(row: Rating) -> Key:
     return ("bot", row.bot_kind) if row.bot_kind else ("user", row.person)
 
 
-def _locked_rows(keys: set[Key]) -> dict[Key, Rating]:
+def _locked_rows(keys: set[Key], category: str) -> dict[Key, Rating]:
     """The players' rating rows, made if new, locked until the transaction ends (bot
     levels are shared by many tables).
 
@@ -239,36 +255,41 @@ def _locked_rows(keys: set[Key]) -> dict[Key, Rating]:
     hold a row the other waits for."""
     order = sorted(keys)  # ("bot", kind) before ("user", id)
     Rating.objects.bulk_create(
-        [_new_row(k) for k in order], ignore_conflicts=True
+        [_new_row(k, category=category) for k in order], ignore_conflicts=True
     )  # a row another game made meanwhile is kept
     # People by their unique person: ignore_conflicts covers it as well as the bots'
     # constraint. PostgreSQL locks the rows in the ORDER BY's order; bot levels' names are
     # lowercase ASCII words, which every collation sorts as Python does.
     rows = (
         Rating.objects.select_for_update()
-        .filter(_where(keys))
+        .filter(_where(keys, category))
         .order_by(F("person").asc(nulls_first=True), "bot_kind")
     )
     return {_key(r): r for r in rows}
 
 
-def _new_row(key: Key, account: bool = True) -> Rating:
-    """A new player's row; ``account``: the person's account still exists (a rebuild
-    makes a deleted person's row again, without it)."""
+def _new_row(key: Key, account: bool = True, *, category: str = LIVE) -> Rating:
+    """A new player's row in ``category``; ``account``: the person's account still exists
+    (a rebuild makes a deleted person's row again, without it)."""
     if key[0] == "bot":
-        return Rating(bot_kind=key[1], mu=NEW.mu, sigma=NEW.sigma)
-    return Rating(user_id=key[1] if account else None, person=key[1], mu=NEW.mu, sigma=NEW.sigma)
+        return Rating(bot_kind=key[1], mu=NEW.mu, sigma=NEW.sigma, category=category)
+    user_id = key[1] if account else None
+    return Rating(user_id=user_id, person=key[1], mu=NEW.mu, sigma=NEW.sigma, category=category)
 
 
 # --- Rebuilding every rating ------------------------------------------------------------------
 
 
-def rated_games():
-    """The games that move ratings, in the order they finished: not those staff voided
-    (fair play), which ``recompute`` leaves out once they are."""
-    return Game.objects.filter(
+def rated_games(category: str | None = None):
+    """The games that move ratings (of ``category``, or all), in the order they finished:
+    not those staff voided (fair play), which ``recompute`` leaves out once they are."""
+    games = Game.objects.filter(
         status=Game.Status.FINISHED, rated=True, imported=False, voided_at__isnull=True
-    ).order_by("finished_at", "pk")
+    )
+    if category is not None:
+        cut = Q(turn_seconds__gte=CORRESPONDENCE_FROM)
+        games = games.filter(cut if category == CORRESPONDENCE else ~cut)
+    return games.order_by("finished_at", "pk")
 
 
 def _replay_order(games: list[tuple], applied: dict[int, int]) -> list[tuple]:
@@ -304,8 +325,9 @@ def _lock_out_live_updates() -> None:
 
 @transaction.atomic
 def recompute() -> int:
-    """Every rating again from the stored games, in the order the live updates applied
-    them; the number of games rated. Live updates wait meanwhile, then apply on top."""
+    """Every rating again from the stored games, each category on its own, in the order
+    the live updates applied them; the number of games rated. Live updates wait
+    meanwhile, then apply on top."""
     # The lock comes before the games are read: a game that finishes meanwhile is either
     # committed (and read here) or waits and is rated after the rebuilt ratings.
     _lock_out_live_updates()
@@ -314,8 +336,30 @@ def recompute() -> int:
         .annotate(first=Min("pk"))
         .values_list("game_id", "first")
     )
+    rebuilt = [(c, *_replay(c, applied)) for c in CATEGORIES]
+    RatingChange.objects.all().delete()
+    Rating.objects.all().delete()
+    rated = 0
+    for category, skills, changes, count in rebuilt:
+        rated += count
+        living = _accounts({k[1] for k in skills if k[0] == "user"})
+        made = {k: _new_row(k, k[0] == "bot" or k[1] in living, category=category) for k in skills}
+        for key, row in made.items():
+            row.mu, row.sigma, row.games = skills[key].mu, skills[key].sigma, skills[key].games
+        Rating.objects.bulk_create(made.values())
+        # In replay order: the new ids keep the order for the next recompute.
+        RatingChange.objects.bulk_create(
+            _change(pk, s, made[key], prior, new, at) for pk, s, key, prior, new, at in changes
+        )
+    return rated
+
+
+def _replay(category: str, applied: dict[int, int]) -> tuple[dict, list, int]:
+    """One category's games rated again in order: the skills, the change rows' facts and
+    how many games were rated."""
     games = _replay_order(
-        list(rated_games().values_list("pk", "winner_seat", "chips", "finished_at")), applied
+        list(rated_games(category).values_list("pk", "winner_seat", "chips", "finished_at")),
+        applied,
     )
     seats = _seats_of([g[0] for g in games])
     people = {s.user_id for ss in seats.values() for s in ss if s.user_id}
@@ -340,18 +384,7 @@ def recompute() -> int:
             (pk, s, keys[s], priors[keys[s]], new[keys[s]], at) for s in range(3) if keys[s]
         ]
         rated += 1
-    RatingChange.objects.all().delete()
-    Rating.objects.all().delete()
-    living = _accounts({k[1] for k in skills if k[0] == "user"})
-    made = {k: _new_row(k, k[0] == "bot" or k[1] in living) for k in skills}
-    for key, row in made.items():
-        row.mu, row.sigma, row.games = skills[key].mu, skills[key].sigma, skills[key].games
-    Rating.objects.bulk_create(made.values())
-    # In replay order: the new ids keep the order for the next recompute.
-    RatingChange.objects.bulk_create(
-        _change(pk, s, made[key], prior, new, at) for pk, s, key, prior, new, at in changes
-    )
-    return rated
+    return skills, changes, rated
 
 
 def _seats_of(game_ids: list[int]) -> dict[int, list[Seat]]:
@@ -384,13 +417,15 @@ def _accounts(ids: set[int]) -> set[int]:
 # --- Reading ----------------------------------------------------------------------------------
 
 
-def skills_of(user_ids: Iterable[int] = (), bot_kinds: Iterable[str] = ()) -> dict[Key, Skill]:
-    """The ratings of these people and bot levels, in one query; a player never rated
-    shows as new."""
+def skills_of(
+    user_ids: Iterable[int] = (), bot_kinds: Iterable[str] = (), category: str = LIVE
+) -> dict[Key, Skill]:
+    """The ratings of these people and bot levels in ``category``, in one query; a player
+    never rated shows as new."""
     keys = {("user", u) for u in user_ids if u} | {("bot", b) for b in bot_kinds if b}
     found = {k: NEW for k in keys}
     if keys:
-        for row in Rating.objects.filter(_where(keys)).only(
+        for row in Rating.objects.filter(_where(keys, category)).only(
             "person", "bot_kind", "mu", "sigma", "games"
         ):
             found[_key(row)] = Skill(row.mu, row.sigma, row.games)
@@ -406,13 +441,15 @@ def skill_of_seat(skills: dict[Key, Skill], seat) -> Skill | None:
     return None
 
 
-def history(user_id: int, last: int = 100) -> list[tuple[datetime, float, float, int]]:
-    """The person's rating (at, mu, sigma, games) after each of their last ``last`` rated
-    games, oldest first."""
+def history(
+    user_id: int, last: int = 100, category: str = LIVE
+) -> list[tuple[datetime, float, float, int]]:
+    """The person's rating in ``category`` (at, mu, sigma, games) after each of their last
+    ``last`` rated games, oldest first."""
     # In the order they were applied (see the module's docstring), not by ``at``: the last
     # is the rating as it stands.
     rows = (
-        RatingChange.objects.filter(rating__person=user_id)
+        RatingChange.objects.filter(rating__person=user_id, rating__category=category)
         .order_by("-pk")
         .values_list("at", "mu", "sigma", "games")[:last]
     )

@@ -16,14 +16,21 @@ from django.db.models import F, Q
 
 from games.models import Game
 
+LIVE = "live"
+CORRESPONDENCE = "correspondence"
+CATEGORIES = (LIVE, CORRESPONDENCE)
+
 
 class Rating(models.Model):
+    # Live games and correspondence games are rated apart: a person (and a bot level) has
+    # a rating in each category they played (games.models.is_correspondence says which).
+    category = models.CharField(max_length=16, default=LIVE, choices=[(c, c) for c in CATEGORIES])
     # The id of the person's account, kept once it is deleted; ``user`` is the same
     # account while it lives (for joins: the leaderboard's names).
     person = models.BigIntegerField(null=True, blank=True)
-    user = models.OneToOneField(
+    user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="rating",
+        related_name="ratings",
     )  # fmt: skip
     bot_kind = models.CharField(max_length=10, blank=True)  # a bot level is one player
     mu = models.FloatField()
@@ -33,10 +40,14 @@ class Rating(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["bot_kind"], condition=~Q(bot_kind=""), name="one_rating_per_bot_kind"
+                fields=["bot_kind", "category"],
+                condition=~Q(bot_kind=""),
+                name="one_rating_per_bot_kind",
             ),
             models.UniqueConstraint(
-                fields=["person"], condition=Q(person__isnull=False), name="one_rating_per_person"
+                fields=["person", "category"],
+                condition=Q(person__isnull=False),
+                name="one_rating_per_person",
             ),
             models.CheckConstraint(
                 condition=(Q(person__isnull=False) & Q(bot_kind=""))
@@ -50,7 +61,7 @@ class Rating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"rating of {self.bot_kind or self.person}"
+        return f"{self.category} rating of {self.bot_kind or self.person}"
 
     def save(self, *args, **kwargs) -> None:
         # A person's rating is theirs by ``person`` as much as by ``user``: a row made for

@@ -14,7 +14,7 @@ from accounts.models import display_name_for
 from games.history import charts
 from games.models import Game, Seat
 from games.ratings import core
-from games.ratings.models import Rating
+from games.ratings.models import CORRESPONDENCE, LIVE, Rating
 
 MIN_GAMES = 5  # games to be listed on the leaderboard by rating
 LISTED = 20
@@ -27,15 +27,19 @@ class SeatRating:
     provisional: bool
 
 
-def table_ratings(game_id: int, seats: Sequence, rated: bool | None = None) -> dict[str, Any]:
-    """The table page's line of ratings: each seated player's, and whether the table's
-    result will move ratings (not a guest's, nor at a table of only guests and bots).
-    Two queries, and a third without ``rated`` (the game's own flag, which the table's
-    snapshot holds)."""
-    if rated is None:
-        rated = Game.objects.filter(pk=game_id).values_list("rated", flat=True).first()
+def table_ratings(
+    game_id: int, seats: Sequence, rated: bool | None = None, turn_seconds: int | None = None
+) -> dict[str, Any]:
+    """The table page's line of ratings: each seated player's in the table's category
+    (live or correspondence), and whether the table's result will move ratings (not a
+    guest's, nor at a table of only guests and bots). Two queries, and a third without
+    ``rated`` and ``turn_seconds`` (the game's own, which the table's snapshot holds)."""
+    if rated is None or turn_seconds is None:
+        row = Game.objects.filter(pk=game_id).values_list("rated", "turn_seconds").first()
+        rated, turn_seconds = row if row is not None else (False, None)
     guests = core.guest_ids(s.user_id for s in seats)
-    skills = core.skills_of([s.user_id for s in seats], [s.bot_kind for s in seats])
+    category = core.category_of(turn_seconds)
+    skills = core.skills_of([s.user_id for s in seats], [s.bot_kind for s in seats], category)
     lines = []
     for seat in seats:
         skill = core.skill_of_seat(skills, seat)
@@ -52,12 +56,15 @@ class RatingChart:
 
 
 def profile_ratings(user_id: int) -> dict[str, Any]:
-    """The profile's rating and its chart over the player's last rated games: one query
-    (the newest change holds the rating as it is now)."""
+    """The profile's live rating and its chart over the player's last rated games, and
+    their correspondence rating if they have one: two queries (the newest change holds
+    the rating as it is now)."""
     changes = core.history(user_id)
     skill = core.Skill(changes[-1][1], changes[-1][2], changes[-1][3]) if changes else core.NEW
     points = [round(mu * core.SCALE) for _, mu, _, _ in changes]
-    return {"rating": skill, "rating_chart": rating_chart(points)}
+    slow = core.history(user_id, last=1, category=CORRESPONDENCE)
+    by_post = core.Skill(slow[-1][1], slow[-1][2], slow[-1][3]) if slow else None
+    return {"rating": skill, "rating_chart": rating_chart(points), "correspondence_rating": by_post}
 
 
 def rating_chart(values: Sequence[int]) -> charts.LineChart | None:
@@ -102,11 +109,11 @@ def leaderboard() -> dict[str, Any]:
     """People by rating (at least ``MIN_GAMES`` rated games), and the bot levels apart:
     two queries."""
     people = (
-        Rating.objects.filter(user__isnull=False, games__gte=MIN_GAMES)
+        Rating.objects.filter(user__isnull=False, games__gte=MIN_GAMES, category=LIVE)
         .select_related("user__profile")
         .order_by(F("mu").desc(), "pk")[:LISTED]
     )
-    bots = Rating.objects.exclude(bot_kind="").order_by(F("mu").desc(), "pk")
+    bots = Rating.objects.filter(category=LIVE).exclude(bot_kind="").order_by(F("mu").desc(), "pk")
     return {
         "by_rating": [
             Ranked(

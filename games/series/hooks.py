@@ -57,17 +57,21 @@ def held(user_ids: Iterable[int]) -> set[frozenset[int]]:
     return {frozenset(pair) for fn in _held for pair in fn(ids)} if ids else set()
 
 
-def seats_held(user_ids: list[int]) -> dict[int, int]:
+def seats_held(user_ids: list[int], *, turn_below: int | None = None) -> dict[int, int]:
     """Each of these people who holds a seat in a series that goes on, from its first
     deal until it ends or they leave it, and its id: between hands its last game is over,
-    but its next one is dealt to them when the pause ends (``games.play.seating``)."""
+    but its next one is dealt to them when the pause ends (``games.play.seating``).
+    ``turn_below``: only series whose turn is shorter (live ones, not correspondence)."""
     rows = Seat.objects.filter(
         user_id__in=user_ids,
         game__started_at__isnull=False,
         game__series_hand__isnull=False,
         game__series_hand__series__ended_at__isnull=True,
         game__series_hand__series__imported=False,
-    ).values_list(
+    )
+    if turn_below is not None:
+        rows = rows.filter(game__turn_seconds__lt=turn_below)
+    rows = rows.values_list(
         "user_id", "index", "game__series_hand__series_id", "game__series_hand__series__left"
     )
     return {user: series for user, index, series, left in rows if index not in (left or [])}

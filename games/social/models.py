@@ -119,6 +119,8 @@ class Challenge(models.Model):
     bot_kind = models.CharField(
         _("bot"), max_length=10, default="normal", choices=Seat.LEVEL_CHOICES
     )
+    # 0: a live table; else a correspondence table's seconds a turn (games.forms.TURN_CHOICES).
+    turn_seconds = models.PositiveIntegerField(_("seconds a turn"), default=0)
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PENDING)
     created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
     answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from games.models import Game, Seat
+from games.models import CORRESPONDENCE_SECONDS, Game, Seat
 from games.social import services
 from games.social.models import Challenge, Friendship
 
@@ -51,7 +51,10 @@ class News:
         challenge waits for its end."""
         if not self.challenges and not self.go:
             return None
-        seats = Seat.objects.filter(user_id=self.user_id, game__status=Game.Status.PLAYING)
+        seats = Seat.objects.filter(
+            user_id=self.user_id, game__status=Game.Status.PLAYING,
+            game__turn_seconds__lt=CORRESPONDENCE_SECONDS,  # those wait: not in the way
+        )  # fmt: skip
         if self.go is not None:  # the table the challenge just dealt is not in the way
             seats = seats.exclude(game_id=self.go)
         return seats.order_by("-game_id").values_list("game_id", flat=True).first()

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, pgettext
 
 from accounts.models import display_name_for
 from games import bots
+from games.forms import TURN_CHOICES
 from games.series.models import Series
 from games.social import presence, services
 from games.social.models import Block, Friendship
@@ -60,6 +61,7 @@ def friends_context(user: AbstractBaseUser) -> dict[str, Any]:
         "antes": Series.ANTES,
         "levels": bots.LEVELS,
         "one_hand": ONE_HAND,
+        "turn_choices": TURN_CHOICES,
     }
 
 

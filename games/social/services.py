@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import display_name_for
 from games import bots
-from games.models import Game
+from games.models import CORRESPONDENCE_TURNS, Game
 from games.notifications import notices
 from games.notifications.models import Kind
 from games.play import tables, telling
@@ -332,14 +332,22 @@ def _cancel_challenges(a: int, b: int) -> None:
 
 
 def challenge(
-    user: AbstractBaseUser, friend_id: int | str, *, ante: int | None, bot_kind: str
+    user: AbstractBaseUser,
+    friend_id: int | str,
+    *,
+    ante: int | None,
+    bot_kind: str,
+    turn_seconds: int = 0,
 ) -> Challenge:
     """Ask a friend to play: one hand (``ante`` None) or a series with ``ante``, a bot of
     ``bot_kind`` in the third seat. Live on the friend's sockets, unless they blocked
     ``user`` (then it never reaches them, and ``user`` is not told). The same challenge
     again while it waits is that challenge; at most ``TONGITS_CHALLENGES_PER_HOUR`` are
-    made an hour."""
+    made an hour. ``turn_seconds``: 0 for a live table, else a correspondence table's
+    turn (``games.models.CORRESPONDENCE_TURNS``)."""
     friend = _other(friend_id)
+    if turn_seconds and turn_seconds not in CORRESPONDENCE_TURNS:
+        raise ServiceError(_("Choose a turn of 1 hour, 12 hours, 1 day or 3 days."))
     if ante is not None and ante not in Series.ANTES:
         raise ServiceError(_("Choose an ante of 1, 2 or 5 chips."))
     if bot_kind not in bots.LEVELS:
@@ -349,7 +357,11 @@ def challenge(
         if not are_friends(user.pk, friend.pk):
             raise NotAllowed(_("You can challenge only your friends."))
         waiting = _waiting_challenge(user.pk, friend.pk)
-        if waiting is not None and (waiting.ante, waiting.bot_kind) == (ante, bot_kind):
+        if waiting is not None and (waiting.ante, waiting.bot_kind, waiting.turn_seconds) == (
+            ante,
+            bot_kind,
+            turn_seconds,
+        ):
             return waiting  # sent again (a double click, another tab): nothing new to tell
         _check_challenges_left(user.pk)
         # One challenge a way: a new one replaces the last.
@@ -357,8 +369,9 @@ def challenge(
             from_user=user, to_user=friend, status=Challenge.Status.PENDING
         ).update(status=Challenge.Status.CANCELLED, answered_at=timezone.now())
         made = Challenge.objects.create(
-            from_user=user, to_user=friend, ante=ante, bot_kind=bot_kind
-        )
+            from_user=user, to_user=friend, ante=ante, bot_kind=bot_kind,
+            turn_seconds=turn_seconds,
+        )  # fmt: skip
         if not blocks(friend.pk, user.pk):
             _tell(friend.pk, challenge=made.pk)
             _notify_challenge(made, user)
@@ -424,15 +437,18 @@ def accept_challenge(user: AbstractBaseUser, challenge_id: int | str) -> Game:
             raise ServiceError(_("That challenge is no longer there."))
         challenger = found.from_user
         others = ("open", found.bot_kind)
+        turn = found.turn_seconds or None  # a correspondence table's, or live
         try:  # the table is the challenger's: their limits on tables apply
             if found.ante is not None:
                 made = series_services.create_series(
                     challenger, ante=found.ante, others=others, public=False,
-                    bot_kind=found.bot_kind,
+                    bot_kind=found.bot_kind, turn_seconds=turn,
                 )  # fmt: skip
                 game = made.hands.get(number=1).game
             else:
-                game = tables.create_table(challenger, public=False, others=others)
+                game = tables.create_table(
+                    challenger, public=False, others=others, turn_seconds=turn
+                )
         except ServiceError:  # worded for them ("You already sit at ..."), not for user
             name = display_name_for(challenger)
             raise ServiceError(

@@ -92,7 +92,12 @@ def challenge(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         ante = 0  # refused below with the ante's message
     try:
-        services.challenge(request.user, pk, ante=ante, bot_kind=request.POST.get("bots", "normal"))
+        turn = request.POST.get("turn", "0")
+        turn = int(turn) if turn.isascii() and turn.isdigit() and len(turn) < 7 else -1
+        services.challenge(
+            request.user, pk, ante=ante, bot_kind=request.POST.get("bots", "normal"),
+            turn_seconds=turn,
+        )  # fmt: skip
     except ServiceError as e:
         messages.error(request, e.message)
     else:

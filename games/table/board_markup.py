@@ -51,6 +51,12 @@ def cards_left(n: int, lang: str | None) -> str:
 
 @lru_cache(maxsize=512)
 def _seconds(n: int, lang: str | None) -> str:
+    # A correspondence table's clock, hours or days away, in days and hours or hours and
+    # minutes (the page counts down only its last hour, in seconds).
+    if n >= 86400:
+        return gettext("%(d)s d %(h)s h") % {"d": n // 86400, "h": n % 86400 // 3600}
+    if n >= 3600:
+        return gettext("%(h)s h %(m)s min") % {"h": n // 3600, "m": n % 3600 // 60}
     return gettext("%(s)s s") % {"s": n}
 
 

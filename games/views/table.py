@@ -55,7 +55,9 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def _about(tbl: rendering.Table) -> dict:
     """The menu's part about who sits here: the ratings line, and for the people menu
     (games/social/templatetags) who sits here, as the snapshot has it."""
-    about = rating_pages.table_ratings(tbl.game.pk, tbl.seats, tbl.game.rated)
+    about = rating_pages.table_ratings(
+        tbl.game.pk, tbl.seats, tbl.game.rated, tbl.game.turn_seconds
+    )
     about["table_people"] = [(s.user_id, s.name) for s in tbl.seats if s.user_id and not s.bot_kind]
     return about
 

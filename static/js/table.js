@@ -36,6 +36,8 @@
       var offset = Number(clock.getAttribute("data-offset")) || 0;
       var left = Math.max(0, Math.round((deadline - now - offset) / 1000));
       var text = clock.querySelector(".clock-time");
+      // A correspondence clock hours away keeps the server's words ("2 d 5 h").
+      if (left >= 3600) return;
       if (text) text.textContent = left + " s";
       clock.classList.toggle("clock-low", left <= 10);
     });
