@@ -44,6 +44,8 @@ def _hand_words(lang: str | None) -> dict[str, str]:
         "take_hint": gettext("Tap the discard to take it with the cards it melds with."),
         "layoff_hint": gettext("To lay off, choose cards and a meld on the table."),
         "arrange": gettext("Arrange"),
+        # Meld pressed with no cards chosen, when the hand holds several melds (table.js).
+        "ask_meld": f' data-ask="{escape(gettext("Which meld?"))}"',
         "arrange_said": escape(gettext("Arrange your hand: melds first, then near-melds")),
         # The labels are the buttons' whole markup, made once per flag set below.
         **{kind: pgettext("action", label) for kind, _, label in ACTIONS},
@@ -55,8 +57,8 @@ def _actions(flags: tuple[bool, ...], lang: str | None, takes: str = "") -> str:
     words = _hand_words(lang)
     buttons = "".join(
         f'<button type="submit" class="{classes}" name="action" value="{kind}" '
-        f'id="act-{kind}"{f" data-takes={chr(34)}{takes}{chr(34)}" if kind == "take" else ""}>'
-        f"{words[kind]}</button>"
+        f'id="act-{kind}"{f" data-takes={chr(34)}{takes}{chr(34)}" if kind == "take" else ""}'
+        f"{words['ask_meld'] if kind == 'meld' else ''}>{words[kind]}</button>"
         for (kind, classes, _), shown in zip(ACTIONS, flags, strict=True)
         if shown
     )

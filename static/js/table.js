@@ -798,7 +798,8 @@
     cancel.type = "button";
     cancel.className = "button-link";
     cancel.textContent = "\u00d7";
-    cancel.setAttribute("aria-label", pile.getAttribute("data-cancel") || "Cancel");
+    var felt = document.querySelector(".pile-discard") || pile;
+    cancel.setAttribute("aria-label", felt.getAttribute("data-cancel") || "Cancel");
     cancel.addEventListener("click", closeChoice);
     box.appendChild(cancel);
     var form = document.getElementById("my-hand");
@@ -845,6 +846,31 @@
       event.preventDefault();
       event.stopPropagation();
       askWhichTake(take, ways, document.querySelector(".pile-discard"));
+    },
+    true
+  );
+
+  // Meld with no cards chosen: the hand's meld (from its arrangement) is chosen for the
+  // person when it holds one, asked about when it holds several.
+  document.addEventListener(
+    "click",
+    function (event) {
+      var meld = event.target.closest && event.target.closest("#act-meld");
+      if (!meld || meld.disabled || chosen().length) return;
+      var hand = document.querySelector("#my-hand .hand[data-arrange]");
+      var ways = (hand ? hand.getAttribute("data-arrange") : "").split("|").filter(
+        function (group) { return group.indexOf("meld:") === 0; }
+      ).map(function (group) { return group.slice(5); });
+      if (!ways.length) return;
+      if (ways.length === 1) {
+        handInputs().forEach(function (input) {
+          input.checked = ways[0].split(" ").indexOf(input.value) >= 0;
+        });
+        return;
+      }
+      event.preventDefault();
+      event.stopPropagation();
+      askWhichTake(meld, ways, meld);
     },
     true
   );
