@@ -237,3 +237,14 @@ def test_a_visitor_plays_the_daily_deal_as_a_guest(client):
     assert entry.user.profile.is_guest and entry.game.daily and not entry.game.rated
     assert client.post("/daily/play/")["Location"] == f"/games/{entry.game_id}/"  # once a day
     assert client.get("/daily/play/").status_code == 405
+
+
+def test_the_daily_deals_hand_rings_no_suggested_throw(client, alice):
+    # The table's hand rings the card a tap on the pile throws (issue 48); the daily deal's
+    # scores measure the player alone, so its hand never does, even with a discard to make.
+    game = play(services.start(alice, timezone.now()), alice, moves=1)
+    assert not game.is_over and game.turn_seat == 0
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="act-discard"' in page and "data-arrange=" in page
+    assert "data-suggest=" not in page

@@ -125,7 +125,9 @@ def hand(v: Mapping[str, Any]) -> str | None:
         # throws when none is chosen: static/js/table.js reads them.
         held = tuple(v.get("hand_cards") or ())
         suggest = (
-            f' data-suggest="{suggested_discard(held)}"' if can.get("discard") and held else ""
+            f' data-suggest="{suggested_discard(held)}"'
+            if can.get("discard") and held and v.get("suggest", True)
+            else ""
         )
         out.append(
             f'<fieldset class="hand-fieldset"><legend class="visually-hidden">{words["legend"]}'

@@ -143,6 +143,9 @@ def board_context(
         "message": "",
         "lang": lang,
         "shared_note": shared_note(game.shared, names),
+        # The ringed card a tap on the pile throws (greedy's least-deadwood card): never in
+        # the daily deal, whose scores measure the player alone.
+        "suggest": not game.daily,
     }
     if game.status == Game.Status.WAITING:
         return {**ctx, **_waiting_context(table, names)}

@@ -166,6 +166,7 @@ class Snapshot:
     position: Position | None  # None until the deal
     shared: tuple[tuple[int, int, tuple[str, ...]], ...] = ()  # seats sharing an address or device
     rated: bool = False  # its result moves ratings (the table page says so; no query)
+    daily: bool = False  # a game of the daily deal: its hand shows no suggested throw
 
     @property
     def is_over(self) -> bool:
@@ -185,7 +186,7 @@ class Snapshot:
 
 FIELDS = (
     "rev", "seq", "status", "public", "commitment", "seed", "invite_token", "variants",
-    "turn_seconds", "due_at", "dealer", "next_game_id", "shared", "rated",
+    "turn_seconds", "due_at", "dealer", "next_game_id", "shared", "rated", "daily",
 )  # fmt: skip
 
 
@@ -223,7 +224,7 @@ def build_snapshot(
         turn_seconds=row["turn_seconds"], due_at=row["due_at"], dealt=dealt,
         seats=tuple(seats), next_game=_next_game(row["next_game_id"]), position=found,
         shared=tuple((a, b, tuple(why)) for a, b, why in row.get("shared") or ()),
-        rated=bool(row.get("rated")),
+        rated=bool(row.get("rated")), daily=bool(row.get("daily")),
     )  # fmt: skip
 
 
