@@ -11,10 +11,12 @@ a learned policy would replace it), so a change to the bot flows into the coach 
 Paired: every move is played in the same deals with the same rollout seeds, so the loss of
 the move played against the best move is measured per deal, and its mean comes with an
 interval. Two rounds: all legal moves in a few deals, then the best few and the move played
-in more; then a close call (a threshold inside the loss's interval) is judged again in more
-deals, up to ``Budget.max_worlds``, while the mark could still change. A move is marked
-only when the lower end of the interval clears the mark's threshold, so a mark holds when
-the game is judged again with other seeds (``python -m bench.analysis --reproduce``).
+in more; then a close call (a threshold inside the loss's interval) is judged again in
+twice the deals at a time, up to ``Budget.max_worlds``, while it could still clear. A move
+is marked only when the whole interval lies between two thresholds; one that still holds a
+threshold when the deals stop is a close call (``Evaluation.close``: no mark, its figures
+shown), so a mark does not flip when the game is judged again with other seeds
+(``python -m bench.analysis --reproduce``).
 
 The scale (``MARKS``, docs/coach.md): a mark weighs the chips lost against the stake, what
 the seat had riding on the game at that decision (the mean size of its result, won or paid,
@@ -23,7 +25,7 @@ Draw with a high hand that the others likely beat can lose as much as the whole 
 Blunder, though only a few chips. Each move's seeds come from its number and seat alone, so
 the same game gives the same analysis.
 
-Size: ~410 lines, kept whole: the measure, the scale and the words of a verdict (why the
+Size: ~470 lines, kept whole: the measure, the scale and the words of a verdict (why the
 better move is better, and what it is) are one judgement, read together.
 """
 
@@ -72,6 +74,10 @@ class Budget:
     # after each round, so that two judgements with other seeds compare with the same best.
     finalist_worlds: int = 512
     max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
+    # From this many deals on, a close call whose line would stay inside the interval at
+    # ``max_worlds`` is given up (docs/coach.md: the changed marks of issue 53's figures were
+    # close calls given up here that the other judgement cleared further on).
+    give_up_worlds: int = 512
     batch: int = 32  # deals a round adds at least (a round doubles the deals judged so far)
     # The loss's interval: its mean, give or take z standard errors (97.5%). A move is
     # marked only when the whole interval lies between two thresholds (docs/coach.md).
@@ -219,7 +225,7 @@ def evaluate(
         mark, close = verdict(low, high, stake)
         if not close and (not mark or n >= budget.mark_worlds):
             break  # settled
-        if close and n >= budget.finalist_worlds and _hopeless(low, high, stake, n, budget):
+        if close and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
             break
         if n >= budget.finalist_worlds:
             finalists = [best, played]
@@ -273,7 +279,7 @@ def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> 
     """Whether a close call cannot clear its threshold even at the most deals: the interval
     narrows as one over the square root of the deals, so were the loss to stay where it is,
     the interval then would still hold the threshold. The deals are then spared: the move
-    is a close call either way. (Asked only from ``finalist_worlds`` deals on: the mean of
+    is a close call either way. (Asked only from ``give_up_worlds`` deals on: the mean of
     fewer deals moves too much to give up on.)"""
     mean, half = (low + high) / 2, (high - low) / 2
     narrowed = half * math.sqrt(n / budget.max_worlds)
