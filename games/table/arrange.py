@@ -9,17 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.engine.cards import CODES, POINTS, mask_of
+from games.engine.cards import CODES, POINTS, cards_of, mask_of
 from games.engine.melds import best_arrangement, deadwood, is_set
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _rank(card: int) -> int:
@@ -40,7 +31,7 @@ def _near(a: int, b: int) -> bool:
 
 def _meld_order(meld: int) -> list[int]:
     """A set by suit, a run by rank (the same thing for a run: its cards share a suit)."""
-    cards = _cards(meld)
+    cards = cards_of(meld)
     return sorted(cards, key=_suit) if is_set(meld) else sorted(cards, key=_rank)
 
 
@@ -52,9 +43,9 @@ def arrange(hand: tuple[int, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     melds, left = best_arrangement(mask_of(hand))
     groups: list[tuple[str, tuple[str, ...]]] = [
         ("meld", tuple(CODES[c] for c in _meld_order(m)))
-        for m in sorted(melds, key=lambda m: _rank(_cards(m)[0]))
+        for m in sorted(melds, key=lambda m: _rank(cards_of(m)[0]))
     ]
-    rest = sorted(_cards(left), key=lambda c: (_rank(c), _suit(c)))
+    rest = sorted(cards_of(left), key=lambda c: (_rank(c), _suit(c)))
     while rest:
         card = rest.pop(0)
         partner = next((c for c in rest if _near(card, c)), None)
@@ -63,9 +54,8 @@ def arrange(hand: tuple[int, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         rest.remove(partner)
         groups.append(("near", (CODES[card], CODES[partner])))
     near = {code for kind, codes in groups if kind == "near" for code in codes}
-    dead = [
-        c for c in sorted(_cards(left), key=lambda c: (_rank(c), _suit(c))) if CODES[c] not in near
-    ]
+    by_rank = sorted(cards_of(left), key=lambda c: (_rank(c), _suit(c)))
+    dead = [c for c in by_rank if CODES[c] not in near]
     if dead:
         groups.append(("dead", tuple(CODES[c] for c in dead)))
     return tuple(groups)
