@@ -192,9 +192,10 @@ def piles(v: Mapping[str, Any]) -> str | None:
     return (
         f'<div id="table-piles" class="felt-part" data-seq="{v["seq"]}"{oob(v)}>'
         '<div class="piles"><button type="button" class="pile pile-stock" tabindex="-1" '
-        'disabled data-act="draw"><span class="card back" aria-hidden="true"></span>'
-        f'<span class="pile-label">{words["stock"]} <strong>{v.get("stock_left")}</strong> '
-        f'<span class="visually-hidden">{words["cards"]}</span></span></button>'
+        f'disabled data-act="draw" aria-label="{words["stock"]} {v.get("stock_left")} '
+        f'{words["cards"]}"><span class="card back" aria-hidden="true"></span>'
+        f'<span class="pile-label">{words["stock"]} <strong>{v.get("stock_left")}</strong>'
+        "</span></button>"
         '<button type="button" class="pile pile-discard" tabindex="-1" disabled '
         f'data-act="take" data-ask="{words["ask"]}" data-cancel="{words["cancel"]}">{shown}'
         f'<span class="pile-label">{words["discard"] if top else words["empty"]} '
