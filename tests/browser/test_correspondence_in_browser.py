@@ -35,7 +35,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.db.models import F
 from games.models import Game
-for _ in range(100):
+for _ in range(400):  # up to 20 s: a busy machine's bot may still be thinking
     g = Game.objects.get(pk={game})
     seat = g.seats.filter(index=g.turn_seat).select_related("user").first()
     if g.status != "playing" or (seat and seat.user_id):
@@ -70,7 +70,7 @@ FINISH = """
 import time
 from games.models import Game
 from tests.fast_games import finish
-for _ in range(100):
+for _ in range(400):  # up to 20 s: a busy machine's bot may still be thinking
     g = Game.objects.get(pk={game})
     seat = g.seats.filter(index=g.turn_seat).first()
     if g.status != "playing" or (seat and seat.user_id):

@@ -228,7 +228,9 @@ def test_filipino_at_360_px_cuts_no_word_and_speaks_one_vocabulary(browser, serv
             page.wait_for_timeout(400)  # the dealt cards' fade-in
             # and a bot's discard flying to the pile, if one was on its way
             page.wait_for_function(
-                "document.getAnimations().every(a => a.playState !== 'running')", timeout=3000
+                "document.getAnimations().every(a => a.playState !== 'running'"
+                " || a.effect.getComputedTiming().endTime === Infinity)",
+                timeout=5000,
             )
             page.screenshot(path=ARTIFACTS / f"table-words-{lang}-{size}.png")
             if size == "360x740":
