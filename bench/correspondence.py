@@ -11,9 +11,11 @@
 2. **Database size a game**: the games', seats' and moves' tables with their indexes,
    divided by the games.
 3. **The clock's due query** at that size (``games.play.clock._due_games``, as every tick
-   of every worker runs it): with nothing due, and with 50 games due, each 300 times from
-   this process (median and p95 of the round trip) and 100 times inside PostgreSQL
-   (``EXPLAIN ANALYZE``'s execution time), and the plan PostgreSQL chose.
+   of every worker runs it, its SQL read from the connection): with nothing due, and with
+   50 games due, ``--rounds`` rounds of 60 round trips from this process (the median and
+   p95 of each round and of all), 60 times inside PostgreSQL (``EXPLAIN ANALYZE``'s
+   execution time, median and p95), and the plan PostgreSQL chose; the machine's load
+   is printed beside them.
 4. **Worker CPU a move, notifications included**: ``--moves`` people's turns (half with a
    push device at a stand-in push service on 127.0.0.1, half by email through Django's
    locmem backend), each through ``moves.submit_move`` as from the page, the bots'
@@ -25,7 +27,8 @@
    page) is not timed.
 
 PostgreSQL as in production: a database of its own on ``--postgres``'s server, dropped at
-the end. The last line printed is a JSON object.
+the end (``bench.worker_site``, shared with ``bench.notifications``). The last line printed
+is a JSON object.
 """
 
 from __future__ import annotations
@@ -35,13 +38,10 @@ import io
 import json
 import os
 import random
-import statistics
-import tempfile
 import time
 from datetime import timedelta
-from pathlib import Path
 
-from bench.live_server import BenchDatabase, close_django, configure_django, server_url_from
+from bench.worker_site import add_postgres, on_own_database, quantile_ms, site_keys
 
 TURNS = (3600, 12 * 3600, 24 * 3600, 72 * 3600)
 SHAPES = (("p", "p", "b"), ("p", "b", "b"), ("p", "p", "p"), ("b", "p", "p"))
@@ -54,19 +54,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=100_000)
     p.add_argument("--people", type=int, default=5000)
     p.add_argument("--moves", type=int, default=200)
-    p.add_argument("--postgres", default=server_url_from(os.environ.get("DATABASE_URL")))
+    p.add_argument("--rounds", type=int, default=5, help="rounds of the due query's timing")
+    add_postgres(p)
     return p.parse_args(argv)
-
-
-def environment(db_url: str) -> dict[str, str]:
-    return {
-        "DJANGO_SETTINGS_MODULE": "tongits_site.settings",
-        "DATABASE_URL": db_url,
-        "TONGITS_PUSH_SERVICES": "127.0.0.1",
-        "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "TONGITS_CLOCK_IN_WORKERS": "0",
-    }
 
 
 # --- Setup ---------------------------------------------------------------------------------
@@ -186,71 +176,72 @@ def size_per_game(games: int) -> dict:
     return {"bytes_per_game": round(total / games), "tables_bytes": sizes}
 
 
-def due_query(repeat: int = 300) -> dict:
+def _the_clocks_sql(now) -> str:
+    """The due query exactly as the clock sends it (``clock._due_games``, with the first
+    board's grace as configured), read from the connection: the SQL PostgreSQL is asked to
+    explain is the one timed from this process."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.play import clock
+
+    with CaptureQueriesContext(connection) as seen:
+        clock._due_games(now, clock.MOVES_PER_RUN, set())
+    return seen.captured_queries[-1]["sql"]
+
+
+def due_query(rounds: int = 5, repeat: int = 60) -> dict:
+    """The clock's due query with nothing due and with 50 due: ``rounds`` rounds of
+    ``repeat`` round trips from this process (each round's median and p95, and those of
+    all of them), and ``repeat`` times inside PostgreSQL (``EXPLAIN ANALYZE``'s execution
+    time: the server's own, apart from the round trip and this process's share of a busy
+    machine), and the plan PostgreSQL chose."""
     from django.db import connection
     from django.utils import timezone
 
     from games.models import Game
     from games.play import clock
 
-    def timed() -> list[float]:
+    def round_trips() -> dict:
         now = timezone.now()
-        times = []
-        for _ in range(repeat):
-            t = time.perf_counter()
-            clock._due_games(now, clock.MOVES_PER_RUN, set())
-            times.append((time.perf_counter() - t) * 1000)
-        return times
+        each = []
+        for _ in range(rounds):
+            times = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                clock._due_games(now, clock.MOVES_PER_RUN, set())
+                times.append((time.perf_counter() - t) * 1000)
+            each.append(times)
+        every = [t for times in each for t in times]
+        return {
+            "p50_ms": quantile_ms(every, 50), "p95_ms": quantile_ms(every, 95),
+            "rounds_p50_ms": [quantile_ms(times, 50) for times in each],
+            "rounds_p95_ms": [quantile_ms(times, 95) for times in each],
+        }  # fmt: skip
 
-    def in_the_database() -> list[float]:
-        # The server's own time for the query (EXPLAIN ANALYZE's Execution Time): what
-        # the query costs PostgreSQL, apart from the round trip and this process's share
-        # of a busy machine's CPU.
-        qs = (
-            Game.objects.filter(
-                status__in=[Game.Status.PLAYING, Game.Status.WAITING], due_at__lte=timezone.now()
-            )
-            .order_by("due_at")
-            .values_list("pk", "seq", "turn_seconds")[: clock.MOVES_PER_RUN]
-        )
-        sql, params = qs.query.sql_with_params()
+    def in_the_database() -> dict:
+        sql = _the_clocks_sql(timezone.now())
         found = []
         with connection.cursor() as cursor:
-            for _ in range(repeat // 3):
-                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql, params)
+            for _ in range(repeat):
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)
                 found.append(cursor.fetchone()[0][0]["Execution Time"])
-        return found
+        return {"p50_ms": quantile_ms(found, 50), "p95_ms": quantile_ms(found, 95)}
 
-    nothing, nothing_db = timed(), in_the_database()
+    nothing = {"round_trip": round_trips(), "in_postgres": in_the_database()}
     # 50 games fall due: the query reads those and no more.
     due = list(Game.objects.order_by("?").values_list("pk", flat=True)[:50])
     past = timezone.now() - timedelta(seconds=1)
     kept = dict(Game.objects.filter(pk__in=due).values_list("pk", "due_at"))
     Game.objects.filter(pk__in=due).update(due_at=past)
-    some, some_db = timed(), in_the_database()
+    some = {"round_trip": round_trips(), "in_postgres": in_the_database()}
     with connection.cursor() as cursor:
-        qs = (
-            Game.objects.filter(
-                status__in=[Game.Status.PLAYING, Game.Status.WAITING], due_at__lte=timezone.now()
-            )
-            .order_by("due_at")
-            .values_list("pk", "seq", "turn_seconds")[: clock.MOVES_PER_RUN]
-        )
-        sql, params = qs.query.sql_with_params()
-        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + _the_clocks_sql(timezone.now()))
         plan = [row[0] for row in cursor.fetchall()]
     for pk, due_at in kept.items():
         Game.objects.filter(pk=pk).update(due_at=due_at)
-
-    def q(values: list[float], p: int) -> float:
-        return round(statistics.quantiles(values, n=100)[p - 1], 3)
-
-    return {
-        "none_due_p50_ms": q(nothing, 50), "none_due_p95_ms": q(nothing, 95),
-        "fifty_due_p50_ms": q(some, 50), "fifty_due_p95_ms": q(some, 95),
-        "none_due_db_p50_ms": q(nothing_db, 50), "fifty_due_db_p50_ms": q(some_db, 50),
-        "plan": plan,
-    }  # fmt: skip
+    return {"none_due": nothing, "fifty_due": some, "rounds": rounds, "repeat": repeat,
+            "plan": plan}  # fmt: skip
 
 
 def turns(n: int, rng: random.Random) -> dict:
@@ -328,55 +319,64 @@ def _turn_seat():
     return F("game__turn_seat")
 
 
-def run(games: int, n_people: int, n_moves: int, seed: int = 50) -> dict:
+def run(games: int, n_people: int, n_moves: int, seed: int = 50, rounds: int = 5) -> dict:
     import logging
 
     from django.conf import settings
 
-    from games.notifications.push import new_vapid_keys
-
-    settings.TONGITS_VAPID_PUBLIC_KEY, settings.TONGITS_VAPID_PRIVATE_KEY = new_vapid_keys()
+    site_keys()
     settings.TONGITS_BOT_PAUSE = (0.0, 0.0)
     for name in ("django_tasks", "django_tasks_db"):  # a line a task would be timed too
         logging.getLogger(name).setLevel(logging.WARNING)
     rng = random.Random(seed)
     result = {"games": games, "setup_s": round(setup(games, n_people, rng), 1)}
     result.update(size_per_game(games))
-    result["due_query"] = due_query()
+    result["load_before_due_query"] = _load()
+    result["due_query"] = due_query(rounds=rounds)
     result["move"] = turns(n_moves, rng)
+    result["load_after"] = _load()
     return result
+
+
+def _load() -> list[float]:
+    """The machine's load (1, 5 and 15 minutes), printed beside the figures."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def _due_lines(due: dict) -> list[str]:
+    lines = []
+    for key, words in (("none_due", "nothing due"), ("fifty_due", "50 due")):
+        trip, db = due[key]["round_trip"], due[key]["in_postgres"]
+        lines.append(
+            f"  {words}: round trip p50 {trip['p50_ms']} ms, p95 {trip['p95_ms']} ms "
+            f"({due['rounds']} rounds of {due['repeat']}: p50 "
+            f"{', '.join(map(str, trip['rounds_p50_ms']))} ms; p95 "
+            f"{', '.join(map(str, trip['rounds_p95_ms']))} ms); in PostgreSQL "
+            f"(EXPLAIN ANALYZE, {due['repeat']} times) p50 {db['p50_ms']} ms, p95 {db['p95_ms']} ms"
+        )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    with tempfile.TemporaryDirectory() as scratch:
-        db = BenchDatabase(args.postgres, Path(scratch))
-        try:
-            configure_django(environment(db.create()))
-            from django.core.management import call_command
-
-            call_command("migrate", verbosity=0)
-            result = run(args.games, args.people, args.moves)
-        finally:
-            close_django()
-            db.drop()
+    result = on_own_database(
+        args.postgres,
+        lambda: run(args.games, args.people, args.moves, rounds=args.rounds),
+        TONGITS_CLOCK_IN_WORKERS="0",
+    )
     due, move = result["due_query"], result["move"]
     print(f"{result['games']} waiting games made in {result['setup_s']} s")
     print(f"database: {result['bytes_per_game']} bytes a game (games, seats, moves, indexes)")
-    print(
-        f"due query: nothing due p50 {due['none_due_p50_ms']} ms, p95 {due['none_due_p95_ms']}"
-        f" ms; 50 due p50 {due['fifty_due_p50_ms']} ms, p95 {due['fifty_due_p95_ms']} ms"
-    )
-    print(
-        f"  in PostgreSQL (EXPLAIN ANALYZE): nothing due p50 {due['none_due_db_p50_ms']} ms, "
-        f"50 due p50 {due['fifty_due_db_p50_ms']} ms"
-    )
+    load = result["load_before_due_query"]
+    print(f"the clock's due query at {result['games']} games (load {load}):")
+    print("\n".join(_due_lines(due)))
     print("  plan: " + " / ".join(line.strip() for line in due["plan"] if "Scan" in line))
     print(
         f"a move: {move['cpu_ms_per_move']} ms of worker CPU ({move['moves']} moves, "
         f"{move['people_moves']} by people, {move['pushes']} pushes, {move['emails']} emails; "
         f"wall {move['wall_ms_per_move']} ms a move)"
     )
+    print(f"load after: {result['load_after']}")
     print(json.dumps(result))
 
 

@@ -12,46 +12,24 @@ each, and the last line is a JSON object. A shortcut, labelled as such: the push
 is a local stand-in answering 201 at once, so the wall time holds no network.
 
 PostgreSQL as in production: a database of its own on ``--postgres``'s server, dropped at
-the end (SQLite in a scratch folder when no server is given).
+the end (SQLite in a scratch folder when no server is given), made by ``bench.worker_site``
+as for ``bench.correspondence``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
-import tempfile
 import time
-from pathlib import Path
 
-from bench.live_server import BenchDatabase, close_django, configure_django, server_url_from
+from bench.worker_site import add_postgres, on_own_database, quantile_ms
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.notifications", description=__doc__)
     p.add_argument("--notices", type=int, default=400)
-    p.add_argument("--postgres", default=server_url_from(os.environ.get("DATABASE_URL")))
+    add_postgres(p)
     return p.parse_args(argv)
-
-
-def environment(db_url: str) -> dict[str, str]:
-    return {
-        "DJANGO_SETTINGS_MODULE": "tongits_site.settings",
-        "DATABASE_URL": db_url,
-        "TONGITS_PUSH_SERVICES": "127.0.0.1",
-        "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
-
-
-def site_keys() -> None:
-    """A VAPID key pair of the run's own, as ``manage.py vapid_keys`` makes one."""
-    from django.conf import settings
-
-    from games.notifications.push import new_vapid_keys
-
-    settings.TONGITS_VAPID_PUBLIC_KEY, settings.TONGITS_VAPID_PRIVATE_KEY = new_vapid_keys()
 
 
 def people(n: int, endpoint) -> tuple[list, int]:
@@ -101,7 +79,7 @@ def measure(n: int) -> dict:
 
 def summary(rows: list[tuple[float, float]]) -> dict:
     def ms(values: list[float], q: int) -> float:
-        return round(statistics.quantiles(values, n=100)[q - 1] * 1000, 2)
+        return quantile_ms(values, q, scale=1000)
 
     walls, cpus = [r[0] for r in rows], [r[1] for r in rows]
     return {
@@ -113,18 +91,7 @@ def summary(rows: list[tuple[float, float]]) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    with tempfile.TemporaryDirectory() as scratch:
-        db = BenchDatabase(args.postgres, Path(scratch))
-        try:
-            configure_django(environment(db.create()))
-            from django.core.management import call_command
-
-            call_command("migrate", verbosity=0)
-            site_keys()
-            result = measure(args.notices)
-        finally:
-            close_django()
-            db.drop()
+    result = on_own_database(args.postgres, lambda: measure(args.notices))
     for way, row in result.items():
         print(
             f"{way}: {row['n']} delivered; worker CPU p50 {row['cpu_p50_ms']} ms, "

@@ -377,6 +377,9 @@ TONGITS_FIRST_BOARD_GRACE = int(os.environ.get("TONGITS_FIRST_BOARD_GRACE", "30"
 # the days of vacation a year that pause their clocks (docs/correspondence.md).
 TONGITS_CORRESPONDENCE_MAX = int(os.environ.get("TONGITS_CORRESPONDENCE_MAX", "50"))
 TONGITS_VACATION_DAYS = int(os.environ.get("TONGITS_VACATION_DAYS", "14"))
+# How many days a friend's challenge to a correspondence table, and a correspondence
+# Rematch, wait for their answer (a live one: ten minutes, and TONGITS_REMATCH_SECONDS).
+TONGITS_CORRESPONDENCE_ANSWER_DAYS = int(os.environ.get("TONGITS_CORRESPONDENCE_ANSWER_DAYS", "7"))
 # A series' pause between hands: the result screen's countdown before the next deal.
 TONGITS_SERIES_PAUSE_SECONDS = int(os.environ.get("TONGITS_SERIES_PAUSE_SECONDS", "20"))
 # Sockets count their person as here for friends (games/social/presence.py).

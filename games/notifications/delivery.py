@@ -185,12 +185,21 @@ def _push(notice: Notice, said: Words, subscription_id: int) -> tuple[str, bool,
     if device is None:
         return "removed", True, 0
     message = {"title": said.title, "body": said.body, "url": said.path, "tag": said.tag}
-    ttl = int(TTL[Kind(notice.kind)].total_seconds())
-    outcome = push.send(device, message, ttl)
+    outcome = push.send(device, message, _ttl(notice))
     if outcome.gone:
         device.delete()
         log.info("Push subscription %s is gone (%s): deleted.", subscription_id, outcome.error)
     return outcome.error, outcome.gone, outcome.retry_after
+
+
+def _ttl(notice: Notice) -> int:
+    """How long the push service keeps it for a device that is off: its kind's time, or
+    while the event still stands (a correspondence challenge waits days, a live one ten
+    minutes)."""
+    expires = parse_datetime(notice.facts.get("expires") or "")
+    if expires is not None:
+        return max(1, int((expires - timezone.now()).total_seconds()))
+    return int(TTL[Kind(notice.kind)].total_seconds())
 
 
 def _email(notice: Notice, said: Words) -> str:

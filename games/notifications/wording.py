@@ -28,7 +28,8 @@ class Words:
 
 
 # How long a push service keeps a message for a device that is off: past this it is news
-# no more (a challenge expires after ten minutes; a digest goes by email).
+# no more (a digest goes by email). A notice that expires (a challenge: ten minutes, or
+# days at a correspondence table) is kept until then instead (delivery._ttl).
 TTL = {
     Kind.YOUR_TURN: timedelta(days=1),
     Kind.GAME_ENDED: timedelta(days=1),
@@ -86,6 +87,8 @@ def _challenge(facts: dict) -> Words:
         body = gettext("A series, ante %(ante)s") % {"ante": facts["ante"]}
     else:
         body = gettext("One hand")
+    if facts.get("correspondence"):
+        body = f"{body}; {gettext('a correspondence table')}"
     return Words(title, body, reverse("friends"), f"challenge-{facts['by']}")
 
 

@@ -32,7 +32,8 @@ def play_again(game_id: int, user: AbstractBaseUser, *, rematch: bool = False) -
 
     ``rematch``: if the first press makes the table, it is private (only this game's
     people may sit, by its button) and bots take the seats still open after
-    ``REMATCH_SECONDS`` (the server clock, ``fill_due``).
+    ``REMATCH_SECONDS`` (the server clock, ``fill_due``), or at a correspondence table
+    ``CORRESPONDENCE_ANSWER_DAYS``.
 
     The first person to ask makes it: the same bots in the same places around them, open
     seats for the other people. Everyone after is seated at that same table (if a seat is
@@ -71,11 +72,12 @@ def _next_table(
         turn_seconds=game.turn_seconds, rated=game.rated,
     )  # fmt: skip
     if rematch and following.status == Game.Status.WAITING:
-        # A waiting table's due_at: when the clock seats bots in its open seats.
-        # At a correspondence table the others have a turn's time to answer.
-        wait = settings.TONGITS_REMATCH_SECONDS
-        wait = max(wait, game.turn_seconds) if game.correspondence else wait
-        following.due_at = timezone.now() + timedelta(seconds=wait)
+        # A waiting table's due_at: when the clock seats bots in its open seats. At a
+        # correspondence table the others have days to answer, as a friend's challenge.
+        wait = timedelta(seconds=settings.TONGITS_REMATCH_SECONDS)
+        if game.correspondence:
+            wait = timedelta(days=settings.TONGITS_CORRESPONDENCE_ANSWER_DAYS)
+        following.due_at = timezone.now() + wait
         following.save(update_fields=["due_at"])
     return following
 

@@ -35,7 +35,7 @@ def _check_free(people: list[int], game: Game | None = None) -> None:
     locks."""
     busy = seating.playing(people, game)
     if busy:
-        raise InAnotherGame(busy)
+        raise InAnotherGame(busy, correspondence=game is not None and game.correspondence)
 
 
 def _note_shared(game: Game, seats: list[Seat]) -> None:

@@ -32,10 +32,12 @@ class NotAllowed(ServiceError):
 
 class InAnotherGame(NotAllowed):
     """A person who holds a game in play would sit at (or be dealt) another: ``people``
-    are those who hold one (``games.play.seating``)."""
+    are those who hold one (``games.play.seating``); at a ``correspondence`` table, those
+    at as many correspondence tables as one may be, told so in words of its own."""
 
-    def __init__(self, people: set[int]) -> None:
-        super().__init__(seating.IN_ANOTHER_GAME)
+    def __init__(self, people: set[int], *, correspondence: bool = False) -> None:
+        said = seating.at_correspondence_most() if correspondence else seating.IN_ANOTHER_GAME
+        super().__init__(said)
         self.people = people
 
 

@@ -311,8 +311,12 @@ def _due_at(game: Game, seat: Seat | SeatRow, now: datetime) -> datetime:
     """When the server moves for ``seat``: after a bot's short pause, or when a person's
     turn clock runs out. An away person's too: the server plays their turns no faster
     than they could have, so a game left to it takes as long as one played (and an
-    arena scores a seat it played most of as away: ``games.tournaments.scoring``)."""
+    arena scores a seat it played most of as away: ``games.tournaments.scoring``). At a
+    correspondence table a bot moves at once: nobody watches it think there, and its
+    people should find their turn waiting when they come back."""
     if seat.is_bot:
+        if game.correspondence:
+            return now
         low, high = settings.TONGITS_BOT_PAUSE
         return now + timedelta(seconds=random.uniform(low, high))
     return game.turn_started_at + timedelta(seconds=game.turn_seconds)

@@ -26,15 +26,37 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import CORRESPONDENCE_SECONDS, Game, Seat
 from games.series import hooks as series
+from games.words.text import lazy_message
 
 IN_ANOTHER_GAME = _(
     "You are playing another game: finish it before you sit at another table (a series "
     "keeps your seat until you leave it or it ends)."
 )
+
+
+def at_correspondence_most() -> Promise:
+    """The refusal at a correspondence table to someone at ``TONGITS_CORRESPONDENCE_MAX``
+    of them: what counts, and that live play is still open to them."""
+    return lazy_message(
+        lambda: (
+            ngettext(
+                "You are at %(most)s correspondence table already, as many as one person may "
+                "be: finish it, or leave a table still waiting for people, before you sit at "
+                "another. Live tables are not counted.",
+                "You are at %(most)s correspondence tables already, as many as one person may "
+                "be: finish one, or leave a table still waiting for people, before you sit at "
+                "another. Live tables are not counted.",
+                settings.TONGITS_CORRESPONDENCE_MAX,
+            )
+            % {"most": settings.TONGITS_CORRESPONDENCE_MAX}
+        )
+    )
 
 
 def lock(user_ids: Iterable[int]) -> None:

@@ -106,26 +106,39 @@ class Ranked:
 
 
 def leaderboard() -> dict[str, Any]:
-    """People by rating (at least ``MIN_GAMES`` rated games), and the bot levels apart:
-    two queries."""
+    """People by rating (at least ``MIN_GAMES`` rated games), and the bot levels apart, in
+    each category: the live one, and beside it the correspondence one (rated apart, so
+    listed apart). Four queries."""
+    live, by_post = _ranked(LIVE), _ranked(CORRESPONDENCE)
+    return {
+        "by_rating": live[0],
+        "bot_ratings": live[1],
+        "by_correspondence_rating": by_post[0],
+        "bot_correspondence_ratings": by_post[1],
+        "rating_min_games": MIN_GAMES,
+    }
+
+
+def _ranked(category: str) -> tuple[list[Ranked], list[Ranked]]:
+    # People with games enough, best first; every bot level rated in the category.
     people = (
-        Rating.objects.filter(user__isnull=False, games__gte=MIN_GAMES, category=LIVE)
+        Rating.objects.filter(user__isnull=False, games__gte=MIN_GAMES, category=category)
         .select_related("user__profile")
         .order_by(F("mu").desc(), "pk")[:LISTED]
     )
-    bots = Rating.objects.filter(category=LIVE).exclude(bot_kind="").order_by(F("mu").desc(), "pk")
-    return {
-        "by_rating": [
+    bots = Rating.objects.filter(category=category).exclude(bot_kind="")
+    return (
+        [
             Ranked(
                 display_name_for(r.user), r.user.get_username(), core.shown(r.mu, r.games), r.games
             )
             for r in people
         ],
-        "bot_ratings": [
-            Ranked(_bot_name(r.bot_kind), "", core.shown(r.mu, r.games), r.games) for r in bots
+        [
+            Ranked(_bot_name(r.bot_kind), "", core.shown(r.mu, r.games), r.games)
+            for r in bots.order_by(F("mu").desc(), "pk")
         ],
-        "rating_min_games": MIN_GAMES,
-    }
+    )
 
 
 def _bot_name(kind: str) -> str:

@@ -32,10 +32,8 @@ class News:
 
     @cached_property
     def challenges(self) -> list[Challenge]:
-        found = list(services.challenges_for(self.user_id))
-        for challenge in found:  # its toast leaves the screen then
-            challenge.expires_at = challenge.created_at + services.CHALLENGE_TTL
-        return found
+        # Each with its expires_at: its toast leaves the screen then.
+        return services.with_expiry(services.challenges_for(self.user_id))
 
     @cached_property
     def requests(self) -> list[Friendship]:

@@ -55,7 +55,7 @@ def friends_context(user: AbstractBaseUser) -> dict[str, Any]:
         "requests": list(services.requests_for(user.pk)),
         "sent": list(services.requests_sent(user.pk)),
         "challenges": list(services.challenges_for(user.pk)),
-        "challenges_sent": list(services.challenges_sent(user.pk)),
+        "challenges_sent": services.with_expiry(services.challenges_sent(user.pk)),
         "blocked": [b.blocked for b in blocked],
         "hidden": presence.is_hidden(user.pk),
         "antes": Series.ANTES,

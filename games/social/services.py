@@ -8,15 +8,16 @@ request and a challenge are also told on the person's phone or by email
 person is never told anything about the block: their request or challenge to the person
 who blocked them is kept and looks sent to them, but never reaches that person.
 
-Size: ~400 lines, kept whole: every write of friendships, blocks and challenges and the
+Size: ~510 lines, kept whole: every write of friendships, blocks and challenges and the
 order of their locks, which a split would scatter over modules that must agree on it.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -30,7 +31,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import display_name_for
 from games import bots
-from games.models import CORRESPONDENCE_TURNS, Game
+from games.models import CORRESPONDENCE_SECONDS, CORRESPONDENCE_TURNS, Game, is_correspondence
 from games.notifications import notices
 from games.notifications.models import Kind
 from games.play import tables, telling
@@ -43,7 +44,8 @@ from games.words.text import lazy_message
 
 # Sent after the commit of a new friendship, with both people's ``user_ids``.
 friends_made = Signal()
-# A challenge nobody answered is dropped after this long.
+# A challenge nobody answered is dropped after this long (a live table's: one to a
+# correspondence table waits ``TONGITS_CORRESPONDENCE_ANSWER_DAYS``, ``challenge_ttl``).
 CHALLENGE_TTL = timedelta(minutes=10)
 MAX_FRIENDS = 200
 
@@ -139,14 +141,38 @@ def requests_sent(user_id: int) -> QuerySet[Friendship]:
     )
 
 
+def challenge_ttl(turn_seconds: int) -> timedelta:
+    """How long a challenge waits for its answer: ten minutes for a live table; days for
+    a correspondence one, whose friend may be asleep in another time zone."""
+    if is_correspondence(turn_seconds):
+        return timedelta(days=settings.TONGITS_CORRESPONDENCE_ANSWER_DAYS)
+    return CHALLENGE_TTL
+
+
+def expires_at(found: Challenge) -> datetime:
+    """When ``found`` stops waiting for its answer (both people are shown it)."""
+    return found.created_at + challenge_ttl(found.turn_seconds)
+
+
+def with_expiry(found: Iterable[Challenge]) -> list[Challenge]:
+    """These challenges, each with its ``expires_at``, for the pages that show it."""
+    made = list(found)
+    for challenge in made:
+        challenge.expires_at = expires_at(challenge)
+    return made
+
+
+def _fresh() -> Q:
+    # Still waiting: a live challenge's ten minutes, a correspondence challenge's days.
+    now, slow = timezone.now(), Q(turn_seconds__gte=CORRESPONDENCE_SECONDS)
+    days = timedelta(days=settings.TONGITS_CORRESPONDENCE_ANSWER_DAYS)
+    return (~slow & Q(created_at__gte=now - CHALLENGE_TTL)) | (slow & Q(created_at__gte=now - days))
+
+
 def challenges_for(user_id: int) -> QuerySet[Challenge]:
     """Challenges waiting for ``user_id``'s answer: fresh, and from nobody they blocked."""
     return (
-        Challenge.objects.filter(
-            to_user_id=user_id,
-            status=Challenge.Status.PENDING,
-            created_at__gte=timezone.now() - CHALLENGE_TTL,
-        )
+        Challenge.objects.filter(_fresh(), to_user_id=user_id, status=Challenge.Status.PENDING)
         .exclude(from_user_id__in=Block.objects.filter(blocker_id=user_id).values("blocked_id"))
         .select_related("from_user__profile")
         .order_by("-created_at")
@@ -155,11 +181,7 @@ def challenges_for(user_id: int) -> QuerySet[Challenge]:
 
 def challenges_sent(user_id: int) -> QuerySet[Challenge]:
     return (
-        Challenge.objects.filter(
-            from_user_id=user_id,
-            status=Challenge.Status.PENDING,
-            created_at__gte=timezone.now() - CHALLENGE_TTL,
-        )
+        Challenge.objects.filter(_fresh(), from_user_id=user_id, status=Challenge.Status.PENDING)
         .select_related("to_user__profile")
         .order_by("-created_at")
     )
@@ -380,11 +402,11 @@ def challenge(
 
 
 def _notify_challenge(made: Challenge, user: AbstractBaseUser) -> None:
-    # On the friend's phone too; past its ten minutes it is not sent (quiet hours included).
+    # On the friend's phone too; past its time it is not sent (quiet hours included).
     notices.tell(
         made.to_user_id, Kind.CHALLENGE, f"challenge:{made.pk}",
-        expires=made.created_at + CHALLENGE_TTL, name=display_name_for(user), by=user.pk,
-        ante=made.ante,
+        expires=expires_at(made), name=display_name_for(user), by=user.pk,
+        ante=made.ante, correspondence=is_correspondence(made.turn_seconds),
     )  # fmt: skip
 
 
@@ -419,7 +441,7 @@ def _locked_challenge(challenge_id: int | str) -> Challenge:
 
 
 def _waiting(found: Challenge) -> bool:
-    fresh = found.created_at >= timezone.now() - CHALLENGE_TTL
+    fresh = timezone.now() <= expires_at(found)
     return found.status == Challenge.Status.PENDING and fresh
 
 

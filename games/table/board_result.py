@@ -202,9 +202,13 @@ def _next_game(v: Mapping[str, Any]) -> str:
         label = gettext("Join the next game")
     else:
         label = gettext("Play again")
+    waits = following.get("waits") if way == "join" else ""
+    said = gettext("It waits %(left)s for your answer.") % {"left": waits} if waits else ""
     again = (
         f'<form method="post" action="{action}" hx-post="{action}" class="again-form">'
-        f'{hidden}<button type="submit" class="button">{label}</button></form>'
+        f'{hidden}<button type="submit" class="button">{label}</button>'
+        + (f' <span class="muted rematch-waits">{esc(said)}</span>' if said else "")
+        + "</form>"
     )
     if way is not None:
         return again

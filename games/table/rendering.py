@@ -28,12 +28,13 @@ from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.timesince import timeuntil
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 
 from games.engine import Move, SeatView, seat_view
 from games.engine.cards import codes_of
 from games.engine.state import Phase
-from games.models import Game
+from games.models import Game, is_correspondence
 from games.play.live import snapshots
 from games.play.live.snapshots import SeatRow, Snapshot
 from games.table import board_html
@@ -302,8 +303,12 @@ def next_game_context(table: Table) -> dict[str, Any] | None:
     if table.mine is None:
         return {"way": "watch", "url": url} if following.public else None
     if following.status == Game.Status.WAITING:
-        # A rematch's table has a deadline for its open seats (after_game.play_again).
-        return {"way": "join", "url": url, "rematch": following.rematch}
+        # A rematch's table has a deadline for its open seats (after_game.play_again),
+        # days away at a correspondence table: then it is said.
+        slow = is_correspondence(table.game.turn_seconds)
+        waits = following.rematch and following.due_at and slow
+        left = timeuntil(following.due_at) if waits else ""
+        return {"way": "join", "url": url, "rematch": following.rematch, "waits": left}
     return {"way": "full", "url": url if following.public else ""}
 
 

@@ -145,6 +145,7 @@ class NextGame:
     public: bool
     users: frozenset[int]
     rematch: bool = False  # its open seats go to bots at a deadline (play_again(rematch=True))
+    due_at: datetime | None = None  # that deadline (days away at a correspondence table)
 
 
 @dataclass(frozen=True)
@@ -236,7 +237,8 @@ def _next_game(pk: int | None) -> NextGame | None:
         return None
     users = Seat.objects.filter(game_id=pk, user__isnull=False).values_list("user_id", flat=True)
     rematch = row["status"] == Game.Status.WAITING and row["due_at"] is not None
-    return NextGame(pk, row["status"], row["public"], frozenset(users), rematch)
+    due = row["due_at"] if rematch else None
+    return NextGame(pk, row["status"], row["public"], frozenset(users), rematch, due)
 
 
 def snapshot_row(game: Game) -> dict[str, Any]:
