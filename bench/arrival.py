@@ -81,10 +81,13 @@ class Costs:
         self.statuses: dict[str, Counter] = defaultdict(Counter)
         self.queries: dict[str, int] = {}
         self.profile_kind = profile
-        self.profile = cProfile.Profile() if profile else None
+        self.profile = cProfile.Profile(time.process_time) if profile else None
 
-    def measure(self, kind: str, call, clock=time.process_time):
+    def measure(self, kind: str, call, clock=time.process_time, count: bool = False):
+        """``count``: also count this request's queries (outside its time)."""
         profiling = self.profile is not None and kind == self.profile_kind
+        if count:
+            return self.count_queries(kind, lambda: self.measure(kind, call, clock))
         if profiling:
             self.profile.enable()
         start = clock()
@@ -204,9 +207,10 @@ def arrive(opts: argparse.Namespace, costs: Costs) -> tuple[int, list]:
             lambda c=client, tok=token: c.post(
                 f"/tournaments/{t.pk}/join/", {"csrfmiddlewaretoken": tok, "invite": ""}
             ),
+            count=i == 5,
         )
         assert joined.status_code == 302, joined.status_code
-        back = costs.measure("page after joining", lambda c=client: c.get(page_url))
+        back = costs.measure("page after joining", lambda c=client: c.get(page_url), count=i == 5)
         live = LIVE_URL.search(text(back)).group(1).replace("&amp;", "&")
         for _ in range(3):  # the page's board may be a second old: its row comes in a poll
             first = htmx(client, live)
@@ -267,7 +271,11 @@ async def start_tables(tables: list[tuple[int, list]], opts, costs: Costs) -> No
             client = client_for(cookie, index)
             page = await sync_to_async(
                 lambda c=client: (
-                    costs.measure("table page", lambda: c.get(f"/games/{game_id}/"))
+                    costs.measure(
+                        "table page",
+                        lambda: c.get(f"/games/{game_id}/"),
+                        count="table page" not in costs.queries,
+                    )
                     if measure_pages
                     else c.get(f"/games/{game_id}/")
                 )
@@ -317,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         if costs.profile is not None:
             pstats.Stats(costs.profile).sort_stats(
                 os.environ.get("SORT", "cumulative")
-            ).print_stats(45)
+            ).print_stats(os.environ.get("PATTERN", ""), int(os.environ.get("LINES", "45")))
         print(json.dumps({"people": opts.people, "tables": opts.tables, **report}))
         return 0
     finally:

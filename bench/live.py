@@ -64,6 +64,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "their next table's page, as before the next game came over the table's socket",
     )
     p.add_argument(
+        "--join-pages", action="store_true",
+        help="with --arena: nobody is entered beforehand; each person loads the page and "
+        "posts Join from it with its CSRF token (bench/live_pages.py)",
+    )  # fmt: skip
+    p.add_argument(
+        "--play-again", action="store_true",
+        help="plain tables: after each game its people press Play again, posted to the "
+        "worker, and load the new table's page before its socket (bench/live_pages.py)",
+    )  # fmt: skip
+    p.add_argument(
         "--profile-pairing", action="store_true",
         help="with --arena: profile one pairing of --people in this process, and stop",
     )  # fmt: skip
@@ -130,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     django_ready = False
     try:
         env = site_env(database.create(), opts.redis, scratch, bots=opts.bots)
+        if opts.play_again or opts.join_pages:  # each person from an address of their own
+            env["TONGITS_TRUSTED_PROXIES"] = "1"
         setup_django(env)
         django_ready = True
         say(f"database {database.name if opts.postgres else 'sqlite'} migrated")

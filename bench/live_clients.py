@@ -98,12 +98,16 @@ class Expect:
 class Table:
     """The sockets of one table; it moves on to a new game when all have seen the end."""
 
+    client_class: type[Client]  # Client, set below (bench/live_pages.py: its own)
+
     def __init__(self, bench: Bench, index: int, users: list[int], cookies: list[str]) -> None:
         self.bench = bench
         self.index = index
         self.users = users
         self.game_id: int | None = None
-        self.clients = [Client(bench, self, i, cookie) for i, cookie in enumerate(cookies)]
+        self.clients = [
+            self.client_class(bench, self, i, cookie) for i, cookie in enumerate(cookies)
+        ]
         self.expected: dict[int, Expect] = {}
         self.arrived = 0
         self.changed = asyncio.Event()
@@ -231,7 +235,7 @@ class Client:
                 ws = await connect(
                     f"ws://127.0.0.1:{worker.port}/ws/game/{game_id}/",
                     origin=f"http://127.0.0.1:{worker.port}",
-                    additional_headers={"Cookie": self.cookie},
+                    additional_headers={"Cookie": self.socket_cookie()},
                     open_timeout=self.bench.open_timeout,
                     max_size=None,
                 )  # fmt: skip
@@ -244,6 +248,9 @@ class Client:
             return None
         stats.handshakes["accepted"] += 1
         return ws
+
+    def socket_cookie(self) -> str:
+        return self.cookie
 
     async def listen(self, ws: ClientConnection, frame: str = "") -> int | None:
         """Play on this socket until it closes; its close code (None: a reload of ours).
@@ -385,6 +392,9 @@ class Client:
         stats.sent += 1
         stats.sent_ids.add((self.game_id, client_move_id))
         await self.ws.send(text)
+
+
+Table.client_class = Client
 
 
 class _no_limit:

@@ -19,6 +19,7 @@ from typing import Any
 
 from bench.live_clients import Bench, Client, Table
 from bench.live_figures import latency, ms, pct, say
+from bench.live_pages import AgainTable
 from bench.live_server import Workers, configure_django, restart_redis
 from bench.live_site import (
     advance,
@@ -165,7 +166,8 @@ class LiveRun(Bench):
         people = await self.orm(make_people, self.opts.tables * per_table)
         for index in range(self.opts.tables):
             mine = people[index * per_table : (index + 1) * per_table]
-            table = Table(self, index, [u for u, _ in mine], [c for _, c in mine])
+            kind = AgainTable if self.opts.play_again else Table
+            table = kind(self, index, [u for u, _ in mine], [c for _, c in mine])
             bots = self.opts.bots and self.opts.bot_level
             table.game_id = await self.orm(make_game, table.users, bots)
             if self.opts.stagger and not bots:
@@ -330,7 +332,8 @@ class LiveRun(Bench):
         worker_ms = (end.worker_cpu_s - start.worker_cpu_s) * 1000
         client_pct = 100 * (end.own_cpu_s - start.own_cpu_s) / seconds
         return {
-            "mode": f"{opts.bot_level} bots" if opts.bots else "people",
+            "mode": (f"{opts.bot_level} bots" if opts.bots else "people")
+            + (", Play again through the worker" if opts.play_again else ""),
             "database": "postgresql" if opts.postgres else "sqlite",
             "channel_layer": "redis" if opts.redis else "memory",
             "workers": opts.workers,

@@ -95,6 +95,9 @@ MIDDLEWARE = [
     # HTML pages gzipped (below WhiteNoise, so static files never reach it; above all that
     # writes a page). Why BREACH does not apply: tongits_site/middleware.py.
     "tongits_site.middleware.CompressPages",
+    # A tournament page's poll that finds nothing new for its watcher: a 204 from two raw
+    # queries, before the sessions and the user are loaded (the rest goes on to the view).
+    "games.tournaments.quick_poll.QuickPoll",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The session key a request came with: a log-in moves or ends its sockets (accounts/).
     "accounts.sockets.SessionKeyAtStart",

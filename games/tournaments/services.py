@@ -172,11 +172,20 @@ def _locked(tournament_id: int) -> Tournament:
         raise NotAllowed(NO_SUCH_TOURNAMENT) from None
 
 
-def _changed(tournament_id: int) -> None:
+def _changed(tournament_id: int, locked: Tournament | None = None) -> None:
     """What its page shows has changed: a new revision (the standings are computed again
     once per revision, ``standings.board``); and its pool may have: the server clock looks
-    at it now (at its start, before it)."""
+    at it now (at its start, before it). ``locked``: its row, read under its lock in this
+    transaction, from which the new values are worked out here (an update with the
+    database's expressions cost a crowd's Join a fifth of its CPU)."""
     now = timezone.now()
+    if locked is not None:
+        soonest = max(now, locked.starts_at)
+        locked.rev += 1
+        if locked.due_at is not None and locked.due_at > soonest:
+            locked.due_at = soonest
+        locked.save(update_fields=["rev", "due_at"])
+        return
     soonest = Greatest(Value(now), F("starts_at"))
     Tournament.objects.filter(pk=tournament_id).update(
         rev=F("rev") + 1,
@@ -198,14 +207,16 @@ def join(tournament_id: int, user: AbstractBaseUser, *, invite_token: str | None
             raise NotAllowed(
                 _("Rated tournaments are for players with an account: claim yours to join.")
             )
-        entry, _made = Entry.objects.get_or_create(
-            tournament=t, user=user, defaults={"waiting_since": now}
-        )
+        # No other join of this person to it can come between (the tournament's row is
+        # locked): no savepoint for a get_or_create's race.
+        entry = Entry.objects.filter(tournament=t, user=user).first()
+        if entry is None:
+            entry = Entry.objects.create(tournament=t, user=user, waiting_since=now)
         entry.tournament = t  # as locked here: its page reads it without a query
         if entry.state != Entry.State.ACTIVE:
             entry.state, entry.waiting_since = Entry.State.ACTIVE, now
             entry.save(update_fields=["state", "waiting_since"])
-        _changed(t.pk)
+        _changed(t.pk, locked=t)
     return entry
 
 
@@ -221,7 +232,7 @@ def _set_state(tournament_id: int, user: AbstractBaseUser, state: str) -> Entry:
             raise NotAllowed(_("You withdrew from this tournament: join it again to play."))
         entry.state = state
         entry.save(update_fields=["state"])
-        _changed(tournament_id)
+        _changed(tournament_id, locked=t)
     return entry
 
 
