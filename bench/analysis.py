@@ -99,6 +99,15 @@ def compare(rows: list[dict], a: int, b: int) -> dict:
         "marked_same": sum(x["mark"] == y["mark"] for x, y in marked),
         "blunder_unmarked": len(flips),
         "blunder_close": sum(x["close"] or y["close"] for x, y in flips),
+        # The marked moves that changed: a mark against a close call, against a quiet move
+        # (neither a mark nor a close call), or against another mark (a level).
+        "mark_close": sum(
+            not (x["mark"] and y["mark"]) and (x["close"] or y["close"]) for x, y in marked
+        ),
+        "mark_quiet": sum(
+            not (x["mark"] and y["mark"]) and not (x["close"] or y["close"]) for x, y in marked
+        ),
+        "level": sum(x["mark"] != y["mark"] and bool(x["mark"] and y["mark"]) for x, y in marked),
         "close": [sum(x["close"] for x, _ in pairs), sum(y["close"] for _, y in pairs)],
     }
 
@@ -232,7 +241,9 @@ def report(games: list[dict], salts: tuple[str, ...], args) -> None:
                 f"{_share(c['same'], c['moves'])}; marked moves carrying the same mark: "
                 f"{_share(c['marked_same'], c['marked'])}; Blunder <-> no mark: "
                 f"{c['blunder_unmarked']} ({c['blunder_close']} of them a close call); "
-                f"close calls {c['close'][0]} / {c['close'][1]}"
+                f"close calls {c['close'][0]} / {c['close'][1]}; the marks that changed: "
+                f"{c['mark_close']} against a close call, {c['mark_quiet']} against a quiet "
+                f"move, {c['level']} another level"
             )  # fmt: skip
         first = result["pairs"][f"{salts[0]}:{salts[1]}"]
         result["marks_same"] = first["same"]
