@@ -205,9 +205,15 @@ def _greedy_discard(r: Reading) -> Move:
 # --- Colluders --------------------------------------------------------------------------
 
 
-def colluder(partner: int, share: float, base: str = "greedy", kind: str = "full") -> Policy:
+def colluder(
+    partner: int, share: float, base: str = "greedy", kind: str = "full", decide=None
+) -> Policy:
     """A seat that shares hands with ``partner`` and plays ``kind`` of collusion in
-    ``share`` of its decisions, on ``base`` (a base or an honest style) in the rest."""
+    ``share`` of its decisions, on ``base`` (a base or an honest style) in the rest.
+    ``decide`` (a ``random.Random``) draws which decisions, apart from the game's own
+    randomness, so that a deal played honestly and colluding stays the same game until
+    the first decision that differs (the gains' common random numbers); without it the
+    game's generator draws them."""
     act = _KIND_ACTS[kind]
 
     def policy(state: GameState, seat: int, rng: random.Random) -> Move:
@@ -216,22 +222,22 @@ def colluder(partner: int, share: float, base: str = "greedy", kind: str = "full
             move = base_move(base, state, seat, rng, r)
         else:
             move = _STYLES[base](state, seat, rng, r, choose_read(r))
-        if share < 1.0 and rng.random() >= share:
+        if share < 1.0 and (decide or rng).random() >= share:
             return move
         return act(state, seat, partner, r, move)
 
     return policy
 
 
-def kind_policies(kind: str, pair: tuple[int, int], bases: tuple[str, str]):
+def kind_policies(kind: str, pair: tuple[int, int], bases: tuple[str, str], decide=None):
     """The two colluding seats' policies of a kind (seat ``pair[0]`` first, on
-    ``bases[0]``)."""
+    ``bases[0]``); ``decide`` as for ``colluder``."""
     a, b = pair
     if kind in SERIES_KINDS:  # the first seat dumps, the second receives and plays honestly
         return colluder(b, FULL, bases[0], kind), honest(bases[1])
     share = {"light": LIGHT, "mixed-50": 0.5, "mixed-25": 0.25, "mixed-10": 0.1}.get(kind, FULL)
     act = "full" if kind == "light" or kind.startswith("mixed") else kind
-    return colluder(b, share, bases[0], act), colluder(a, share, bases[1], act)
+    return colluder(b, share, bases[0], act, decide), colluder(a, share, bases[1], act, decide)
 
 
 def _full(state: GameState, seat: int, partner: int, r: Reading, move: Move) -> Move:

@@ -68,6 +68,20 @@ def style_edges(games: int, seed: int) -> dict[str, float]:
     return {k: sums[k] / max(counts[k], 1) for k in styles}
 
 
+def hard_edge(games: int, seed: int) -> float:
+    """Hard's mean chips a game in one seat beside two styles drawn at random (Hard is
+    slow, so it is measured apart, on fewer games, and only when a base is Hard)."""
+    rng = random.Random(seed + 5)
+    total = 0.0
+    for i in range(games):
+        kinds = [rng.choice((*HONEST, "tuned", "random")) for _ in range(2)]
+        seat = rng.randrange(3)
+        kinds.insert(seat, "hard")
+        game = play(seed * 2_000_003 + i, [honest(k) for k in kinds], i)
+        total += game.chips[seat]
+    return total / max(games, 1)
+
+
 EDGES: dict[str, float] = {}
 
 
@@ -96,7 +110,7 @@ def run_pair(job: tuple) -> dict:
             at_roc = score.score
         if score.flagged and not first:
             first = hand + 1
-            if stop and hand + 1 >= ROC_HANDS:
+            if stop and hand + 1 >= stop:
                 break
     return {
         "group": group, "kind": kind, "base": base, "first": first, "peak": score.peak,
@@ -161,7 +175,8 @@ def colluding_jobs(args) -> list[tuple]:
         for b, base in enumerate(bases):
             for i in range(args.colluding_pairs):
                 seed_i = seed + k * 100_000 + b * 10_000 + i
-                jobs.append(("colluding", kind, base, seed_i, args.hands, True, args.edges))
+                stop = 1 if args.stop_at_flag else ROC_HANDS
+                jobs.append(("colluding", kind, base, seed_i, args.hands, stop, args.edges))
     return jobs
 
 
@@ -268,6 +283,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--timed-games", type=int, default=10_000)
     parser.add_argument("--edge-games", type=int, default=4000, help="games to measure edges")
+    parser.add_argument("--hard-edge-games", type=int, default=300, help="games for Hard's edge")
+    parser.add_argument("--hard-edge", type=float, help="Hard's edge, measured before")
+    parser.add_argument(
+        "--stop-at-flag",
+        action="store_true",
+        help="a colluding pair stops when flagged, not after 100 hands (no ROC: for Hard)",
+    )
     parser.add_argument("--only", choices=("honest", "colluding", "cost"), help="one part only")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
@@ -281,6 +303,10 @@ def main(argv: list[str] | None = None) -> int:
         args.kinds, args.bases = args.kinds or "full,soft,dump", "greedy"
     started = time.perf_counter()
     args.edges = style_edges(args.edge_games, args.seed)
+    if "hard" in args.bases.split(","):
+        args.edges["hard"] = args.hard_edge
+        if args.hard_edge is None:
+            args.edges["hard"] = hard_edge(args.hard_edge_games, args.seed)
     print(
         "edges (mean chips a game by style): "
         + ", ".join(f"{k} {v:+.2f}" for k, v in args.edges.items())

@@ -29,7 +29,12 @@ from .fairplay_sim import play, play_series
 SERIES_HANDS = 12
 PAIRS = ((0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1))
 # Kinds played on Hard's base (about a second a move, so few deals).
-HARD_KINDS = ("full", "light", "soft", "stealth")
+HARD_KINDS = ("full", "feed", "light", "stealth", "soft")
+
+
+# The honest game of a deal, kept: Hard's rows share their deals, so each is played once
+# for all the kinds (a process's own; Hard is measured in one process).
+_HONEST: dict[tuple, tuple[int, int, int]] = {}
 
 
 def one_deal(kind: str, base: str, seed: int) -> tuple[float, float]:
@@ -41,14 +46,19 @@ def one_deal(kind: str, base: str, seed: int) -> tuple[float, float]:
         bases = [rng.choice(MIXED_BASES) for _ in range(3)]
     fair = [honest(b) for b in bases]
     cheat = list(fair)
-    cheat[pair[0]], cheat[pair[1]] = kind_policies(kind, pair, (bases[pair[0]], bases[pair[1]]))
+    decide = random.Random(seed ^ 0x5EED)  # which decisions collude, apart from the game's rng
+    chosen = (bases[pair[0]], bases[pair[1]])
+    cheat[pair[0]], cheat[pair[1]] = kind_policies(kind, pair, chosen, decide)
     if kind in SERIES_KINDS:
         _, with_cheat = play_series(seed, cheat, SERIES_HANDS, 1)
         _, without = play_series(seed, fair, SERIES_HANDS, 1)
         hands = SERIES_HANDS
     else:
         with_cheat = play(seed, cheat, seed).chips
-        without = play(seed, fair, seed).chips
+        key = (seed, tuple(bases))
+        if key not in _HONEST:
+            _HONEST[key] = play(seed, fair, seed).chips
+        without = _HONEST[key]
         hands = 1
     gain = sum(with_cheat[s] - without[s] for s in pair) / hands
     return gain, (with_cheat[pair[1]] - without[pair[1]]) / hands
@@ -60,7 +70,9 @@ def _job(args: tuple[str, str, list[int]]) -> list[tuple[float, float]]:
 
 
 def measure(kind: str, base: str, deals: int, seed: int, jobs: int) -> dict:
-    seeds = [seed * 1_000_003 + hash_kind(kind, base) * 10_007 + i for i in range(deals)]
+    # Hard's kinds play the same deals (their honest games are played once).
+    salt = hash_kind("", base) if base == "hard" else hash_kind(kind, base)
+    seeds = [seed * 1_000_003 + salt * 10_007 + i for i in range(deals)]
     chunks = [(kind, base, seeds[i::jobs]) for i in range(jobs)]
     if jobs > 1:
         with Pool(jobs) as pool:
@@ -92,7 +104,7 @@ def plan(deals: int, hard_deals: int) -> list[tuple[str, str, int]]:
     out = []
     for kind in KINDS:
         bases = ("mixed",) if kind.startswith("mixed") else ("greedy", "easy")
-        out += [(kind, base, deals) for base in bases]
+        out += [(kind, base, deals) for base in bases if deals]
     if hard_deals:
         out += [(kind, "hard", hard_deals) for kind in HARD_KINDS]
     return out

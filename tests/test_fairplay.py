@@ -90,6 +90,19 @@ def test_honest_pairs_of_every_style_are_not_flagged():
         assert score.peak < THRESHOLD / 2
 
 
+def test_a_gain_compares_the_same_game_played_honestly_and_colluding():
+    # Easy's base draws from the game's generator. A colluder that draws which decisions
+    # collude from its own generator, and colludes in none, plays the honest game move for
+    # move; one drawing from the game's generator plays another game. So a deal's gain
+    # (bench.fairplay_gain) is the collusion's alone, not the luck of a different game.
+    fair = [honest("easy")] * 3
+    apart = [colluder(b, 0.0, "easy", "full", random.Random(b)) for b in (1, 0)]
+    mixed_in = [colluder(1, 0.0, "easy"), colluder(0, 0.0, "easy"), fair[2]]
+    seeds = range(20, 26)
+    assert all(_play(s, [*apart, fair[2]]) == _play(s, fair) for s in seeds)
+    assert any(_play(s, mixed_in) != _play(s, fair) for s in seeds)
+
+
 def test_evidence_does_not_depend_on_the_order_of_the_games():
     games = [game_features(new_game(s), _colluding(s)) for s in range(6)]
     forward, backward = PairScore(), PairScore()
