@@ -194,12 +194,12 @@ def _push(notice: Notice, said: Words, subscription_id: int) -> tuple[str, bool,
 
 def _ttl(notice: Notice) -> int:
     """How long the push service keeps it for a device that is off: its kind's time, or
-    while the event still stands (a correspondence challenge waits days, a live one ten
-    minutes)."""
+    longer while the event still stands (a correspondence challenge waits days)."""
+    kept = TTL[Kind(notice.kind)]
     expires = parse_datetime(notice.facts.get("expires") or "")
     if expires is not None:
-        return max(1, int((expires - timezone.now()).total_seconds()))
-    return int(TTL[Kind(notice.kind)].total_seconds())
+        kept = max(kept, expires - timezone.now())
+    return int(kept.total_seconds())
 
 
 def _email(notice: Notice, said: Words) -> str:

@@ -28,8 +28,8 @@ class Words:
 
 
 # How long a push service keeps a message for a device that is off: past this it is news
-# no more (a digest goes by email). A notice that expires (a challenge: ten minutes, or
-# days at a correspondence table) is kept until then instead (delivery._ttl).
+# no more (a challenge expires after ten minutes; a digest goes by email). One that
+# stands longer (a correspondence challenge: days) is kept until it ends (delivery._ttl).
 TTL = {
     Kind.YOUR_TURN: timedelta(days=1),
     Kind.GAME_ENDED: timedelta(days=1),

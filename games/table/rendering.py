@@ -199,6 +199,16 @@ def _waiting_context(table: Table, names: list[str]) -> dict[str, Any]:
     invite = ""
     if table.mine is not None:  # the token lets people into a private table
         invite = reverse("invite", args=[table.game.invite_token])
+    said = ngettext(
+        "Waiting for %(n)s more player to sit down.",
+        "Waiting for %(n)s more players to sit down.",
+        missing,
+    ) % {"n": missing}
+    game = table.game
+    if game.due_at is not None and is_correspondence(game.turn_seconds):
+        # A correspondence Rematch waits days for the others (after_game.play_again).
+        left = gettext("Bots take the open seats in %(left)s.") % {"left": timeuntil(game.due_at)}
+        said = f"{said} {left}"
     return {
         "waiting": True,
         "waiting_seats": [
@@ -206,12 +216,7 @@ def _waiting_context(table: Table, names: list[str]) -> dict[str, Any]:
             for s in table.seats
         ],
         "invite_path": invite,
-        "turn_text": ngettext(
-            "Waiting for %(n)s more player to sit down.",
-            "Waiting for %(n)s more players to sit down.",
-            missing,
-        )
-        % {"n": missing},
+        "turn_text": said,
     }
 
 

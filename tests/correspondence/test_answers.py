@@ -121,6 +121,9 @@ def test_a_correspondence_rematch_waits_days_for_the_others_and_says_so(
     client.force_login(bob)
     page = client.get(reverse("table", args=[game.pk])).content.decode()
     assert "Accept the rematch" in page and "It waits 4" in page and "for your answer" in page
+    client.force_login(alice)  # who asked, at the new table
+    page = client.get(reverse("table", args=[following.pk])).content.decode()
+    assert "Bots take the open seats in 4" in page
     assert after_game.fill_due(following.pk, timezone.now() + timedelta(days=5, minutes=1))
 
 
