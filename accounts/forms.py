@@ -45,8 +45,12 @@ class ClaimForm(SignupForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name",)
-        labels = {"display_name": _("Display name")}
+        fields = ("display_name", "suggest_throw")
+        labels = {
+            "display_name": _("Display name"),
+            "suggest_throw": _("Suggest a card to throw"),
+        }
+        widgets = {"suggest_throw": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
