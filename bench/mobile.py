@@ -15,11 +15,15 @@ up and 400 ms round trip). It prints:
   the pages noted: DOMContentLoaded, load, the table's socket open, its first frame);
 - the table's first load in a fresh browser (with the guest's session): bytes as received
   (encoded, headers included) and requests, from the page's own target;
-- move -> your board updated, p50 and p95 over ``--moves`` of your moves (the bots answer
-  at once; a finished game is followed by Play again), timed in the page from the click
-  on the move's button to the new board painted (MOVE_CLOCK), with its parts (to the
-  frame in, swapped in, painted), and, for comparison, as Playwright sees it from outside
-  (its own click and polling included). From here on the relay is the slow line (the same
+- tap -> the card visibly moved and tap -> your board updated, p50 and p95 over
+  ``--moves`` of your moves (the bots answer at once; a finished game is followed by Play
+  again), and by kind: draw, take and discard each by its button and by a tap on the
+  stock or the discard pile (``stock``, ``pile-take``, ``pile-throw``), meld, lay off;
+  ``--per-kind N`` plays on until draw and discard by both ways have N each. Timed in
+  the page from the tap (its pointerdown's timeStamp) to the first frame whose cards on
+  screen differ (MOVE_CLOCK), and to the new board painted, with its parts (to the frame
+  in, swapped in, painted), and, for comparison, as Playwright sees it from outside (its
+  own tap and polling included). From here on the relay is the slow line (the same
   rate and round trip, on the bytes actually sent) and Chrome's emulation is off: Chrome
   puts no latency on a socket's frames and throttles them by their inflated size (see
   ``Relay``);
@@ -317,6 +321,7 @@ KINDS = ("draw", "stock", "take", "pile-take", "discard", "pile-throw", "meld", 
 BY_PILE = {"draw": ("stock", ".pile-stock"), "take": ("pile-take", ".pile-discard"),
            "discard": ("pile-throw", ".pile-discard")}  # fmt: skip
 RARE = {"layoff", "pile-take"}  # not waited for: a run may meet too few of them
+EVERY_TURN = ("draw", "stock", "discard", "pile-throw")  # what --per-kind counts
 
 
 def _mask(codes) -> int:
@@ -641,11 +646,19 @@ def measure(browser, base: str, relay: SlowLine, options: argparse.Namespace) ->
     cpu_before, moves_before = options.workers.cpu_s(), stored(games)["moves"]
     frames_before = len(wire.frames)
     deadline = time.monotonic() + options.moves * 20  # long enough for a slow machine
-    while len(TIMED) < options.moves or (
-        options.every_kind
-        and not set(KINDS) - RARE <= {t["kind"] for t in TIMED}
-        and len(TIMED) < 4 * options.moves
-        and time.monotonic() < deadline
+
+    def fewest() -> int:  # the fewest moves timed of the kinds every turn makes
+        return min(sum(t["kind"] == k for t in TIMED) for k in EVERY_TURN)
+
+    while (
+        len(TIMED) < options.moves
+        or (
+            options.every_kind
+            and not set(KINDS) - RARE <= {t["kind"] for t in TIMED}
+            and len(TIMED) < 4 * options.moves
+            and time.monotonic() < deadline
+        )
+        or (fewest() < options.per_kind and time.monotonic() < deadline + options.per_kind * 30)
     ):
         if page.locator("#table-result:not([hidden])").count():
             play_again(page)
@@ -769,6 +782,13 @@ def measure(browser, base: str, relay: SlowLine, options: argparse.Namespace) ->
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=30, help="moves timed, of every kind")
+    parser.add_argument(
+        "--per-kind",
+        type=int,
+        default=0,
+        help="play on until each of the moves every turn makes (draw and discard, by "
+        "their buttons and by the stock and the pile) has been timed this many times",
+    )
     parser.add_argument("--offline-seconds", type=float, default=20)
     parser.add_argument("--recover-timeout", type=float, default=120)
     parser.add_argument("--kbps", type=int, default=400, help="down and up")

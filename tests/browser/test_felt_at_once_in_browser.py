@@ -142,6 +142,7 @@ def test_the_sounds_of_play_are_off_until_turned_on_then_a_discard_sounds(browse
 
     page.locator("#menu-sheet > summary").click()
     toggle.check()
+    page.screenshot(path=SHOTS / "360x740-menu-sounds.png")
     page.keyboard.press("Escape")
     press(page, "#act-discard", ["3H"])
     assert page.evaluate("window.sounds")[0] == "discard"
