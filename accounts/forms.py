@@ -55,3 +55,8 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["display_name"].validators.append(validate_storable)
+        # A form sent without it (an older page, a script) keeps the choice made before.
+        self.fields["suggest_throw"].required = False
+
+    def clean_suggest_throw(self) -> str:
+        return self.cleaned_data.get("suggest_throw") or self.instance.suggest_throw

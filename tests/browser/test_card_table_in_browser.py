@@ -145,6 +145,7 @@ def test_a_whole_game_at_360x740_by_taps_alone(browser, server):
     # every table (Settings), as a player of two taps a turn does.
     page.goto(f"{server}/accounts/settings/")
     page.get_by_label("At every table, rated and arena tables too").check()
+    page.screenshot(path=SHOTS / "360x740-settings-suggest.png", full_page=True)
     page.get_by_role("button", name="Save").first.click()
     page.goto(f"{server}/")
     page.get_by_role("button", name="Quick play").click()

@@ -71,6 +71,8 @@ def test_the_setting_is_chosen_on_the_settings_page(client, alice):
     answer = client.post("/accounts/settings/", {"display_name": "Al", "suggest_throw": "always"})
     assert answer.status_code == 302
     assert Profile.for_user(alice).suggest_throw == "always"
-    # A choice not offered changes nothing.
+    # A choice not offered changes nothing; the name sent alone keeps the choice.
     client.post("/accounts/settings/", {"display_name": "Al", "suggest_throw": "sometimes"})
+    assert Profile.for_user(alice).suggest_throw == "always"
+    assert client.post("/accounts/settings/", {"display_name": "Alice"}).status_code == 302
     assert Profile.for_user(alice).suggest_throw == "always"
