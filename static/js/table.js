@@ -1000,6 +1000,10 @@
       copies.forEach(function (c) { meld.appendChild(c); });
       var mine = document.querySelector('#table-melds .meld-group[data-mine] .melds');
       var groups = document.querySelector("#table-melds .meld-groups");
+      // "No melds on the table yet." goes with the first (back on a refusal).
+      document.querySelectorAll("#table-melds .muted-on-felt").forEach(function (said) {
+        said.classList.add("is-leaving");
+      });
       if (mine) {
         var li = document.createElement("li");
         li.className = "is-pending";
