@@ -45,9 +45,18 @@ class ClaimForm(SignupForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name",)
-        labels = {"display_name": _("Display name")}
+        fields = ("display_name", "suggest_throw")
+        labels = {
+            "display_name": _("Display name"),
+            "suggest_throw": _("Suggest a card to throw"),
+        }
+        widgets = {"suggest_throw": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["display_name"].validators.append(validate_storable)
+        # A form sent without it (an older page, a script) keeps the choice made before.
+        self.fields["suggest_throw"].required = False
+
+    def clean_suggest_throw(self) -> str:
+        return self.cleaned_data.get("suggest_throw") or self.instance.suggest_throw

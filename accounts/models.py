@@ -37,6 +37,22 @@ class Profile(models.Model):
     # in; blank until their first log-in, which keeps the language they were using.
     language = models.CharField(_("language"), max_length=10, blank=True)
 
+    class Suggest(models.TextChoices):
+        CASUAL = "casual", _("At casual tables")
+        ALWAYS = "always", _("At every table, rated and arena tables too")
+        NEVER = "never", _("Never")
+
+    # Whether the hand rings a card to throw (the one a tap on the discard pile throws
+    # when none is chosen): at casual tables unless turned off; at rated and arena tables
+    # only when chosen here; never in the daily deal (games.table.rendering).
+    suggest_throw = models.CharField(
+        _("suggest a card to throw"),
+        max_length=6,
+        choices=Suggest,
+        default=Suggest.CASUAL,
+        help_text=_("The hand rings the card it would throw. From your next game."),
+    )
+
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")

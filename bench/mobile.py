@@ -15,11 +15,15 @@ up and 400 ms round trip). It prints:
   the pages noted: DOMContentLoaded, load, the table's socket open, its first frame);
 - the table's first load in a fresh browser (with the guest's session): bytes as received
   (encoded, headers included) and requests, from the page's own target;
-- move -> your board updated, p50 and p95 over ``--moves`` of your moves (the bots answer
-  at once; a finished game is followed by Play again), timed in the page from the click
-  on the move's button to the new board painted (MOVE_CLOCK), with its parts (to the
-  frame in, swapped in, painted), and, for comparison, as Playwright sees it from outside
-  (its own click and polling included). From here on the relay is the slow line (the same
+- tap -> the card visibly moved and tap -> your board updated, p50 and p95 over
+  ``--moves`` of your moves (the bots answer at once; a finished game is followed by Play
+  again), and by kind: draw, take and discard each by its button and by a tap on the
+  stock or the discard pile (``stock``, ``pile-take``, ``pile-throw``), meld, lay off;
+  ``--per-kind N`` plays on until draw and discard by both ways have N each. Timed in
+  the page from the tap (its pointerdown's timeStamp) to the first frame whose cards on
+  screen differ (MOVE_CLOCK), and to the new board painted, with its parts (to the frame
+  in, swapped in, painted), and, for comparison, as Playwright sees it from outside (its
+  own tap and polling included). From here on the relay is the slow line (the same
   rate and round trip, on the bytes actually sent) and Chrome's emulation is off: Chrome
   puts no latency on a socket's frames and throttles them by their inflated size (see
   ``Relay``);
@@ -178,70 +182,74 @@ MARKS = """
 
 
 # A move timed inside the page, as the person sees it, from the tap on the move's control
-# (its pointerdown; a click without one, as a key gives, from the click) to two moments:
+# (the pointerdown's own timeStamp: when the finger touched; a click without one, as a key
+# gives, from the click's) to two moments:
 #
-# - ``moved``: the first visible change of the cards the move is about (the cards chosen
-#   in the hand; for a draw the stock's top card; for a take the discard's top card too),
-#   looked for in every animation frame from the tap: a card gone from the page, moved
-#   (its box), or changed in look (its classes, transform or opacity). Today's table
-#   changes nothing before the server's board arrives; an optimistic table moves the card
-#   at once.
+# - ``moved``: the first animation frame whose cards on screen differ from the tap's: the
+#   cards shown in the hand (a card gone, or one arriving, face down for a draw), the top
+#   of the discard pile, or the cards on the felt (a meld laid, a card laid off). It is read
+#   in every frame (requestAnimationFrame, whose time is that frame's), from what is
+#   visible (``checkVisibility``: a card hidden counts as gone), not from the table's own
+#   word for it. A move that moves no card (fold) counts its board as moved.
 # - ``shown``: the board of the next version swapped in (htmx's wsAfterMessage with a new
 #   data-seq) and a frame painted after it (a requestAnimationFrame, then a task).
 #
-# The time Playwright takes to find, check and tap the button, and to notice the change
-# from outside, is the bench's own and not counted here (100-200 ms a move on a loaded
-# machine).
+# The controls: the hand's buttons (#my-hand button[name=action]) and the stock and the
+# discard pile (.pile), each a kind of its own: a pile tapped to draw is "stock", to take
+# "pile-take", to throw "pile-throw". The time Playwright takes to find, check and tap the
+# control, and to notice the change from outside, is the bench's own and not counted here
+# (100-200 ms a move on a loaded machine).
 MOVE_CLOCK = """
 window.__move = null;
 (function () {
-  var CONTROL = '#my-hand button[name=action], [data-move]';
-  function look(card) {
-    var box = card.getBoundingClientRect(), style = getComputedStyle(card);
-    return [Math.round(box.left), Math.round(box.top), Math.round(box.width),
-            Math.round(box.height), card.className, style.transform, style.opacity].join('|');
+  var CONTROL = '#my-hand button[name=action], .pile, [data-move]';
+  function shown(el) {
+    return el.isConnected && (!el.checkVisibility ||
+      el.checkVisibility({ visibilityProperty: true, opacityProperty: true }));
   }
-  function watched(control) {
-    var cards = Array.from(document.querySelectorAll('#my-hand input[name=cards]:checked'))
-      .map(function (input) { return input.closest('.card') || input; });
-    var kind = control.value || control.dataset.move || '';
-    if (kind === 'draw' || kind === 'stock') {
-      var stock = document.querySelector('#table-piles .pile .card.back');
-      if (stock) cards.push(stock);
-    }
-    if (kind === 'take') {
-      var top = document.querySelector('#table-piles .pile-discard .card');
-      if (top) cards.push(top);
-    }
-    return cards;
+  function face(el) { return el.getAttribute('data-card') || el.textContent.trim() || '?'; }
+  // The cards on screen that a move changes, as one string.
+  function cardsSeen() {
+    var hand = Array.from(document.querySelectorAll('#my-hand .hand > li'))
+      .filter(shown).map(function (li) {
+        var card = li.querySelector('.card, .hand-card');
+        return card ? face(card) : '';
+      });
+    var top = Array.from(document.querySelectorAll('#table-piles .pile-discard > .card'))
+      .filter(function (el) { return shown(el) && !el.classList.contains('empty'); })
+      .map(face)[0] || '';
+    var felt = Array.from(document.querySelectorAll('#table-melds .card')).filter(shown).length;
+    return hand.join(' ') + '|' + top + '|' + felt;
+  }
+  function kindOf(control) {
+    if (!control.classList.contains('pile')) return control.value || control.dataset.move || '';
+    if (control.classList.contains('pile-stock')) return 'stock';
+    var discard = document.getElementById('act-discard');
+    return discard && !discard.disabled ? 'pile-throw' : 'pile-take';
   }
   function start(event) {
     var control = event.target.closest && event.target.closest(CONTROL);
-    if (!control) return;
+    if (!control || control.disabled) return;
     if (window.__move && window.__move.pending && event.type === 'click') return;
     var status = document.querySelector('#table-status');
-    var cards = watched(control);
+    var kind = kindOf(control);
     var move = window.__move = {
-      tap: performance.now(), seq: status && status.dataset.seq, shown: null,
-      moved: null, kind: control.value || control.dataset.move || '',
-      pending: event.type === 'pointerdown'
+      tap: event.timeStamp, seq: status && status.dataset.seq, shown: null,
+      moved: null, kind: kind, pending: event.type === 'pointerdown'
     };
-    var before = cards.map(look);
+    var before = cardsSeen();
     function frame(now) {
       if (window.__move !== move || move.moved !== null) return;
-      for (var i = 0; i < cards.length; i++) {
-        if (!cards[i].isConnected || look(cards[i]) !== before[i]) {
-          move.moved = performance.now();
-          return;
-        }
-      }
-      if (!cards.length && move.shown !== null) { move.moved = move.shown; return; }
+      if (cardsSeen() !== before) { move.moved = now; return; }
+      if (move.shown !== null) { move.moved = move.shown; move.noCard = true; return; }
       requestAnimationFrame(frame);
     }
     requestAnimationFrame(frame);
   }
   document.addEventListener('pointerdown', start, true);
   document.addEventListener('click', function (event) {
+    // A pile's tap presses the move's own button (a click from the script): the same move.
+    if (!event.isTrusted) return;
     if (window.__move && window.__move.pending) { window.__move.pending = false; return; }
     start(event);
   }, true);
@@ -307,7 +315,13 @@ def ready(page, timeout_ms: int = ACT_TIMEOUT_MS) -> None:
     )
 
 
-KINDS = ("draw", "take", "discard", "meld", "layoff")  # the moves timed, of every kind
+# The moves timed, of every kind: each of draw, take and discard by its button and by a tap
+# on the stock or the discard pile (the two taps a turn), whichever has been timed less.
+KINDS = ("draw", "stock", "take", "pile-take", "discard", "pile-throw", "meld", "layoff")
+BY_PILE = {"draw": ("stock", ".pile-stock"), "take": ("pile-take", ".pile-discard"),
+           "discard": ("pile-throw", ".pile-discard")}  # fmt: skip
+RARE = {"layoff", "pile-take"}  # not waited for: a run may meet too few of them
+EVERY_TURN = ("draw", "stock", "discard", "pile-throw")  # what --per-kind counts
 
 
 def _mask(codes) -> int:
@@ -407,9 +421,15 @@ def timed_move(page) -> dict | None:
         return None
     kind, cards, meld = planned
     choose(page, cards, meld)
+    control = f"#act-{kind}"
+    if kind in BY_PILE:
+        pile_kind, pile = BY_PILE[kind]
+        done = [t["kind"] for t in TIMED]
+        if done.count(pile_kind) < done.count(kind):
+            control = pile
     before = seq(page)
     start = time.monotonic()
-    page.locator(f"#act-{kind}").tap()
+    page.locator(control).tap()
     try:
         page.wait_for_function(
             "s => document.querySelector('#table-status').dataset.seq !== s",
@@ -426,7 +446,8 @@ def timed_move(page) -> dict | None:
         timeout=ACT_TIMEOUT_MS,
     ).json_value()
     timed = {
-        "kind": kind,
+        "kind": move["kind"] or kind,
+        "card_moved": not move.get("noCard"),
         "moved": move["moved"] - move["tap"],
         "board": move["shown"] - move["tap"],
         "outside": outside,
@@ -625,11 +646,19 @@ def measure(browser, base: str, relay: SlowLine, options: argparse.Namespace) ->
     cpu_before, moves_before = options.workers.cpu_s(), stored(games)["moves"]
     frames_before = len(wire.frames)
     deadline = time.monotonic() + options.moves * 20  # long enough for a slow machine
-    while len(TIMED) < options.moves or (
-        options.every_kind
-        and not set(KINDS) - {"layoff"} <= {t["kind"] for t in TIMED}
-        and len(TIMED) < 4 * options.moves
-        and time.monotonic() < deadline
+
+    def fewest() -> int:  # the fewest moves timed of the kinds every turn makes
+        return min(sum(t["kind"] == k for t in TIMED) for k in EVERY_TURN)
+
+    while (
+        len(TIMED) < options.moves
+        or (
+            options.every_kind
+            and not set(KINDS) - RARE <= {t["kind"] for t in TIMED}
+            and len(TIMED) < 4 * options.moves
+            and time.monotonic() < deadline
+        )
+        or (fewest() < options.per_kind and time.monotonic() < deadline + options.per_kind * 30)
     ):
         if page.locator("#table-result:not([hidden])").count():
             play_again(page)
@@ -646,15 +675,20 @@ def measure(browser, base: str, relay: SlowLine, options: argparse.Namespace) ->
     report["moves_timed"] = len(TIMED)
     report["moves_refused"] = REFUSED
     report["moves_by_kind"] = {k: sum(t["kind"] == k for t in TIMED) for k in (*KINDS, "fold")}
-    for name in ("moved", "board", "outside"):
-        values = [t[name] for t in TIMED]
+    # Tap -> moved over the moves that move a card (a fold moves none: its board is all).
+    moving = [t for t in TIMED if t["card_moved"]]
+    for name, timed in (("moved", moving), ("board", TIMED), ("outside", TIMED)):
+        values = [t[name] for t in timed]
         report[f"{name}_p50_ms"] = round(percentile(values, 50))
         report[f"{name}_p95_ms"] = round(percentile(values, 95))
-    report["board_by_kind_p50_ms"] = {
-        k: round(percentile([t["board"] for t in TIMED if t["kind"] == k], 50))
-        for k in KINDS
-        if any(t["kind"] == k for t in TIMED)
-    }
+    report["moves_moving_a_card"] = len(moving)
+    for name in ("moved", "board"):
+        report[f"{name}_by_kind_ms"] = {
+            k: [round(percentile(v, 50)), round(percentile(v, 95)), len(v)]
+            for k in KINDS
+            if (v := [t[name] for t in TIMED if t["kind"] == k])
+        }
+    report["board_by_kind_p50_ms"] = {k: v[0] for k, v in report["board_by_kind_ms"].items()}
     # Where a move's time goes: p50 and p95 of each part (the slowest moves' parts too).
     for i, part in enumerate(("frame_in", "swap", "paint")):
         values = [t["parts"][i] for t in TIMED]
@@ -748,6 +782,13 @@ def measure(browser, base: str, relay: SlowLine, options: argparse.Namespace) ->
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=30, help="moves timed, of every kind")
+    parser.add_argument(
+        "--per-kind",
+        type=int,
+        default=0,
+        help="play on until each of the moves every turn makes (draw and discard, by "
+        "their buttons and by the stock and the pile) has been timed this many times",
+    )
     parser.add_argument("--offline-seconds", type=float, default=20)
     parser.add_argument("--recover-timeout", type=float, default=120)
     parser.add_argument("--kbps", type=int, default=400, help="down and up")
@@ -810,12 +851,18 @@ def main(argv: list[str] | None = None) -> None:
           f"({report['table_bytes']:,} bytes compressed, headers included, "
           f"{report['table_requests']} requests)")  # fmt: skip
     print(f"tap -> the card visibly moved:    p50 {report['moved_p50_ms']} ms, "
-          f"p95 {report['moved_p95_ms']} ms")  # fmt: skip
+          f"p95 {report['moved_p95_ms']} ms over the {report['moves_moving_a_card']} moves "
+          "that move a card")  # fmt: skip
+    print("  by kind, p50 / p95 ms (moves): " + ", ".join(
+        f"{k} {v[0]} / {v[1]} ({v[2]})" for k, v in report["moved_by_kind_ms"].items()
+    ))  # fmt: skip
     print(f"tap -> the server's board:        p50 {report['board_p50_ms']} ms, "
           f"p95 {report['board_p95_ms']} ms over {report['moves_timed']} moves "
           f"{report['moves_by_kind']} (seen from Playwright: p50 {report['outside_p50_ms']} ms, "
-          f"p95 {report['outside_p95_ms']} ms); p50 by kind "
-          f"{report['board_by_kind_p50_ms']}")  # fmt: skip
+          f"p95 {report['outside_p95_ms']} ms)")  # fmt: skip
+    print("  by kind, p50 / p95 ms (moves): " + ", ".join(
+        f"{k} {v[0]} / {v[1]} ({v[2]})" for k, v in report["board_by_kind_ms"].items()
+    ))  # fmt: skip
     print(f"  its parts, p50 / p95: frame in {report['board_frame_in_p50_ms']} / "
           f"{report['board_frame_in_p95_ms']} ms, swapped in {report['board_swap_p50_ms']} / "
           f"{report['board_swap_p95_ms']} ms, painted {report['board_paint_p50_ms']} / "

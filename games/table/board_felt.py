@@ -142,7 +142,8 @@ def melds(v: Mapping[str, Any]) -> str:
             # on a phone, "Mga meld ni ..." said nothing); the heading says it whole.
             shown = whose if p.is_me else esc(p.name)
             groups.append(
-                f'<section class="meld-group" aria-label="{whose}">'
+                f'<section class="meld-group"{" data-mine" if p.is_me else ""} '
+                f'aria-label="{whose}">'
                 f'<h2 class="meld-owner"><span aria-hidden="true">{shown}</span>'
                 f'<span class="visually-hidden">{whose}</span></h2>'
                 f'<ul class="melds">{items}</ul></section>'

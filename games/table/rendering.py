@@ -144,9 +144,11 @@ def board_context(
         "message": "",
         "lang": lang,
         "shared_note": shared_note(game.shared, names),
-        # The ringed card a tap on the pile throws (greedy's least-deadwood card): never in
-        # the daily deal, whose scores measure the player alone.
-        "suggest": not game.daily,
+        # The ringed card a tap on the pile throws (greedy's least-deadwood card): as the
+        # person chose for this kind of table (SeatRow.suggest: at rated and arena tables
+        # only if they asked), and never in the daily deal, whose scores measure the
+        # player alone.
+        "suggest": not game.daily and (mine is None or mine.suggest),
     }
     if game.status == Game.Status.WAITING:
         return {**ctx, **_waiting_context(table, names)}

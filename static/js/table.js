@@ -528,6 +528,72 @@
     });
   }
 
+  // --- Sounds of play: a draw, a discard, a meld, the game's end (off by default) -----
+  // Made by WebAudio, no files: a few tones each. Turned on in the Menu, kept on this
+  // device. Each sound played is told on the page (a tongits:sound event, and
+  // data-sounds on <html> counting them) for tests; none when off.
+  var SOUNDS = {
+    draw: [[520, 0, 0.07, "triangle"]],
+    discard: [[330, 0, 0.09, "triangle"], [250, 0.05, 0.08, "triangle"]],
+    meld: [[440, 0, 0.08, "sine"], [554, 0.06, 0.08, "sine"], [659, 0.12, 0.1, "sine"]],
+    end: [[523, 0, 0.14, "sine"], [659, 0.12, 0.14, "sine"], [784, 0.24, 0.14, "sine"],
+      [1047, 0.36, 0.3, "sine"]],
+  };
+  var soundsToggle = document.getElementById("play-sounds");
+  function soundsOn() {
+    try { return window.localStorage.getItem("tongits-play-sounds") === "1"; } catch (e) { return false; }
+  }
+  if (soundsToggle) {
+    soundsToggle.checked = soundsOn();
+    soundsToggle.addEventListener("change", function () {
+      try { window.localStorage.setItem("tongits-play-sounds", soundsToggle.checked ? "1" : "0"); } catch (e) {}
+    });
+  }
+  function sound(name) {
+    if (!SOUNDS[name] || !(soundsToggle ? soundsToggle.checked : soundsOn())) return;
+    var root = document.documentElement;
+    root.setAttribute("data-sounds", String((parseInt(root.getAttribute("data-sounds"), 10) || 0) + 1));
+    document.dispatchEvent(new CustomEvent("tongits:sound", { detail: { name: name } }));
+    if (!audio) return;
+    var now = audio.currentTime;
+    SOUNDS[name].forEach(function (note) {
+      var tone = audio.createOscillator();
+      var gain = audio.createGain();
+      var at = now + note[1];
+      tone.type = note[3];
+      tone.frequency.value = note[0];
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.12, at + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + note[2]);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(at);
+      tone.stop(at + note[2] + 0.02);
+    });
+  }
+
+  // Another seat's move, as the new board shows it: a card thrown, a card drawn or
+  // taken, a meld; and the game's end. The person's own moves sounded at the tap.
+  var soundBefore = null;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    soundBefore = { mine: !!pending, top: codes("#table-center .pile-discard [data-card]").join(""),
+      melds: meldKeys().length, seats: seatCounts(), result: resultShown() };
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var was = soundBefore;
+    soundBefore = null;
+    if (!was) return;
+    if (!was.result && resultShown()) { sound("end"); return; }
+    if (was.mine) return;
+    var now = seatCounts();
+    var drew = Object.keys(now).some(function (seat) {
+      return was.seats[seat] !== undefined && parseInt(now[seat], 10) > parseInt(was.seats[seat], 10);
+    });
+    var top = codes("#table-center .pile-discard [data-card]").join("");
+    if (top && top !== was.top) sound("discard");
+    else if (meldKeys().length > was.melds) sound("meld");
+    else if (drew) sound("draw");
+  });
+
   function myTurn() {
     var bar = document.getElementById("table-status");
     return !!(bar && bar.classList.contains("is-my-turn"));
@@ -911,47 +977,94 @@
     return copy;
   }
 
+  // A card of the felt or the pile copied for a move on its way: the same look, read
+  // once by a screen reader (the board that follows says it).
+  function feltCopy(card, size) {
+    var copy = card.cloneNode(true);
+    ["data-card", "role", "aria-label", "id"].forEach(function (name) { copy.removeAttribute(name); });
+    copy.setAttribute("aria-hidden", "true");
+    copy.classList.remove("is-new", "is-leaving");
+    if (size) copy.classList.add("card-" + size);
+    copy.classList.add("is-pending");
+    return copy;
+  }
+
+  // The cards laid on the felt: a new meld among the person's own (or onto the meld laid
+  // off on), sized as the felt's melds are.
+  function toFelt(copies, onto) {
+    if (onto) {
+      copies.forEach(function (c) { onto.appendChild(c); });
+    } else {
+      var meld = document.createElement("div");
+      meld.className = "meld is-pending";
+      copies.forEach(function (c) { meld.appendChild(c); });
+      var mine = document.querySelector('#table-melds .meld-group[data-mine] .melds');
+      var groups = document.querySelector("#table-melds .meld-groups");
+      // "No melds on the table yet." goes with the first (back on a refusal).
+      document.querySelectorAll("#table-melds .muted-on-felt").forEach(function (said) {
+        said.classList.add("is-leaving");
+      });
+      if (mine) {
+        var li = document.createElement("li");
+        li.className = "is-pending";
+        li.appendChild(meld);
+        mine.appendChild(li);
+      } else if (groups) {
+        groups.appendChild(meld);
+      } else {
+        var felt = document.getElementById("table-melds");
+        if (felt) felt.appendChild(meld);
+      }
+    }
+    fitMelds();
+  }
+
+  // The discard pile's top card leaves it (taken) or goes under the one thrown.
+  function pileTop() {
+    var pile = document.querySelector(".pile-discard");
+    return pile && pile.querySelector(":scope > .card:not(.is-pending)");
+  }
+
   function showAtOnce(kind) {
     var hand = document.querySelector("#my-hand .hand");
     var cards = chosen();
-    if (kind === "draw" || kind === "take") {
+    var top = pileTop();
+    if (kind === "draw") {
       var li = document.createElement("li");
       li.className = "is-pending";
       var card = document.createElement("span");
       card.className = "card hand-card is-pending";
       li.appendChild(card);
       if (hand) hand.appendChild(li);
-      if (kind === "take") {
-        var top = document.querySelector(".pile-discard > .card[data-card]");
-        if (top) top.classList.add("is-leaving");
-      }
+    } else if (kind === "take" && top && top.getAttribute("data-card")) {
+      // The discard, with the cards of the hand it melds with, laid on the felt.
+      var taken = [feltCopy(top, "small")].concat(cards.map(function (input) {
+        input.closest("li").classList.add("is-leaving");
+        return cardClone(input, "small");
+      }));
+      var empty = document.createElement("span");
+      empty.className = "card empty is-pending";
+      empty.setAttribute("aria-hidden", "true");
+      top.parentNode.insertBefore(empty, top);
+      top.classList.add("is-leaving");
+      toFelt(taken, null);
     } else if (kind === "discard" && cards.length === 1) {
-      var pile = document.querySelector(".pile-discard");
-      var shown = pile && pile.querySelector(":scope > .card");
-      if (shown) {
-        shown.classList.add("is-leaving");
-        pile.insertBefore(cardClone(cards[0], ""), shown);
+      if (top) {
+        top.classList.add("is-leaving");
+        top.parentNode.insertBefore(cardClone(cards[0], ""), top);
       }
       cards[0].closest("li").classList.add("is-leaving");
     } else if ((kind === "meld" || kind === "secret" || kind === "layoff") && cards.length) {
-      var groups = document.querySelector("#table-melds .meld-groups");
-      var meld = document.createElement("div");
-      meld.className = "meld is-pending";
-      cards.forEach(function (input) {
-        meld.appendChild(cardClone(input, "small"));
+      var copies = cards.map(function (input) {
         input.closest("li").classList.add("is-leaving");
+        return cardClone(input, "small");
       });
       var target = kind === "layoff" && document.querySelector('input[name="meld"]:checked');
-      var where = target ? target.closest(".meld") : null;
-      if (where) {
-        Array.from(meld.children).forEach(function (c) { where.appendChild(c); });
-      } else if (groups) {
-        groups.appendChild(meld);
-      }
-      fitMelds();
+      toFelt(copies, target ? target.closest(".meld") : null);
     } else {
       return;
     }
+    sound(kind === "take" || kind === "secret" || kind === "layoff" ? "meld" : kind);
     var table = document.querySelector(".table-screen");
     if (table) table.classList.add("is-sending");
     // Nothing heard in ten seconds: put the felt back (the move may still arrive, in the

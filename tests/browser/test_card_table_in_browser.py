@@ -141,6 +141,13 @@ def test_a_whole_game_at_360x740_by_taps_alone(browser, server):
     page = context.new_page()
     errors = PageErrors(page)
     sign_up(page, server)
+    # Quick play is rated: the ringed card to throw is there because she asked for it at
+    # every table (Settings), as a player of two taps a turn does.
+    page.goto(f"{server}/accounts/settings/")
+    page.get_by_label("At every table, rated and arena tables too").check()
+    page.screenshot(path=SHOTS / "360x740-settings-suggest.png", full_page=True)
+    page.get_by_role("button", name="Save").first.click()
+    page.goto(f"{server}/")
     page.get_by_role("button", name="Quick play").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     page.locator('#connection[data-state="connected"]').wait_for()

@@ -248,7 +248,8 @@ def test_your_turn_sounds_and_buzzes_unless_turned_off_or_asked_for_less_motion(
     page.locator('#connection[data-state="connected"]').wait_for()
     page.locator("#table-center").click()  # a first tap lets the page make sound at all
     page.locator("#menu-sheet > summary").click()
-    assert page.get_by_label("Sound").is_checked() and page.get_by_label("Vibrate").is_checked()
+    assert page.get_by_label("Sound", exact=True).is_checked()
+    assert page.get_by_label("Vibrate").is_checked()
     page.keyboard.press("Escape")
 
     for game in range(5):
@@ -272,12 +273,12 @@ def test_your_turn_sounds_and_buzzes_unless_turned_off_or_asked_for_less_motion(
 
     # Turned off in the menu, remembered on this device.
     page.locator("#menu-sheet > summary").click()
-    page.get_by_label("Sound").uncheck()
+    page.get_by_label("Sound", exact=True).uncheck()
     page.get_by_label("Vibrate").uncheck()
     page.keyboard.press("Escape")
     page.reload()
     page.locator("#menu-sheet > summary").click()
-    assert not page.get_by_label("Sound").is_checked()
+    assert not page.get_by_label("Sound", exact=True).is_checked()
     assert not page.get_by_label("Vibrate").is_checked()
     errors.assert_none()
     context.close()
@@ -290,7 +291,7 @@ def test_your_turn_sounds_and_buzzes_unless_turned_off_or_asked_for_less_motion(
     page.get_by_role("button", name="Quick play").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     page.locator("#menu-sheet > summary").click()
-    assert not page.get_by_label("Sound").is_checked()
+    assert not page.get_by_label("Sound", exact=True).is_checked()
     assert not page.get_by_label("Vibrate").is_checked()
     calm.close()
 

@@ -45,7 +45,7 @@ def move_news(snap: Snapshot) -> dict[str, Any]:
         "status": snap.status,
         "seed": snap.seed,
         "due_at": snap.due_at.isoformat() if snap.due_at else None,
-        "seats": [[r.index, r.user_id, r.bot_kind, r.away, r.name] for r in snap.seats],
+        "seats": [[r.index, r.user_id, r.bot_kind, r.away, r.name, r.suggest] for r in snap.seats],
     }
 
 
@@ -103,14 +103,15 @@ def _moved_on(before: Snapshot, rev: int, news: dict[str, Any]) -> Snapshot | No
 
 
 def _seat_row(row: Any) -> SeatRow:
-    index, user_id, bot_kind, away, name = row
+    index, user_id, bot_kind, away, name, suggest = row
     typed = (
         type(index) is int and (user_id is None or type(user_id) is int)
         and type(bot_kind) is str and type(away) is bool and type(name) is str
+        and type(suggest) is bool
     )  # fmt: skip
     if not typed:
         raise TypeError("a seat")
-    return SeatRow(index, user_id, bot_kind, away, name)
+    return SeatRow(index, user_id, bot_kind, away, name, suggest)
 
 
 _said_at = -SAY_EVERY

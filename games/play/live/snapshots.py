@@ -130,10 +130,27 @@ class SeatRow(SeatKind):
     bot_kind: str
     away: bool
     name: str
+    # The hand rings a card to throw for this seat's person (their setting, Profile's
+    # suggest_throw, at this table: casual, or rated or an arena's); the daily deal's
+    # never does, whatever this says (games.table.rendering).
+    suggest: bool = True
 
     @classmethod
     def of(cls, seat: Seat) -> SeatRow:
-        return cls(seat.index, seat.user_id, seat.bot_kind, seat.away, seat.name)
+        """From a Seat of ``seats_with_names`` (its game's kind and its person's setting
+        come with it)."""
+        return cls(seat.index, seat.user_id, seat.bot_kind, seat.away, seat.name, suggests(seat))
+
+
+def suggests(seat: Seat) -> bool:
+    """Whether the hand rings a card to throw for this seat's person at its table: at a
+    casual table unless they said never; at a rated or an arena table only if they said
+    at every table."""
+    profile = getattr(seat.user, "profile", None) if seat.user_id else None
+    choice = getattr(profile, "suggest_throw", "casual") or "casual"
+    if choice in ("always", "never"):
+        return choice == "always"
+    return not (seat.game.rated or hasattr(seat.game, "tournament_game"))
 
 
 @dataclass(frozen=True)
@@ -202,12 +219,17 @@ def load_snapshot(game_id: int) -> Snapshot | None:
 
 def seats_with_names(game_id: int):
     """The game's seats with what their names need, in one query (not the whole user)."""
-    return Seat.objects.filter(game_id=game_id).select_related("user__profile").only(*SEAT_FIELDS)
+    return (
+        Seat.objects.filter(game_id=game_id)
+        .select_related("user__profile", "game__tournament_game")
+        .only(*SEAT_FIELDS)
+    )
 
 
 SEAT_FIELDS = (
     "game_id", "index", "user_id", "bot_kind", "away", "display_name",
-    "user__username", "user__profile__display_name",
+    "user__username", "user__profile__display_name", "user__profile__suggest_throw",
+    "game__rated", "game__tournament_game__id",
 )  # fmt: skip
 
 
