@@ -46,6 +46,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from bench.live_clients import Bench, Client, Table
+from bench.live_pages import Browser, join_through_the_page
 from bench.live_site import make_people
 
 POLL_RULE = re.compile(r'id="tournament-live"[^>]*hx-trigger="every (\d+)s(, tongits:start)?"')
@@ -106,6 +107,8 @@ class Person(Client):
     def __init__(self, bench: ArenaBench, number: int, cookie: str) -> None:
         self.number = number
         super().__init__(bench, ArenaTable(bench, 0, 0), 0, cookie)
+        self.browser = Browser(cookie, number)  # its cookies grow as the site sets them
+        self.joined = False
         self.rng = random.Random(bench.seed * 100_003 + number)
         self.first_game_board_at: float | None = None
         self.games = 0
@@ -162,8 +165,12 @@ class Person(Client):
         (htmx's HX-Redirect)."""
         bench: ArenaBench = self.bench  # type: ignore[assignment]
         page = f"/tournaments/{bench.tournament_id}/"
-        async with bench.page_slots:
-            status, _headers, body = await self.get(page)
+        if bench.join_pages and not self.joined:  # not entered: Join from the page
+            self.joined = True
+            status, body = await join_through_the_page(self, page)
+        else:
+            async with bench.page_slots:
+                status, _headers, body = await self.get(page)
         bench.pages_opened += 1
         found = LIVE_URL.search(body)
         if status != 200 or found is None:
@@ -193,8 +200,11 @@ class Person(Client):
 
     async def get(self, path: str, *, htmx: bool = False) -> tuple[int, dict[str, str], str]:
         worker = self.bench.workers.next_alive()
-        extra = "HX-Request: true\r\n" if htmx else ""
-        return await http_request(worker.port, path, self.cookie, extra)
+        headers = {"HX-Request": "true"} if htmx else {}
+        return await self.browser.request(worker.port, "GET", path, headers=headers)
+
+    def socket_cookie(self) -> str:
+        return self.browser.cookie_header()
 
 
 class ArenaBench(Bench):
@@ -204,6 +214,7 @@ class ArenaBench(Bench):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tournament_id = 0
+        self.join_pages = False  # --join-pages: people Join from the page (bench/live_pages.py)
         self.pages_opened = 0
         self.opened = asyncio.Event()  # every person has the tournament's page
         self.start_at = 0.0  # the tournament's start, on this process's perf_counter
@@ -224,37 +235,6 @@ class ArenaBench(Bench):
             people = await self.orm(game_people, game_id)
             future.set_result(ArenaTable(self, game_id, people))
         return await future
-
-
-async def http_request(
-    port: int, path: str, cookie: str, extra: str = "", timeout: float = 60
-) -> tuple[int, dict[str, str], str]:
-    """GET over HTTP/1.1: (status (0: no answer), headers in lower case, body)."""
-    try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
-    except (OSError, TimeoutError):
-        return 0, {}, ""
-    try:
-        request = (
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
-            f"Accept: text/html\r\n{extra}Connection: close\r\n\r\n"
-        )
-        writer.write(request.encode())
-        await writer.drain()
-        raw = await asyncio.wait_for(reader.read(), timeout)
-    except (OSError, TimeoutError):
-        return 0, {}, ""
-    finally:
-        writer.close()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    parts = lines[0].split()
-    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    return status, headers, body.decode(errors="replace")
 
 
 # --- Through the site's own code (the bench's ORM thread) -----------------------------------

@@ -26,16 +26,25 @@ class ArenaRun(ArenaBench, LiveRun):
         rss_ready = self.rss()
         people = await self.orm(make_people, opts.people)
         minutes = int((opts.seconds + 180) // 60) + 1  # it runs through the whole window
-        self.tournament_id = await self.orm(live_arena.make_arena, [u for u, _ in people], minutes)
-        say(f"arena {self.tournament_id}: {len(people)} people entered, think {self.think} s")
+        self.join_pages = opts.join_pages
+        entered = [] if opts.join_pages else [u for u, _ in people]
+        self.tournament_id = await self.orm(live_arena.make_arena, entered, minutes)
+        how = "join through its page" if opts.join_pages else "entered"
+        say(f"arena {self.tournament_id}: {len(people)} people {how}, think {self.think} s")
         persons = [Person(self, i, cookie) for i, (_, cookie) in enumerate(people)]
         for person in persons:
             person.keeps_open = not opts.arena_pages
         self.herd = True  # nobody paces a crowd's sockets: each opens when its page is loaded
         self.gate.set()
+        arriving = await self.reading()
         tasks = [asyncio.create_task(p.play()) for p in persons]
         await until(lambda: self.pages_opened >= len(persons), 300)
-        say(f"{self.pages_opened} tournament pages open")
+        arrived = await self.reading()
+        # Each person's arrival: the page (with --join-pages, Join and the page after it),
+        # and the polls until everyone has the page.
+        arrival_ms = (arrived.worker_cpu_s - arriving.worker_cpu_s) * 1000 / len(persons)
+        say(f"{self.pages_opened} tournament pages open ({arrival_ms:.1f} ms of worker CPU a "
+            f"person, {arrived.at - arriving.at:.1f} s)")  # fmt: skip
         starts = await self.orm(live_arena.start_arena, self.tournament_id, live_arena.LEAD_SECONDS)
         t0 = time.perf_counter() + (starts - time.time())
         self.start_at = t0
@@ -87,6 +96,9 @@ class ArenaRun(ArenaBench, LiveRun):
             self.arena_figures(games, starts, t0, firsts, start, boarded, end, len(persons))
         )
         figures["dealt_seen_s"] = dealt.result() if dealt.done() else None
+        figures["joined_through_pages"] = opts.join_pages
+        figures["arrival_cpu_ms_per_person"] = round(arrival_ms, 2)
+        figures["arrival_s"] = round(arrived.at - arriving.at, 2)
         memory = {"rss_mb_ready": rss_ready, "rss_mb_start": rss_start, "rss_mb_end": rss_end}
         report = {**figures, **self.faults(), **memory, **checks, "settled": settled}
         report["ok"] = not (checks["lost"] or checks["doubled"] or checks["replay"]["exit"])

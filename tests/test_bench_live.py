@@ -66,7 +66,9 @@ def bench_options() -> list[str]:
     """A few tables for a few seconds, on the services the test run itself uses: PostgreSQL
     and Redis (two workers) when set, else SQLite and the in-memory layer (one worker)."""
     # Round-robin: a game's sockets on both workers, so its events cross between them.
-    options = ["--tables", "3", "--think", "0", "--seconds", "4", "--route", "round-robin"]
+    # Play again through the workers, as the site's people do (bench/live_pages.py).
+    options = ["--tables", "3", "--think", "0", "--seconds", "4", "--route", "round-robin",
+               "--play-again"]  # fmt: skip
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         options.append("--sqlite")
     redis = os.environ.get("REDIS_URL")
@@ -90,18 +92,24 @@ def test_a_short_live_run_loses_and_doubles_no_move_and_stops_by_itself():
     assert report["errors"] == 0, output
     # Its tables start at random points of their games, played through the service.
     assert report["started_mid_game"] and report["moves_before_start"] > 0, output
+    # Their next games were made by Play again, posted to a worker with the page's CSRF
+    # token, and played through their pages and sockets (a refusal, a page not 200 or a
+    # table not made would be among the errors).
+    assert report["games"] > 3, output
 
 
 @pytest.mark.slow
 def test_a_short_arena_run_seats_everyone_and_brings_next_games_over_the_open_sockets(
     tmp_path,
 ):
-    """bench.live --arena: nine people are paired at the start through the tournament's
-    page, and after a game the next one comes to the table's socket (no page between).
+    """bench.live --arena --join-pages: nine people load the tournament's page and Join
+    from it (its CSRF token), are paired at the start through its live part, and after a
+    game the next one comes to the table's socket (no page between).
     Its timeline says, second by second, how many moves were timed and what the CPU did."""
-    services = bench_options()[8:]  # the database and channel layer of this test run
+    services = bench_options()[9:]  # the database and channel layer of this test run
     run = subprocess.run(
-        [sys.executable, "-m", "bench.live", "--arena", "--people", "9", "--think", "0.1",
+        [sys.executable, "-m", "bench.live", "--arena", "--join-pages", "--people", "9",
+         "--think", "0.1",
          "--seconds", "30", "--logs", str(tmp_path), *services],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
@@ -109,6 +117,7 @@ def test_a_short_arena_run_seats_everyone_and_brings_next_games_over_the_open_so
     assert run.returncode == 0, output
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert report["people_boarded"] == 9 and report["first_tables"] == 3, output
+    assert report["joined_through_pages"] and report["polls"]["join 302"] == 9, output
     assert report["polls"].get("over the socket", 0) > 0, output
     assert report["lost"] == report["doubled"] == report["unknown_logged"] == 0, output
     assert report["replay"]["exit"] == 0 and report["handshakes_failed"] == 0, output

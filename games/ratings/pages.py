@@ -3,6 +3,7 @@ leaderboard's lists. Each is a fixed number of queries, however many games."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,31 @@ class SeatRating:
     name: str
     shown: str
     provisional: bool
+
+
+# This worker's table lines, by game and seats, for KEPT_SECONDS: a table's three people load
+# its page together (an arena's start: a thousand pages in seconds). The people seated play
+# no other live game meanwhile, so only a bot's rating may be that much older; a game's end
+# (``over``) is a key of its own, so its new ratings are shown at once.
+KEPT_SECONDS = 5.0
+_lines: dict[tuple, tuple[float, dict[str, Any]]] = {}
+LINES_KEPT = 1024
+
+
+def table_ratings_kept(
+    game_id: int, seats: Sequence, rated: bool, turn_seconds: int, over: bool
+) -> dict[str, Any]:
+    """``table_ratings``, computed once in ``KEPT_SECONDS`` for a table's seats."""
+    key = (game_id, over, tuple((s.index, s.user_id, s.bot_kind) for s in seats))
+    now = time.monotonic()
+    held = _lines.get(key)
+    if held is not None and now - held[0] < KEPT_SECONDS:
+        return dict(held[1])
+    line = table_ratings(game_id, seats, rated, turn_seconds)
+    if len(_lines) >= LINES_KEPT:
+        _lines.clear()
+    _lines[key] = (now, line)
+    return dict(line)
 
 
 def table_ratings(

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from django.contrib.auth import get_user_model
+from django.db.models import Exists
+
 from games.models import CORRESPONDENCE_SECONDS, Game, Seat
 from games.social import services
 from games.social.models import Challenge, Friendship
@@ -23,21 +26,40 @@ from games.social.models import Challenge, Friendship
 
 class News:
     """What waits for ``user_id``, read on first use (a page that shows no count reads
-    nothing) and at most once: a challenge's and a request's query, and whether the
-    person is playing only when a challenge waits."""
+    nothing) and at most once: whether anything waits (one query), then the challenges'
+    and the requests' only if some wait, and whether the person is playing only when a
+    challenge waits."""
 
     def __init__(self, user_id: int, go: int | None = None) -> None:
         self.user_id = user_id
         self.go = go  # a challenge of theirs was accepted: the new table's game
 
     @cached_property
+    def waiting(self) -> tuple[bool, bool]:
+        """Whether any challenge, and any friend request, waits: one query for both, and
+        on most pages of most people the only one (nothing waits)."""
+        row = (
+            get_user_model()
+            .objects.filter(pk=self.user_id)
+            .annotate(
+                challenged=Exists(services.challenges_for(self.user_id).order_by()),
+                asked=Exists(services.requests_for(self.user_id).order_by()),
+            )
+            .values_list("challenged", "asked")
+            .first()
+        )
+        return (bool(row[0]), bool(row[1])) if row is not None else (False, False)
+
+    @cached_property
     def challenges(self) -> list[Challenge]:
+        if not self.waiting[0]:
+            return []
         # Each with its expires_at: its toast leaves the screen then.
         return services.with_expiry(services.challenges_for(self.user_id))
 
     @cached_property
     def requests(self) -> list[Friendship]:
-        return list(services.requests_for(self.user_id))
+        return list(services.requests_for(self.user_id)) if self.waiting[1] else []
 
     @property
     def count(self) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import Q
+from django.db.models import BooleanField, ExpressionWrapper, Q, Value
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import gettext, pgettext
@@ -100,34 +100,36 @@ WORDS = {
 
 
 def relations(viewer_id: int, other_ids: list[int]) -> dict[int, str]:
-    """``services.relation`` for several people at once, in two queries whatever their number (a
-    table page asks it of the other two people seated)."""
+    """``services.relation`` for several people at once, in one query whatever their number
+    (a table page asks it of the other two people seated): the viewer's blocks of them and
+    the friendships between them, as one list."""
     others = [o for o in other_ids if o != viewer_id]
     found = {o: "self" for o in other_ids if o == viewer_id}
     if not others:
         return found
-    blocked = set(
-        Block.objects.filter(blocker_id=viewer_id, blocked_id__in=others).values_list(
-            "blocked_id", flat=True
-        )
+    blocks = Block.objects.filter(blocker_id=viewer_id, blocked_id__in=others).values_list(
+        Value(0), "blocked_id", "blocked_id", Value(False)
     )
-    rows = (
-        Friendship.objects.filter(
-            Q(from_user_id=viewer_id, to_user_id__in=others)
-            | Q(to_user_id=viewer_id, from_user_id__in=others)
-        )
-        .order_by("pk")
-        .values_list("from_user_id", "to_user_id", "accepted_at")
-    )
-    by_other: dict[int, tuple[int, object]] = {}
-    for a, b, accepted in rows:
-        by_other.setdefault(b if a == viewer_id else a, (a, accepted))
+    friendships = Friendship.objects.filter(
+        Q(from_user_id=viewer_id, to_user_id__in=others)
+        | Q(to_user_id=viewer_id, from_user_id__in=others)
+    ).values_list(
+        "pk", "from_user_id", "to_user_id",
+        ExpressionWrapper(Q(accepted_at__isnull=False), output_field=BooleanField()),
+    )  # fmt: skip
+    blocked: set[int] = set()
+    by_other: dict[int, tuple[int, bool]] = {}
+    for pk, a, b, accepted in sorted(friendships.union(blocks, all=True)):
+        if pk == 0:  # a block (a friendship's pk is never 0)
+            blocked.add(b)
+        else:  # the first friendship between them, as services.relation reads it
+            by_other.setdefault(b if a == viewer_id else a, (a, accepted))
     for other in others:
         if other in blocked:
             found[other] = "blocked"
         elif other not in by_other:
             found[other] = "none"
-        elif by_other[other][1] is not None:
+        elif by_other[other][1]:
             found[other] = "friends"
         else:
             found[other] = "asked" if by_other[other][0] == viewer_id else "asks_you"

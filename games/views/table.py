@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.htmx import HtmxHttpRequest
+from games.models import is_correspondence
 from games.play import actions, after_game, tables
 from games.play.errors import ServiceError
 from games.ratings import pages as rating_pages
@@ -47,6 +48,9 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         context.update(series_pages.context_for_game(game_id, request.user))
     # For the chat drawer (games/social/chat/templatetags): flags, never the snapshot.
     context["chat_table"] = {"public": tbl.game.public, "seated": tbl.mine is not None}
+    # A vacation stops only a correspondence table's clocks: a live table neither says it
+    # nor asks for it (a query of every page).
+    context["by_post"] = is_correspondence(tbl.game.turn_seconds)
     if context.get("invite_path"):
         context["invite_url"] = request.build_absolute_uri(context["invite_path"])
     return render(request, "games/table.html", context)
@@ -55,8 +59,8 @@ def table(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def _about(tbl: rendering.Table) -> dict:
     """The menu's part about who sits here: the ratings line, and for the people menu
     (games/social/templatetags) who sits here, as the snapshot has it."""
-    about = rating_pages.table_ratings(
-        tbl.game.pk, tbl.seats, tbl.game.rated, tbl.game.turn_seconds
+    about = rating_pages.table_ratings_kept(
+        tbl.game.pk, tbl.seats, tbl.game.rated, tbl.game.turn_seconds, tbl.game.is_over
     )
     about["table_people"] = [(s.user_id, s.name) for s in tbl.seats if s.user_id and not s.bot_kind]
     return about

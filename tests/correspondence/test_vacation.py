@@ -91,6 +91,9 @@ def test_the_page_starts_and_ends_it_and_the_table_shows_it_to_the_others(
     client.force_login(other)
     table = client.get(reverse("table", args=[game.pk])).content.decode()
     assert f"{seat.user.username} is on vacation until" in table
+    # At a live table their clock runs as ever: it says nothing of the vacation.
+    live = make_game([alice, bob, "easy"], seed=12)
+    assert "is on vacation until" not in client.get(reverse("table", args=[live.pk])).text
 
     client.force_login(seat.user)
     client.post(reverse("vacation"), {"action": "end"})
