@@ -45,7 +45,7 @@ class ClaimForm(SignupForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name",)
+        fields = ("display_name", "puzzles_allowed")
         labels = {"display_name": _("Display name")}
 
     def __init__(self, *args, **kwargs) -> None:
