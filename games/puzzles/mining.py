@@ -22,7 +22,7 @@ between two moves it cannot tell apart.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.analysis.coach import (
@@ -99,17 +99,18 @@ def judge(
     the coach's verdict already made with ``FIRST_SALT`` (a replay's stored analysis)."""
     if len(view.legal) < 2 or played not in view.legal:
         return None
-    if first is None:
+    if first is None and budget.max_worlds > SCREEN.max_worlds:
         look = evaluate(view, played, seq, SCREEN, SCREEN_SALT)
         if look.best == played or look.loss < SCREEN_SHARE * thresholds(look.stake)[-1][1]:
             return None
+    if first is None:
         first = evaluate(view, played, seq, budget, FIRST_SALT)
     if not clear(first):
         return None
     again = evaluate(view, played, seq, budget, RECHECK_SALT)
     if not clear(again) or again.best != first.best:
         return None
-    also = alternatives(view, first.best, seq, again.stake)
+    also = alternatives(view, first.best, seq, again.stake, min(ALTERNATIVE_WORLDS, budget.worlds))
     return Found(
         seq=seq,
         seat=view.seat if view.seat is not None else 0,
@@ -125,7 +126,9 @@ def judge(
     )
 
 
-def alternatives(view: SeatView, best: Move, seq: int, stake: float) -> list[Move]:
+def alternatives(
+    view: SeatView, best: Move, seq: int, stake: float, worlds: int = ALTERNATIVE_WORLDS
+) -> list[Move]:
     """The legal moves other than ``best`` not clearly worse than it: in paired deals (the
     coach's own, another seed), the lower end of their loss's interval is under the least
     mark's line at this stake."""
@@ -133,7 +136,7 @@ def alternatives(view: SeatView, best: Move, seq: int, stake: float) -> list[Mov
     deals = _Deals(view, move_seed(seq, me, ALTERNATIVES_SALT))
     legal = list(view.legal)
     s = _Scores(legal)
-    for i in range(ALTERNATIVE_WORLDS):
+    for i in range(worlds):
         for move in legal:
             s.play(deals, i, move, me)
     line = thresholds(stake)[-1][1]
@@ -143,8 +146,14 @@ def alternatives(view: SeatView, best: Move, seq: int, stake: float) -> list[Mov
 # --- Seeded bot games, the shipped puzzles' source -----------------------------------------
 
 # The levels people meet (as bench.analysis plays them): Easy's slips give the coach
-# something to find, Normal sits between.
+# something to find, Normal sits between. Only the Easy seats are mined (Normal's moves
+# seldom make a puzzle, and the time is better spent on more games).
 BOT_KINDS = ("easy", "normal", "easy")
+BOT_SEATS = (0, 2)
+# The coach's budget with fewer deals for a close call: a verdict settled by 1,024 deals is
+# the very one the full budget gives (its rounds are the same up to there); one that is not
+# is a close call here, which makes no puzzle either way. Spares most of the time.
+BOT_BUDGET = replace(DEFAULT_BUDGET, max_worlds=1024)
 
 
 def bot_game(seed: int) -> list[tuple[SeatView, Move, int]]:
@@ -159,11 +168,11 @@ def bot_game(seed: int) -> list[tuple[SeatView, Move, int]]:
     return moments
 
 
-def mine_bot_game(seed: int, budget: Budget = DEFAULT_BUDGET) -> list[Found]:
-    """Every puzzle of the seeded bot game ``seed`` (all three seats judged)."""
+def mine_bot_game(seed: int, budget: Budget = BOT_BUDGET) -> list[Found]:
+    """Every puzzle of the seeded bot game ``seed`` (its Easy seats judged)."""
     found = []
     for view, move, seq in bot_game(seed):
-        if len(view.legal) < 2:
+        if len(view.legal) < 2 or view.seat not in BOT_SEATS:
             continue
         puzzle = judge(view, move, seq, budget)
         if puzzle is not None:

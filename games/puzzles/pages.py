@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from games.analysis.coach import say, say_better, say_why, step
+from games.engine.moves import DISCARD
 from games.engine.state import Phase
 from games.table.pieces import faces
 
@@ -43,10 +44,13 @@ def choices(puzzle: Puzzle) -> list[dict[str, Any]]:
     """The seat's legal moves, in the stored order, each with its words."""
     view = view_of(puzzle.view)
     names = seat_names(view.seat or 0)
-    return [
-        {"index": i, "text": _capital(say(step(view, move), names))}
-        for i, move in enumerate(view.legal)
-    ]
+    found = []
+    for i, move in enumerate(view.legal):
+        text = _capital(say(step(view, move), names))
+        # A discard shows its card alone (named in full for a screen reader), in a grid.
+        card = faces((move.card,))[0] if move.type == DISCARD else None
+        found.append({"index": i, "text": text, "card": card})
+    return found
 
 
 def position(puzzle: Puzzle) -> dict[str, Any]:

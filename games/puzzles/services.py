@@ -22,8 +22,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Func, Q
 
 from accounts.models import Profile
-from games.analysis.analysis import moments
-from games.analysis.coach import DEFAULT_BUDGET, Budget, Evaluation
+from games.analysis.analysis import moments, site_budget
+from games.analysis.coach import Budget, Evaluation
 from games.analysis.models import Analysis, MoveEvaluation
 from games.engine import Move
 from games.models import Game
@@ -53,13 +53,13 @@ def allowed(game: Game) -> bool:
     return not refused.exists()
 
 
-def mine_game(game_id: int, budget: Budget = DEFAULT_BUDGET) -> int:
+def mine_game(game_id: int, budget: Budget | None = None) -> int:
     """Mine one finished game once; return how many puzzles it made (0 when it was mined
     before, is not minable, or its people did not allow it)."""
     game = Game.objects.filter(minable(), pk=game_id).first()
     if game is None or MinedGame.objects.filter(game_id=game_id).exists():
         return 0
-    made = 0
+    made, budget = 0, budget or site_budget()
     if allowed(game):
         judged = _stored_verdicts(game)
         for seq, view, move in moments(game.record(), {0, 1, 2}):
