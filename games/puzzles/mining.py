@@ -150,6 +150,16 @@ def alternatives(
 # seldom make a puzzle, and the time is better spent on more games).
 BOT_KINDS = ("easy", "normal", "easy")
 BOT_SEATS = (0, 2)
+# From this seed on, seat 0 is a random player: nearly every move of its has a better one,
+# so many more of its positions pass, at the cost of hands a person would seldom hold.
+RANDOM_FROM = 1000
+RANDOM_KINDS = ("random", "normal", "easy")
+
+
+def bot_kinds(seed: int) -> tuple[str, str, str]:
+    return RANDOM_KINDS if seed >= RANDOM_FROM else BOT_KINDS
+
+
 # The coach's budget with fewer deals for a close call: a verdict settled by 1,024 deals is
 # the very one the full budget gives (its rounds are the same up to there); one that is not
 # is a close call here, which makes no puzzle either way. Spares most of the time.
@@ -158,11 +168,11 @@ BOT_BUDGET = replace(DEFAULT_BUDGET, max_worlds=1024)
 
 def bot_game(seed: int) -> list[tuple[SeatView, Move, int]]:
     """(view, move, its number) of every move of a seeded game of bots."""
-    state, moments = new_game(seed), []
+    state, moments, kinds = new_game(seed), [], bot_kinds(seed)
     while state.outcome is None:
         view = seat_view(state, state.turn)
         rng = random.Random(bot_seed(str(seed), state.ply, 0))
-        move = choose(BOT_KINDS[state.turn], view, rng)
+        move = choose(kinds[state.turn], view, rng)
         moments.append((view, move, state.ply + 1))
         state = apply(state, move)
     return moments
