@@ -223,3 +223,12 @@ def test_streak_mode_counts_solves_until_a_miss(client, alice):
     page = answer(client, puzzle, right=False)
     assert "Your streak ends at 2 puzzles." in page
     assert PuzzleRating.objects.get(user=alice).best_streak == 2
+
+
+def test_nothing_is_left_in_english_on_a_puzzle_page_in_filipino(client):
+    from tests.test_languages import untranslated
+
+    puzzle = Puzzle.objects.order_by("pk").first()
+    left = untranslated(client, reverse("puzzle", args=[puzzle.pk]))
+    # Card names ("K♣", "Meld J♥ Q♥ K♥" reads "Mag-meld …") and the rating's number.
+    assert {t for t in left if not re.fullmatch(r"(10|[2-9JQKA])[♣♦♥♠]", t)} == set()
