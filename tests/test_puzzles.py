@@ -232,3 +232,21 @@ def test_nothing_is_left_in_english_on_a_puzzle_page_in_filipino(client):
     left = untranslated(client, reverse("puzzle", args=[puzzle.pk]))
     # Card names ("K♣", "Meld J♥ Q♥ K♥" reads "Mag-meld …") and the rating's number.
     assert {t for t in left if not re.fullmatch(r"(10|[2-9JQKA])[♣♦♥♠]", t)} == set()
+
+
+def test_a_puzzles_theme_comes_from_the_two_moves_types():
+    from games.engine import new_game, seat_view
+    from games.puzzles.positions import theme
+
+    view = seat_view(new_game(3), new_game(3).turn)
+    me = view.seat
+    pairs = {
+        ("call", "draw"): "draw",
+        ("fold", "fight"): "fold",
+        ("take", "draw"): "take",
+        ("discard", "discard"): "discard",
+        ("meld", "discard"): "meld",
+    }
+    for (best, played), expected in pairs.items():
+        a, b = Move(best, me, 1 if best == "discard" else 0), Move(played, me, 2)
+        assert theme(view, a, b) == expected
