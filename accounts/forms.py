@@ -45,7 +45,7 @@ class ClaimForm(SignupForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name", "suggest_throw")
+        fields = ("display_name", "suggest_throw", "puzzles_allowed")
         labels = {
             "display_name": _("Display name"),
             "suggest_throw": _("Suggest a card to throw"),

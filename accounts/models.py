@@ -36,6 +36,16 @@ class Profile(models.Model):
     # The language the player chose (a code of settings.LANGUAGES), applied when they log
     # in; blank until their first log-in, which keeps the language they were using.
     language = models.CharField(_("language"), max_length=10, blank=True)
+    # Whether positions of the player's finished games may become puzzles (games.puzzles):
+    # on for new accounts, off for those made before it was asked (migration 0007).
+    puzzles_allowed = models.BooleanField(
+        _("Let my games become puzzles"),
+        default=True,
+        help_text=_(
+            "Positions from your finished games may be shown to others as puzzles: only "
+            "your own cards at that moment, never your name."
+        ),
+    )
 
     class Suggest(models.TextChoices):
         CASUAL = "casual", _("At casual tables")

@@ -26,5 +26,6 @@ urlpatterns = [
     path("", include("games.tournaments.urls")),
     path("", include("games.notifications.urls")),
     path("", include("games.daily.urls")),
+    path("", include("games.puzzles.urls")),
     path("", include("games.correspondence.urls")),
 ]

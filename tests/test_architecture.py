@@ -89,6 +89,7 @@ CAPABILITIES = [
     "games.fairplay",
     "games.notifications",
     "games.daily",
+    "games.puzzles",
 ]
 
 

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "games.tournaments",
     "games.notifications",
     "games.daily",
+    "games.puzzles",
     "games.correspondence",
     "accounts",
     "django_tasks",
