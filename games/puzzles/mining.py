@@ -30,7 +30,7 @@ from games.analysis.coach import (
     Budget,
     Evaluation,
     _Deals,
-    _interval,
+    _measure,
     _Scores,
     better_steps,
     evaluate,
@@ -140,7 +140,13 @@ def alternatives(
         for move in legal:
             s.play(deals, i, move, me)
     line = thresholds(stake)[-1][1]
-    return [m for m in legal if m != best and _interval(s, best, m, DEFAULT_BUDGET.z)[0] < line]
+    z = DEFAULT_BUDGET.z
+    return [m for m in legal if m != best and _low(*_measure(s, best, m), z) < line]
+
+
+def _low(mean: float, se: float, z: float) -> float:
+    """The lower end of a loss's interval of ``z`` standard errors."""
+    return mean - z * se
 
 
 # --- Seeded bot games, the shipped puzzles' source -----------------------------------------
