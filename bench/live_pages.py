@@ -19,12 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING
 
 from bench.live_clients import Client, Table
-
-if TYPE_CHECKING:
-    from bench.live_arena import Person
 
 CSRF_HEADER = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -170,11 +166,12 @@ class AgainClient(Client):
 AgainTable.client_class = AgainClient
 
 
-async def join_through_the_page(person: Person, page: str) -> tuple[int, str]:
+async def join_through_the_page(person: Client, page: str) -> tuple[int, str]:
     """The tournament's page, Join posted from it with its CSRF token, and the page it
-    sends the person back to: (its status, its body)."""
+    sends the person back to: (its status, its body). ``person``: an arena's
+    (bench/live_arena.py), with a ``browser``."""
     bench = person.bench
-    browser: Browser = person.browser
+    browser: Browser = person.browser  # type: ignore[attr-defined]
     port = bench.workers.next_alive().port
     async with bench.page_slots:
         status, _h, _body = await browser.request(port, "GET", page)

@@ -15,6 +15,7 @@ from games.models import Game
 from games.play import tables
 from games.social import services as social
 from games.social.models import Challenge, Presence
+from games.social.news import News
 from tests.fast_games import finish
 from tests.table.support import session_headers, socket
 from tests.test_social import befriend, frame_with, lobby_socket
@@ -194,3 +195,19 @@ def test_the_news_on_a_page_is_in_filipino_too(client, alice, bob, carol):
 
     names = frozenset({"alice", "bob", "carol", "2"})
     assert untranslated(client, reverse("leaderboard"), names) == set()
+
+
+def test_the_news_of_a_person_for_whom_nothing_waits_costs_one_query(
+    alice, bob, carol, django_assert_num_queries
+):
+    """Every page asks it: whether anything waits is one query, the lists only if so; what
+    the lists would leave out (a blocked person's request) does not count as waiting."""
+    with django_assert_num_queries(1):
+        news = News(alice.pk)
+        assert news.count == 0 and news.challenges == [] and news.requests == []
+    social.request_friend(bob, alice.pk)
+    social.block(alice, bob.pk)
+    assert News(alice.pk).count == 0
+    social.request_friend(carol, alice.pk)
+    waiting = News(alice.pk)
+    assert [r.from_user_id for r in waiting.requests] == [carol.pk] and waiting.count == 1
