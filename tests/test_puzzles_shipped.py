@@ -44,6 +44,7 @@ def test_each_shipped_puzzle_is_its_seats_view_of_its_seeded_game_and_nothing_mo
         assert row["theme"] in THEMES and row["mark"]
         legal = row["view"]["legal"]
         assert row["answer"] in legal and row["answer"] != row["played"]
+        assert len(row["also"]) + 1 <= len(legal) / 2  # at most half the moves are right
         for judged in ("first", "again"):
             f = row["figures"][judged]
             assert f["mark"] and f["loss_low"] >= thresholds(f["stake"])[-1][1]

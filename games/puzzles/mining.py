@@ -16,7 +16,8 @@ play it (``better_steps``) are kept to show after an answer. ``alternatives`` fi
 other moves that are not clearly worse than the best (in paired deals of a third seed, the
 lower end of their loss's interval under the least mark's line): an answer naming one of
 them is counted right too, for the puzzle asks for a clear best, not for the coach's taste
-between two moves it cannot tell apart.
+between two moves it cannot tell apart; and a position where more than half of the moves
+are right that way is no puzzle (``too_easy``).
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def judge(
     if not clear(again) or again.best != first.best:
         return None
     also = alternatives(view, first.best, seq, again.stake, min(ALTERNATIVE_WORLDS, budget.worlds))
+    if too_easy(len(view.legal), len(also)):
+        return None
     return Found(
         seq=seq,
         seat=view.seat if view.seat is not None else 0,
@@ -124,6 +127,11 @@ def judge(
         mark=first.mark,
         figures={"first": figures(first), "again": figures(again)},
     )
+
+
+def too_easy(choices: int, also: int) -> bool:
+    """A position where more than half the moves are right asks nothing: no puzzle."""
+    return also + 1 > choices / 2
 
 
 def alternatives(

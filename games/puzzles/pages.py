@@ -31,8 +31,8 @@ def seat_names(me: int) -> list[str]:
     sit from the puzzle's seat."""
     names = ["", "", ""]
     names[me] = gettext("you")
-    names[(me + 1) % 3] = gettext("the next player")
-    names[(me + 2) % 3] = gettext("the player before you")
+    names[(me + 1) % 3] = gettext("Next player")
+    names[(me + 2) % 3] = gettext("Previous player")
     return names
 
 

@@ -37,12 +37,18 @@ def read(path: Path = PATH) -> dict[str, Any]:
 def write(data: dict[str, Any], path: Path = PATH) -> None:
     data = {
         "games": sorted(set(data["games"])),
-        "puzzles": sorted(data["puzzles"], key=lambda r: _order(r["key"])),
+        "puzzles": sorted(
+            (r for r in data["puzzles"] if not too_easy(r)), key=lambda r: _order(r["key"])
+        ),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
     tmp.replace(path)
+
+
+def too_easy(row: dict[str, Any]) -> bool:
+    return mining.too_easy(len(row["view"]["legal"]), len(row["also"]))
 
 
 def _order(key: str) -> tuple[int, int]:
