@@ -693,27 +693,3 @@ def test_a_blunder_judged_again_with_other_seeds_is_never_left_unmarked():
         # close call whose interval reaches the line) in one judgement at least.
         lines = [thresholds(e.stake)[0][1] for e in judged]
         assert any(e.loss_high >= line for e, line in zip(judged, lines, strict=True)), judged
-
-
-def test_a_mark_needs_its_mean_three_standard_errors_clear_of_every_line():
-    """Issue 53: a mark is given only when the loss's mean lies ``Budget.z`` standard errors
-    clear of every line, a level's line (Mistake/Blunder) as much as the lowest, so that two
-    judgements with other seeds seldom disagree; a close call still near a line after 1,024
-    deals is given up only when it is unlikely to clear it by 4,096."""
-    from games.analysis.coach import DEFAULT_BUDGET as B
-    from games.analysis.coach import _hopeless, _verdict
-
-    stake = 4.0  # lines: Inaccuracy 1.0, Mistake 1.8, Blunder 2.4 chips
-    assert [t for _, t in thresholds(stake)] == [2.4, 1.8, 1.0]
-    assert _verdict(2.1, 0.09, stake, B) == ("mistake", False)  # 3.3 se from both its lines
-    assert _verdict(2.1, 0.11, stake, B) == ("", True)  # 2.7 se: close
-    assert _verdict(3.0, 0.2, stake, B) == ("blunder", False)
-    assert _verdict(2.9, 0.2, stake, B) == ("", True)  # 2.5 se over it: close
-    assert _verdict(0.5, 0.2, stake, B) == ("", False)  # 2.5 se under the lowest: quiet
-    assert _verdict(0.6, 0.2, stake, B) == ("", True)
-    # 2,048 deals, the mean half a standard error over the Mistake line: to clear it by
-    # 4,096 the mean of the next 2,048 would have to lie far off; hopeless. 1.5 standard
-    # errors over it, and it might: judged on. On 1,024 deals, the same mean might too.
-    assert _hopeless(1.9, 0.2, stake, 2048, B)
-    assert not _hopeless(2.1, 0.2, stake, 2048, B)
-    assert not _hopeless(1.9, 0.2, stake, 1024, B)
