@@ -31,7 +31,7 @@ from games.analysis.coach import (
     Budget,
     Evaluation,
     _Deals,
-    _measure,
+    _interval,
     _Scores,
     better_steps,
     evaluate,
@@ -148,13 +148,7 @@ def alternatives(
         for move in legal:
             s.play(deals, i, move, me)
     line = thresholds(stake)[-1][1]
-    z = DEFAULT_BUDGET.z
-    return [m for m in legal if m != best and _low(*_measure(s, best, m), z) < line]
-
-
-def _low(mean: float, se: float, z: float) -> float:
-    """The lower end of a loss's interval of ``z`` standard errors."""
-    return mean - z * se
+    return [m for m in legal if m != best and _interval(s, best, m, DEFAULT_BUDGET.z)[0] < line]
 
 
 # --- Seeded bot games, the shipped puzzles' source -----------------------------------------
