@@ -148,6 +148,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.social.context.social",
                 "games.correspondence.context.correspondence",
+                "tongits_site.csrf_once.csrf_once",  # one token a page, not one a form
             ],
             # The partials loader lets a view render "page.html#partial-name"; it wraps the
             # cached loader, which Django resets on template changes under runserver.

@@ -423,3 +423,28 @@ def test_a_seats_page_and_its_boards_are_never_stored_by_a_browser_or_a_proxy(
     for response in (page, board):
         assert "no-store" in response["Cache-Control"]
         assert "private" in response["Cache-Control"]
+
+
+def test_every_form_of_a_table_page_carries_one_token_and_it_is_accepted(alice, three_people):
+    """The page makes its CSRF token once (tongits_site/csrf_once.py), not once a form:
+    the htmx headers and every form carry the same token, and a form posts with it."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    html = client.get(reverse("table", args=[three_people.pk])).content.decode()
+
+    in_forms = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    in_headers = re.findall(r'"X-CSRFToken": "([^"]+)"', html)
+    assert len(in_forms) >= 3 and len(in_headers) == 1
+    assert set(in_forms) == set(in_headers)
+    token = in_headers[0]
+    switched = client.post(
+        reverse("set_language"), {"language": "fil", "next": "/", "csrfmiddlewaretoken": token}
+    )
+    assert switched.status_code == 302
+    refused = Client(enforce_csrf_checks=True)
+    refused.force_login(alice)
+    assert (
+        refused.post(reverse("set_language"), {"language": "fil", "next": "/"}).status_code == 403
+    )
