@@ -1,14 +1,14 @@
 """The table as a card table (issue 48), on touch screens, by taps alone.
 
-A whole game against bots at 360x740, tapping only: the stock to draw, the discard to take
+A whole game against bots at each of the five sizes, tapping only: the stock to draw, the discard to take
 it or to throw the card chosen (or the one the hand suggests), and Meld with no card
 chosen (the hand's meld, or the one picked when it holds several). At every turn, and so
 at the busiest positions the game reaches (the most melds on the felt, thirteen cards in
-hand, the result): no page or felt scroll, every meld and every hand card in view, each
+hand, a Draw called, the result): no page or felt scroll, every meld and every hand card in view, each
 hand card's uncovered part at least 40x40 px. The taps of
 each turn are counted and their median printed.
 
-The other sizes start from a scripted game at its busiest (tests/table/busy.py): six
+The other sizes also start from a scripted game at its busiest (tests/table/busy.py): six
 melds and thirteen cards, then nine melds. A hand dragged into another order is kept
 after a reload, Arrange puts the hand's melds together, the discard is taken with the
 only meld it makes in one tap, and a refused meld comes back to the hand with its reason
@@ -135,9 +135,10 @@ def tap_and_wait(page, target) -> None:
     wait_for_new_board(page, seq)
 
 
-def test_a_whole_game_at_360x740_by_taps_alone(browser, server):
+@pytest.mark.parametrize("size", ["360x740", "412x915", "740x360", "915x412", "1280x800"])
+def test_a_whole_game_by_taps_alone(browser, server, size):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    context = touch_context(browser, "360x740")
+    context = touch_context(browser, size)
     page = context.new_page()
     errors = PageErrors(page)
     sign_up(page, server)
@@ -145,7 +146,7 @@ def test_a_whole_game_at_360x740_by_taps_alone(browser, server):
     # every table (Settings), as a player of two taps a turn does.
     page.goto(f"{server}/accounts/settings/")
     page.get_by_label("At every table, rated and arena tables too").check()
-    page.screenshot(path=SHOTS / "360x740-settings-suggest.png", full_page=True)
+    page.screenshot(path=SHOTS / f"{size}-settings-suggest.png", full_page=True)
     page.get_by_role("button", name="Save").first.click()
     page.goto(f"{server}/")
     page.get_by_role("button", name="Quick play").click()
@@ -172,7 +173,9 @@ def test_a_whole_game_at_360x740_by_taps_alone(browser, server):
             games += 1
             continue
         fold = page.get_by_role("button", name="Fold", exact=True)
-        if fold.is_visible():
+        if fold.is_visible():  # a Draw called: the call and every meld in view
+            assert card_table(page) == [], "a Draw call"
+            page.screenshot(path=SHOTS / f"{size}-draw-call.png")
             tap_and_wait(page, fold)
         elif stock.is_enabled():  # a turn begins: take the discard if it melds, else draw
             turn = 1
@@ -182,7 +185,7 @@ def test_a_whole_game_at_360x740_by_taps_alone(browser, server):
             if held >= most["cards"]:
                 most["cards"] = held
                 assert card_table(page) == [], f"{held} cards in hand"
-                page.screenshot(path=SHOTS / "360x740-most-cards.png")
+                page.screenshot(path=SHOTS / f"{size}-most-cards.png")
             meld = first_meld(page)
             if meld and page.locator("#act-meld").count() and held > len(meld) + 1:
                 # Meld with no card chosen: the hand's meld, or the first of those asked.
@@ -203,17 +206,17 @@ def test_a_whole_game_at_360x740_by_taps_alone(browser, server):
             if melds_on_felt(page) > most["melds"]:
                 most["melds"] = melds_on_felt(page)
                 assert card_table(page) == [], f"{most['melds']} melds on the felt"
-                page.screenshot(path=SHOTS / "360x740-most-melds.png")
+                page.screenshot(path=SHOTS / f"{size}-most-melds.png")
             tap_and_wait(page, pile)  # the suggested card (ringed) is thrown
             taps.append(turn + 1)
         else:
             page.wait_for_timeout(80)  # the bots' turns
     page.wait_for_timeout(400)
-    page.screenshot(path=SHOTS / "360x740-result.png")
+    page.screenshot(path=SHOTS / f"{size}-result.png")
     assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
     assert taps, "the person never finished a turn"
     print(
-        f"\ntaps a turn at 360x740: median {statistics.median(taps)} over {len(taps)} turns"
+        f"\ntaps a turn at {size}: median {statistics.median(taps)} over {len(taps)} turns"
         f" of {games} game(s): {taps}"
     )
     assert statistics.median(taps) <= 2.5
