@@ -1,11 +1,11 @@
 """The table as a card table (issue 48), on touch screens, by taps alone.
 
-A whole game against bots at each of the five sizes, tapping only: the stock to draw, the discard to take
-it or to throw the card chosen (or the one the hand suggests), and Meld with no card
-chosen (the hand's meld, or the one picked when it holds several). At every turn, and so
-at the busiest positions the game reaches (the most melds on the felt, thirteen cards in
-hand, a Draw called, the result): no page or felt scroll, every meld and every hand card in view, each
-hand card's uncovered part at least 40x40 px. The taps of
+A whole game against bots at each of the five sizes, tapping only: the stock to draw, the
+discard to take it or to throw the card chosen (or the one the hand suggests), and Meld
+with no card chosen (the hand's meld, or the one picked when it holds several). At every
+turn, and so at the busiest positions the game reaches (the most melds on the felt,
+thirteen cards in hand, a Draw called, the result): no page or felt scroll, every meld and
+every hand card in view, each hand card's uncovered part at least 40x40 px. The taps of
 each turn are counted and their median printed.
 
 The other sizes also start from a scripted game at its busiest (tests/table/busy.py): six
