@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import F
+from django.utils import translation
 from django.utils.translation import ngettext
 
 from accounts.models import display_name_for
@@ -41,7 +42,13 @@ def table_ratings_kept(
     game_id: int, seats: Sequence, rated: bool, turn_seconds: int, over: bool
 ) -> dict[str, Any]:
     """``table_ratings``, computed once in ``KEPT_SECONDS`` for a table's seats."""
-    key = (game_id, over, tuple((s.index, s.user_id, s.bot_kind) for s in seats))
+    # The line holds names in the reader's language ("Random na bot 3"): one per language.
+    key = (
+        translation.get_language(),
+        game_id,
+        over,
+        tuple((s.index, s.user_id, s.bot_kind) for s in seats),
+    )
     now = time.monotonic()
     held = _lines.get(key)
     if held is not None and now - held[0] < KEPT_SECONDS:

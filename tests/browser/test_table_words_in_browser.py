@@ -76,11 +76,18 @@ def test_the_result_leads_with_your_outcome_on_one_screen_with_chat_and_menu_in_
             assert heading.endswith((" chip", " chips")) or "neither" in heading, heading
         else:
             assert heading.startswith(("Nanalo ka ", "Natalo ka ", "Wala kang")), heading
-        # One screen: the sheet does not scroll, and nothing of it is off the screen.
         sheet = page.locator(".result-sheet")
-        fits = sheet.evaluate("s => s.scrollHeight <= s.clientHeight + 1")
         box = sheet.bounding_box()
-        assert fits and box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size]["height"]
+        assert box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size]["height"] + 1
+        if SIZES[size]["width"] > SIZES[size]["height"]:
+            # Landscape, one screen (issue 48): the sheet does not scroll.
+            assert sheet.evaluate("s => s.scrollHeight <= s.clientHeight + 1"), size
+        else:
+            # Upright, a winner with many melds may need the sheet to scroll in itself:
+            # the way on is in view all the same, and the page never scrolls.
+            play_again = result.locator(".result-actions .button").first
+            assert play_again.evaluate(REACHABLE), size
+            assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
         # Chat and Menu stay in reach above it.
         for summary in ("#chat-sheet > summary", "#menu-sheet > summary"):
             assert page.locator(summary).evaluate(REACHABLE), (summary, size)
