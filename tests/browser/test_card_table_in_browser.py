@@ -1,6 +1,6 @@
 """The table as a card table (issue 48), on touch screens, by taps alone.
 
-A whole game against bots at each of the five sizes, tapping only: the stock to draw, the
+A whole game against bots at 360x740, tapping only: the stock to draw, the
 discard to take it or to throw the card chosen (or the one the hand suggests), and Meld
 with no card chosen (the hand's meld, or the one picked when it holds several). At every
 turn, and so at the busiest positions the game reaches (the most melds on the felt,
