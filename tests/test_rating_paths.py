@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.fairplay import actions
-from games.models import Game, Seat
 from games.play import tables
 from games.ratings import core, pages
 from games.ratings.models import Rating, RatingChange
 from tests.fast_games import finish
+from tests.rated_games import rated_game
 from tests.test_fairplay_actions import fair_play_staff, pair_of
 
 pytestmark = pytest.mark.django_db
@@ -137,19 +137,8 @@ def _play(users: list, step: tuple, at) -> tuple | None:
     people = [s for s in seats if isinstance(s, int)]
     if len(set(people)) != len(people) or any(users[p] is None for p in people):
         return None
-    game = Game.objects.create(
-        status=Game.Status.FINISHED, rated=True, winner_seat=winner, chips=chips,
-        finished_at=at, started_at=at, dealer=0,
-    )  # fmt: skip
-    rows = [
-        Seat.objects.create(game=game, index=i, user=users[s])
-        if isinstance(s, int)
-        else Seat.objects.create(game=game, index=i, bot_kind=s)
-        for i, s in enumerate(seats)
-    ]
-    core.rate_finished(game.pk, rows, winner, chips, at)
-    keys = [("user", users[s].pk) if isinstance(s, int) else ("bot", s) for s in seats]
-    return game.pk, keys, winner, chips
+    game_id, keys = rated_game(users, seats, winner, chips, at)
+    return game_id, keys, winner, chips
 
 
 @settings(

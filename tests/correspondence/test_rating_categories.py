@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from games.models import Game, Seat
 from games.ratings import core
 from games.ratings.models import CORRESPONDENCE, LIVE, Rating, RatingChange
+from tests.rated_games import rated_game
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -102,18 +102,7 @@ def test_each_category_is_openskill_over_its_own_games_and_recompute_agrees(game
             if len(set(people)) != len(people):
                 continue  # nobody sits twice
             when = at + timedelta(seconds=n)
-            game = Game.objects.create(
-                status=Game.Status.FINISHED, rated=True, winner_seat=winner, chips=chips,
-                finished_at=when, started_at=when, dealer=0, turn_seconds=turn,
-            )  # fmt: skip
-            rows = [
-                Seat.objects.create(game=game, index=i, user=users[s])
-                if isinstance(s, int)
-                else Seat.objects.create(game=game, index=i, bot_kind=s)
-                for i, s in enumerate(seats)
-            ]
-            core.rate_finished(game.pk, rows, winner, chips, when)
-            keys = [("user", users[s].pk) if isinstance(s, int) else ("bot", s) for s in seats]
+            _, keys = rated_game(users, seats, winner, chips, when, turn)
             category = CORRESPONDENCE if turn >= 3600 else LIVE
             played[category].append((keys, winner, chips))
 
