@@ -167,8 +167,9 @@ TEMPLATES = [
                     ],
                 )
             ],
-            # {% partialdef %} and {% partial %} without a {% load %} in every template.
-            "builtins": ["template_partials.templatetags.partials"],
+            # {% partialdef %}, {% partial %} and {% fixed %} (tongits_site/fixed.py) without a
+            # {% load %} in every template.
+            "builtins": ["template_partials.templatetags.partials", "tongits_site.fixed"],
         },
     },
 ]
