@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from games.models import Game, Seat
@@ -71,6 +71,8 @@ def board_sent(game_id: int, index: int, now: datetime | None = None) -> bool:
     a turn for a person who has not seen the table. True if their clock started again."""
     now = now or timezone.now()
     grace = grace_of()
+    if connection.vendor != "postgresql":
+        return _board_sent_orm(game_id, index, now, grace)
     seat, game = Seat._meta.db_table, Game._meta.db_table
     with connection.cursor() as cursor:
         if not grace:
@@ -103,4 +105,37 @@ def board_sent(game_id: int, index: int, now: datetime | None = None) -> bool:
     if rev is None:
         return False  # told before (another socket, a reconnect), or no turn to start
     transaction.on_commit(lambda: telling.notify_game(game_id, rev), robust=True)
+    return True
+
+
+def _board_sent_orm(game_id: int, index: int, now: datetime, grace: timedelta) -> bool:
+    """``board_sent`` on another database (SQLite: a bench's, a developer's), as the ORM
+    writes it."""
+    with transaction.atomic():
+        first = Seat.objects.filter(game_id=game_id, index=index, board_at__isnull=True)
+        if not first.update(board_at=now) or not grace:
+            return False  # told before (another socket, a reconnect), or no grace
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .filter(
+                pk=game_id,
+                status=Game.Status.PLAYING,
+                turn_seat=index,
+                turn_started_at__lt=now - SLACK,
+                started_at__gte=now - grace,
+                seats__index=index,
+                seats__away=False,
+                seats__bot_kind="",
+            )  # fmt: skip
+            .values_list("seq", "turn_seconds")
+            .first()
+        )
+        if game is None:
+            return False
+        seq, seconds = game
+        Game.objects.filter(pk=game_id, seq=seq).update(
+            turn_started_at=now, due_at=now + timedelta(seconds=seconds), rev=F("rev") + 1
+        )
+        rev = Game.objects.values_list("rev", flat=True).get(pk=game_id)
+        transaction.on_commit(lambda: telling.notify_game(game_id, rev), robust=True)
     return True
