@@ -92,6 +92,10 @@ def test_sightings_older_than_kept_are_deleted_and_stale_ones_share_nothing(alic
     Sighting.objects.update(seen_at=timezone.now() - devices.KEPT - timedelta(1))
     devices.record(alice.pk, "198.51.100.1", None)
     assert not Sighting.objects.filter(user=alice, digest=devices.digest("address", "203.0.113.7"))
+    devices.record(bob.pk, "203.0.113.7", "f" * 32)  # seen again: refreshed, not deleted
+    kept = Sighting.objects.filter(user=bob).values_list("kind", "seen_at")
+    assert sorted(k for k, _ in kept) == ["address", "device"]
+    assert all(at > timezone.now() - timedelta(minutes=1) for _, at in kept)
 
 
 @pytest.mark.django_db

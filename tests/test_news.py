@@ -211,3 +211,27 @@ def test_the_news_of_a_person_for_whom_nothing_waits_costs_one_query(
     social.request_friend(carol, alice.pk)
     waiting = News(alice.pk)
     assert [r.from_user_id for r in waiting.requests] == [carol.pk] and waiting.count == 1
+
+
+def test_a_pages_count_is_what_the_news_would_list(client, alice, bob, carol):
+    """A page reads the count with its person's other facts in one written-out query
+    (tongits_site/person_facts.py): it counts what the news' lists hold, no more, no less."""
+    befriend(alice, bob)
+    made = social.challenge(alice, bob.pk, ante=None, bot_kind="easy")
+    client.force_login(bob)
+
+    def counted() -> str:
+        html = client.get(reverse("leaderboard")).content.decode()
+        found = re.search(r'class="news-count-number" aria-hidden="true">(\d+)<', html)
+        return found.group(1) if found else "0"
+
+    assert counted() == "1" == str(News(bob.pk).count)
+    old = made.created_at - social.CHALLENGE_TTL  # a live challenge's ten minutes are over
+    Challenge.objects.filter(pk=made.pk).update(created_at=old)
+    assert counted() == "0" == str(News(bob.pk).count)
+    Challenge.objects.filter(pk=made.pk).update(turn_seconds=86400)  # a day's: still waits
+    assert counted() == "1" == str(News(bob.pk).count)
+    social.request_friend(carol, bob.pk)
+    assert counted() == "2"
+    social.block(bob, carol.pk)
+    assert counted() == "1" == str(News(bob.pk).count)

@@ -579,9 +579,11 @@ def test_the_sockets_presence_markup_is_the_pages(language, status):
 
 def test_a_person_with_no_friend_costs_a_socket_two_queries(alice, django_assert_num_queries):
     """The table's sockets count everyone: for a person nobody sees, only the count is
-    kept (an UPDATE, and whether they have a friend), not the status."""
-    presence.connected(alice.pk)  # the row is made at the first socket
-    with django_assert_num_queries(2):
+    kept (an arrival's upsert that says whether they have a friend; a leaving's UPDATE,
+    and whether they have a friend), not the status."""
+    with django_assert_num_queries(1):
+        presence.connected(alice.pk)  # the row is made at the first socket
+    with django_assert_num_queries(1):
         presence.connected(alice.pk)
     with django_assert_num_queries(1):
         presence.recheck(alice.pk)  # their game ended

@@ -146,8 +146,9 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.social.context.social",
-                "games.correspondence.context.correspondence",
+                # The news and the "Your turn" badge (games.social.context and
+                # games.correspondence.context) with the chat's mutes, in one query.
+                "tongits_site.person_facts.person",
                 "tongits_site.csrf_once.csrf_once",  # one token a page, not one a form
             ],
             # The partials loader lets a view render "page.html#partial-name"; it wraps the
@@ -166,8 +167,9 @@ TEMPLATES = [
                     ],
                 )
             ],
-            # {% partialdef %} and {% partial %} without a {% load %} in every template.
-            "builtins": ["template_partials.templatetags.partials"],
+            # {% partialdef %}, {% partial %} and {% fixed %} (tongits_site/fixed.py) without a
+            # {% load %} in every template.
+            "builtins": ["template_partials.templatetags.partials", "tongits_site.fixed"],
         },
     },
 ]

@@ -26,6 +26,7 @@ from datetime import timedelta
 from itertools import combinations
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
@@ -68,6 +69,25 @@ def record(user_id: int, address: str | None, device: str | None) -> None:
         for kind, value in ((Sighting.Kind.ADDRESS, address), (Sighting.Kind.DEVICE, device))
         if value
     ]
+    if rows and connection.vendor == "postgresql":
+        # One statement in all (six in two transactions before, as the ORM makes them: a
+        # Join's fifth of its statements): the old ones deleted, the seen ones upserted.
+        # The DELETE leaves the rows the INSERT refreshes, so no row is touched twice.
+        table = Sighting._meta.db_table
+        seen = ", ".join(["(%s, %s)"] * len(rows))
+        values = ", ".join(["(%s, %s, %s, %s)"] * len(rows))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH gone AS (DELETE FROM {table} WHERE user_id = %s AND seen_at < %s"
+                f" AND (kind, digest) NOT IN ({seen}))"
+                f" INSERT INTO {table} (user_id, kind, digest, seen_at) VALUES {values}"
+                " ON CONFLICT (user_id, kind, digest) DO UPDATE SET seen_at = EXCLUDED.seen_at",
+                [
+                    user_id, now - KEPT, *(v for r in rows for v in (r.kind, r.digest)),
+                    *(v for r in rows for v in (user_id, r.kind, r.digest, now)),
+                ],
+            )  # fmt: skip
+        return
     if rows:
         Sighting.objects.bulk_create(
             rows,

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import BooleanField, ExpressionWrapper, Q, Value
+from django.db import connection
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import gettext, pgettext
@@ -107,19 +107,21 @@ def relations(viewer_id: int, other_ids: list[int]) -> dict[int, str]:
     found = {o: "self" for o in other_ids if o == viewer_id}
     if not others:
         return found
-    blocks = Block.objects.filter(blocker_id=viewer_id, blocked_id__in=others).values_list(
-        Value(0), "blocked_id", "blocked_id", Value(False)
+    # Written out (the ORM's building of this union took a table page some 1.5 ms).
+    listed = ", ".join(["%s"] * len(others))
+    sql = (
+        f"SELECT 0, blocker_id, blocked_id, false FROM {Block._meta.db_table}"
+        f" WHERE blocker_id = %s AND blocked_id IN ({listed})"
+        " UNION ALL SELECT id, from_user_id, to_user_id, accepted_at IS NOT NULL"
+        f" FROM {Friendship._meta.db_table} WHERE (from_user_id = %s AND to_user_id IN ({listed}))"
+        f" OR (to_user_id = %s AND from_user_id IN ({listed}))"
     )
-    friendships = Friendship.objects.filter(
-        Q(from_user_id=viewer_id, to_user_id__in=others)
-        | Q(to_user_id=viewer_id, from_user_id__in=others)
-    ).values_list(
-        "pk", "from_user_id", "to_user_id",
-        ExpressionWrapper(Q(accepted_at__isnull=False), output_field=BooleanField()),
-    )  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [viewer_id, *others, viewer_id, *others, viewer_id, *others])
+        rows = cursor.fetchall()
     blocked: set[int] = set()
     by_other: dict[int, tuple[int, bool]] = {}
-    for pk, a, b, accepted in sorted(friendships.union(blocks, all=True)):
+    for pk, a, b, accepted in sorted(rows):
         if pk == 0:  # a block (a friendship's pk is never 0)
             blocked.add(b)
         else:  # the first friendship between them, as services.relation reads it

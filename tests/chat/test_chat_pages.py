@@ -250,3 +250,11 @@ def test_the_replay_leaves_out_the_talk_of_people_one_blocked_or_muted(
     assert "Nice one!" in mine and "Hurry up!" not in mine
     assert "Hurry up!" in his and "Nice one!" not in his  # bob muted carol
     assert "Hurry up!" in staffs and "Nice one!" in staffs  # staff read it all
+
+
+@pytest.mark.django_db
+def test_the_drawer_lists_whom_one_muted_and_asks_for_them_only_if_any(rated_table, alice, bob):
+    url = reverse("table", args=[rated_table.pk])
+    assert "chat-muted" not in page(alice, url)
+    ChatMute.objects.create(user=alice, muted=bob)
+    assert f'name="chat_unmute" value="{bob.pk}"' in page(alice, url)

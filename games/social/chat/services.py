@@ -197,6 +197,12 @@ def muted_ids(user_id: int) -> set[int]:
     return muted | blocked_ids(user_id)
 
 
+def muted_any_sql(user_id: int) -> tuple[str, list]:
+    """Whether this person muted anyone, as one SQL boolean for a select list (the table
+    page's drawer lists them only if so; tongits_site/person_facts.py)."""
+    return f"EXISTS (SELECT 1 FROM {ChatMute._meta.db_table} m WHERE m.user_id = %s)", [user_id]
+
+
 def _row_id(value: Any) -> int:
     """A row's id from a frame: a whole number a database column can hold, as a number
     or digits. JSON also brings floats, ``Infinity`` and numbers too large for any column,

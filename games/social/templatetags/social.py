@@ -28,14 +28,16 @@ def _box(context, person, *, show_block: bool = True, relation: str | None = Non
         seen = presence.statuses([person.pk])[person.pk]
         status = FriendLine(person.pk, person.get_username(), "", seen)
     request = context.get("request")
+    # Without the request, so no context processor runs again for a box (a table page
+    # has two): the box needs only the page's CSRF token, which the page's context has.
     return render_to_string(
         "social/parts.html#person-box",
         {
             "relation": relation, "other_id": person.pk, "other_name": _name(person),
             "f": status, "status": status, "show_block": show_block,
             "next": request.get_full_path() if request else "",
+            "csrf_token": context.get("csrf_token"),
         },
-        request=request,
     )  # fmt: skip
 
 

@@ -32,7 +32,9 @@ def chat_drawer(context: template.Context) -> dict[str, Any]:
         free_text = bool(game and signed_in and rules.free_text_allowed(game, user.pk))
     choices = presets.choices()
     muted = []
-    if signed_in:
+    # Whether any was muted comes with the page's other facts of its person (one query).
+    facts = getattr(context["request"], "person_facts", None)
+    if signed_in and (facts is None or facts.user_id != user.pk or facts().muted_any):
         muted = list(ChatMute.objects.filter(user=user).select_related("muted")[:20])
     return {
         "can_chat": signed_in and exists,
