@@ -40,3 +40,12 @@ def test_a_page_tells_a_guest_from_a_person_with_an_account(client, alice, db):
     client.logout()
     html = client.get(reverse("leaderboard")).content.decode()
     assert "nav-claim" not in html and reverse("my_games") not in html and reverse("signup") in html
+
+
+def test_each_page_keeps_its_own_title(client, db):
+    """The head around the title is kept; the title, a block each page fills, is not."""
+    titles = set()
+    for name in ("login", "signup", "leaderboard"):
+        html = client.get(reverse(name)).content.decode()
+        titles.add(html.split("<title>")[1].split("</title>")[0])
+    assert len(titles) == 3, titles
