@@ -6,6 +6,7 @@ nine melds on the felt. The browser tests of the table's layout start from it
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from games.engine.cards import CODES
@@ -56,22 +57,21 @@ MANY_WAYS = {
 
 
 def set_up(usernames: list[str], password: str, upto: int, script: dict | None = None) -> int:
-    """Three people (new, or those of that name) at the scripted game (``script``:
-    another deal and moves, as MANY_WAYS), played up to move ``upto``; the game's id.
-    For a test server's database (``manage.py shell``)."""
+    """Three new people at the scripted game (``script``: another deal and moves, as
+    MANY_WAYS), played up to move ``upto``; the game's id. For a test server's database
+    (``manage.py shell``)."""
     hands, stock_top, moves = (
         (script["hands"], script["stock_top"], script["moves"])
         if script
         else (HANDS, STOCK_TOP, MOVES)
     )
     User = get_user_model()
-    # (People already made sit again: one person may be at two scripted games.)
-    people = [
-        User.objects.filter(username=name).first()
-        or User.objects.create_user(name, password=password)
-        for name in usernames
-    ]
-    game = Game.objects.create(created_by=people[0], public=False)
+    people = [User.objects.create_user(name, password=password) for name in usernames]
+    # The turn clock as the server is set (a browser test's module may give ten minutes, so
+    # that nobody's turn is played by the server while earlier tests run).
+    game = Game.objects.create(
+        created_by=people[0], public=False, turn_seconds=settings.TONGITS_TURN_SECONDS
+    )
     for index, user in enumerate(people):
         Seat.objects.create(game=game, index=index, user=user)
     dealing.start_game(game, seed=SEED)
