@@ -16,10 +16,11 @@ up and 400 ms round trip). It prints:
 - the table's first load in a fresh browser (with the guest's session): bytes as received
   (encoded, headers included) and requests, from the page's own target;
 - tap -> the card visibly moved and tap -> your board updated, p50 and p95 over
-  ``--moves`` of your moves (the bots answer at once; a finished game is followed by Play
-  again), and by kind: draw, take and discard each by its button and by a tap on the
-  stock or the discard pile (``stock``, ``pile-take``, ``pile-throw``), meld, lay off;
-  ``--per-kind N`` plays on until draw and discard by both ways have N each. Timed in
+  your moves (the bots answer at once) by kind: draw, take and discard each by its button
+  and by a tap on the stock or the discard pile (``stock``, ``pile-take``,
+  ``pile-throw``), meld, lay off, until each kind has ``--per-kind`` (30; ``--any-kind``:
+  ``--moves`` of any kind). The player steers towards takes and lay-offs, and after the
+  first game each table is dealt from a seed rich in them (bench/mobile_deals.py). Timed in
   the page from the tap (its pointerdown's timeStamp) to the first frame whose cards on
   screen differ (MOVE_CLOCK), and to the new board painted, with its parts (to the frame
   in, swapped in, painted), and, for comparison, as Playwright sees it from outside (its
@@ -320,8 +321,14 @@ def ready(page, timeout_ms: int = ACT_TIMEOUT_MS) -> None:
 KINDS = ("draw", "stock", "take", "pile-take", "discard", "pile-throw", "meld", "layoff")
 BY_PILE = {"draw": ("stock", ".pile-stock"), "take": ("pile-take", ".pile-discard"),
            "discard": ("pile-throw", ".pile-discard")}  # fmt: skip
-RARE = {"layoff", "pile-take"}  # not waited for: a run may meet too few of them
-EVERY_TURN = ("draw", "stock", "discard", "pile-throw")  # what --per-kind counts
+# Deals rich in takes, lay-offs and melds for the bench's player (``python -m
+# bench.mobile_deals`` finds them again, with what each is expected to give), in order.
+RICH_SEEDS = (
+    8408, 12883, 17812, 28735, 1194, 8492, 10590, 21529, 2942, 23370, 23511, 4147,
+    20036, 20389, 24906, 27762, 5130, 13878, 29046, 20222, 8889, 9391, 26326, 3091,
+    6029, 7320, 10901, 6678, 15028, 18016, 10446, 23490, 29080, 29807, 14929, 23712,
+    27509, 7445, 28135, 1632, 4507,
+)  # fmt: skip
 
 
 def _mask(codes) -> int:
@@ -337,11 +344,13 @@ def _codes(mask: int) -> list[str]:
 
 
 def plan(page) -> tuple[str, list[str], str] | None:
-    """This seat's next move, as a plain player would make it with the table's buttons:
-    (its kind, the hand's cards to choose, the meld to lay off on), None when none is
-    offered. Take the discard when it melds, else draw; meld what melds; lay off what
-    fits a meld on the felt; else discard the last card. A Draw called is folded."""
-    from games.engine.melds import all_melds, layoff_options, take_options
+    """This seat's next move, as the bench's player makes it with the table's buttons
+    (bench/mobile_deals.py ``steer``: take the discard whenever it melds, meld at once,
+    lay off whenever it can, throw the card that helps least): (its kind, the hand's
+    cards to choose, the meld to lay off on), None when none is offered. A Draw called
+    is folded."""
+    from bench.mobile_deals import steer
+    from games.engine.cards import parse_card
 
     state = page.evaluate(
         """() => {
@@ -358,26 +367,13 @@ def plan(page) -> tuple[str, list[str], str] | None:
           };
         }"""
     )
-    offered, hand = set(state["offered"]), _mask(state["hand"])
-    if "fold" in offered:
-        return "fold", [], ""
-    if "take" in offered and state["top"]:
-        from games.engine.cards import parse_card
-
-        options = take_options(hand, parse_card(state["top"]))
-        if options:
-            return "take", _codes(min(options, key=int.bit_count)), ""
-    if "draw" in offered:
-        return "draw", [], ""
-    if "meld" in offered and (melds := [m for m in all_melds(hand) if m.bit_count() <= 4]):
-        return "meld", _codes(melds[0]), ""
-    if "layoff" in offered:
-        for index, cards in state["melds"]:
-            if options := layoff_options(_mask(cards), hand):
-                return "layoff", _codes(options[0]), index
-    if "discard" in offered and state["hand"]:
-        return "discard", [state["hand"][-1]], ""
-    return None
+    top = parse_card(state["top"]) if state["top"] else None
+    melds = [(int(index), _mask(cards)) for index, cards in state["melds"]]
+    planned = steer(state["offered"], _mask(state["hand"]), top, melds)
+    if planned is None:
+        return None
+    kind, cards, meld = planned
+    return kind, _codes(cards), str(meld) if meld >= 0 else ""
 
 
 def tap_card(page, code: str) -> None:
@@ -492,6 +488,32 @@ def _shown_seq(page) -> int:
 
 def game_id_of(page) -> int:
     return int(re.search(r"/games/(\d+)/", page.url).group(1))
+
+
+def deal_from(page, base: str, finished: int, seed: int) -> None:
+    """The next table for the player of the finished game ``finished``, as Play now makes
+    it (two Normal bots, rated) but dealt from ``seed``; opened as a person opens it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from games.models import Game
+    from games.play.tables import create_table
+
+    def make() -> int:
+        # In a thread of its own: the table tells the lobby through the channel layer
+        # (async_to_sync), which may not run in Playwright's event loop's thread.
+        try:
+            user = Game.objects.get(pk=finished).created_by
+            return create_table(user, others=("normal", "normal"), rated=True, seed=seed).pk
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        game_id = pool.submit(make).result()
+    page.goto(f"{base}/games/{game_id}/", wait_until="commit", timeout=ACT_TIMEOUT_MS)
+    page.wait_for_load_state("load")
+    ready(page)
 
 
 def play_again(page) -> None:
@@ -641,31 +663,32 @@ def measure(browser, base: str, relay: SlowLine, options: argparse.Namespace) ->
     report["table_bytes"], report["table_requests"] = wire.bytes, wire.requests
 
     # Moves of every kind, each timed from its tap until the card moved and until this
-    # seat's board of the next version is shown. A finished game is followed by Play again.
+    # seat's board of the next version is shown. A finished game is followed by a table
+    # dealt from the next of RICH_SEEDS (bench/mobile_deals.py: deals on which the bench's
+    # player takes the discard and lays off often), then by Play again.
     games = [game_id_of(page)]
     cpu_before, moves_before = options.workers.cpu_s(), stored(games)["moves"]
     frames_before = len(wire.frames)
-    deadline = time.monotonic() + options.moves * 20  # long enough for a slow machine
+    started = time.monotonic()
+    deadline = started + max(options.moves * 20, options.per_kind * 40)  # a slow machine
+    seeds = list(RICH_SEEDS) if options.deals == "rich" else []
 
-    def fewest() -> int:  # the fewest moves timed of the kinds every turn makes
-        return min(sum(t["kind"] == k for t in TIMED) for k in EVERY_TURN)
+    def fewest() -> int:  # the fewest moves timed of any kind
+        return min(sum(t["kind"] == k for t in TIMED) for k in KINDS)
 
-    while (
-        len(TIMED) < options.moves
-        or (
-            options.every_kind
-            and not set(KINDS) - RARE <= {t["kind"] for t in TIMED}
-            and len(TIMED) < 4 * options.moves
-            and time.monotonic() < deadline
-        )
-        or (fewest() < options.per_kind and time.monotonic() < deadline + options.per_kind * 30)
+    while (len(TIMED) < options.moves or fewest() < options.per_kind) and (
+        time.monotonic() < deadline
     ):
         if page.locator("#table-result:not([hidden])").count():
-            play_again(page)
+            if seeds:
+                deal_from(page, base, games[-1], seeds.pop(0))
+            else:
+                play_again(page)
             games.append(game_id_of(page))
             continue
         if timed_move(page) is None:
             page.wait_for_timeout(50)  # the bots' turn
+    report["moves_seconds"] = round(time.monotonic() - started)
     cpu = options.workers.cpu_s() - cpu_before
     moves = stored(games)["moves"] - moves_before
     report["worker_cpu_ms_per_move"] = round(cpu * 1000 / max(moves, 1), 1)
@@ -785,9 +808,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--per-kind",
         type=int,
-        default=0,
-        help="play on until each of the moves every turn makes (draw and discard, by "
-        "their buttons and by the stock and the pile) has been timed this many times",
+        default=30,
+        help="play on until every kind of move (draw, stock, take, pile-take, discard, "
+        "pile-throw, meld, layoff) has been timed this many times (or 20 minutes passed)",
     )
     parser.add_argument("--offline-seconds", type=float, default=20)
     parser.add_argument("--recover-timeout", type=float, default=120)
@@ -801,10 +824,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--any-kind",
-        dest="every_kind",
-        action="store_false",
-        help="stop at --moves even before a move of every kind (draw, take, discard, meld) "
-        "was timed; by default it plays on for them, up to four times --moves",
+        dest="per_kind",
+        action="store_const",
+        const=0,
+        help="stop at --moves, whatever their kinds",
+    )
+    parser.add_argument(
+        "--deals",
+        choices=("rich", "random"),
+        default="rich",
+        help="after the first game (Play now's), deal the tables from seeds rich in takes "
+        "and lay-offs (RICH_SEEDS), or Play again (random deals)",
     )
     parser.add_argument(
         "--after-load",

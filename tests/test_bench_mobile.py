@@ -16,9 +16,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-
+@pytest.mark.slow
+@pytest.mark.browser
 def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
     if not CHROMIUM.exists():
         if os.environ.get("CI") == "true":
@@ -61,3 +61,13 @@ def test_a_tiny_mobile_run_measures_everything_and_stores_no_move_twice():
     # Pages closed just after their table's socket opened (each cold visit's) leave no
     # error in the worker's log: a frame on its way to a closed socket is dropped quietly.
     assert report["worker_errors"] == 0, output
+
+
+def test_the_bench_deals_are_rich_in_takes_for_its_player():
+    # The bench's player on its first deals, in the engine (bench/mobile_deals.py): the
+    # bots' moves follow from the seed, so these are the moves a run will make.
+    from bench.mobile import RICH_SEEDS
+    from bench.mobile_deals import simulate
+
+    games = [simulate(seed) for seed in RICH_SEEDS[:5]]
+    assert sum(g["take"] for g in games) >= 10, games

@@ -1,12 +1,15 @@
 """The table as a card table (issue 48), on touch screens, by taps alone.
 
-A whole game against bots at 360x740, tapping only: the stock to draw, the
+A whole game against bots at each size, tapping only: the stock to draw, the
 discard to take it or to throw the card chosen (or the one the hand suggests), and Meld
 with no card chosen (the hand's meld, or the one picked when it holds several). At every
 turn, and so at the busiest positions the game reaches (the most melds on the felt,
 thirteen cards in hand, a Draw called, the result): no page or felt scroll, every meld and
 every hand card in view, each hand card's uncovered part at least 40x40 px. The taps of
-each turn are counted and their median printed.
+each turn are counted and their median printed. At 360x740 the game is Quick play's (many
+turns, and another if the bots end it early); at the other sizes it is dealt from a seed on
+which the game ends in a few turns (tests/table/busy.py SHORT_SEEDS: a discard taken, a
+draw from the stock, a Draw call folded, the result), all by taps.
 
 The other sizes also start from a scripted game at its busiest (tests/table/busy.py): six
 melds and thirteen cards, then nine melds. A hand dragged into another order is kept
@@ -44,6 +47,22 @@ def server_env(server_env) -> dict[str, str]:
     """The scripted games are made before their tests run: a turn clock of ten minutes,
     so that the server does not play a seat's turn for it meanwhile on a busy machine."""
     return {**server_env, "TONGITS_TURN_SECONDS": "600"}
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """One Chromium for the module's tests (each has a context of its own): starting one
+    a test was a second or two of each, twelve times."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 # What is wrong with the table as shown: a page or a felt that scrolls, a meld, pile or
@@ -95,6 +114,20 @@ CARD_TABLE = """() => {
   return out;
 }"""
 
+# Something for the person to do, or the game over (what the whole game's loop waits on
+# while the bots play).
+YOUR_MOVE = """() => {
+  const shown = el => !!el && el.getClientRects().length > 0;
+  const result = document.querySelector("#table-result");
+  if (result && !result.hidden && shown(result)) return true;
+  if ([...document.querySelectorAll("#my-hand button")]
+      .some(b => b.textContent.trim() === "Fold" && shown(b))) return true;
+  const stock = document.querySelector(".pile-stock");
+  const pile = document.querySelector(".pile-discard");
+  if (stock && !stock.disabled) return true;
+  return !!document.querySelector("#act-discard") && !!pile && !pile.disabled;
+}"""
+
 STILL = (
     "() => [...document.querySelectorAll('#my-hand .hand-card, #table-melds .meld')]"
     ".every(el => el.getAnimations().length === 0)"
@@ -135,36 +168,43 @@ def tap_and_wait(page, target) -> None:
     wait_for_new_board(page, seq)
 
 
-@pytest.mark.parametrize("size", ["360x740"])
-def test_a_whole_game_by_taps_alone(browser, server, size):
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_whole_game_by_taps_alone(browser, server, busy, size):
     SHOTS.mkdir(parents=True, exist_ok=True)
     context = touch_context(browser, size)
     page = context.new_page()
     errors = PageErrors(page)
-    sign_up(page, server)
-    # Quick play is rated: the ringed card to throw is there because she asked for it at
-    # every table (Settings), as a player of two taps a turn does.
-    page.goto(f"{server}/accounts/settings/")
-    page.get_by_label("At every table, rated and arena tables too").check()
-    page.screenshot(path=SHOTS / f"{size}-settings-suggest.png", full_page=True)
-    page.get_by_role("button", name="Save").first.click()
-    page.goto(f"{server}/")
-    page.get_by_role("button", name="Quick play").click()
-    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    long = size == "360x740"
+    if long:  # the issue's phone: Quick play, a game of many turns (and up to two more)
+        sign_up(page, server)
+        # Quick play is rated: the ringed card to throw is there because she asked for it
+        # at every table (Settings), as a player of two taps a turn does.
+        page.goto(f"{server}/accounts/settings/")
+        page.get_by_label("At every table, rated and arena tables too").check()
+        page.screenshot(path=SHOTS / f"{size}-settings-suggest.png", full_page=True)
+        page.get_by_role("button", name="Save").first.click()
+        page.goto(f"{server}/")
+        page.get_by_role("button", name="Quick play").click()
+        page.wait_for_url(re.compile(r"/games/\d+/$"))
+    else:  # a short game (busy.SHORT_SEEDS): a take, a draw, a Draw call, the result
+        tag, game = busy[f"{size}-short"]
+        log_in(page, server, f"cat{tag}", PASSWORD)
+        page.goto(f"{server}/games/{game}/")
     page.locator('#connection[data-state="connected"]').wait_for()
     stock, pile = page.locator(".pile-stock"), page.locator(".pile-discard")
     result = page.locator("#table-result")
     taps: list[int] = []
     turn = 0
     most = {"melds": -1, "cards": 0}
+    tapped = {"stock": 0, "discard": 0, "draw call": 0}
     deadline = time.monotonic() + 120
     games = 1
     while True:
         assert time.monotonic() < deadline, "the games did not end in time"
         if result.is_visible():
             # A game the bots end early is too few turns to count: Play again (twice at
-            # most), by a tap.
-            if len(taps) >= 6 or games == 3:
+            # most), by a tap. A short game is played once.
+            if not long or len(taps) >= 6 or games == 3:
                 break
             ended = page.url
             result.get_by_role("button", name="Play again").tap()
@@ -177,15 +217,29 @@ def test_a_whole_game_by_taps_alone(browser, server, size):
             assert card_table(page) == [], "a Draw call"
             page.screenshot(path=SHOTS / f"{size}-draw-call.png")
             tap_and_wait(page, fold)
+            tapped["draw call"] += 1
         elif stock.is_enabled():  # a turn begins: take the discard if it melds, else draw
             turn = 1
-            tap_and_wait(page, pile if page.locator("#act-take").count() else stock)
+            take = page.locator("#act-take").count() > 0
+            seq = hand_seq(page)
+            (pile if take else stock).tap()
+            tapped["discard" if take else "stock"] += 1
+            page.wait_for_function(
+                "seq => document.querySelector('#table-status').dataset.seq !== seq"
+                " || document.querySelector('.take-choice')",
+                arg=seq,
+            )
+            if page.locator(".take-choice .button").count():  # several ways: the first
+                page.locator(".take-choice .button").first.tap()
+                turn += 1
+            wait_for_new_board(page, seq)
         elif page.locator("#act-discard").count() and pile.is_enabled():
             held = page.locator("#my-hand .hand-card[data-card]").count()
             if held >= most["cards"]:
                 most["cards"] = held
                 assert card_table(page) == [], f"{held} cards in hand"
-                page.screenshot(path=SHOTS / f"{size}-most-cards.png")
+                if long:
+                    page.screenshot(path=SHOTS / f"{size}-most-cards.png")
             meld = first_meld(page)
             if meld and page.locator("#act-meld").count() and held > len(meld) + 1:
                 # Meld with no card chosen: the hand's meld, or the first of those asked.
@@ -206,12 +260,17 @@ def test_a_whole_game_by_taps_alone(browser, server, size):
             if melds_on_felt(page) > most["melds"]:
                 most["melds"] = melds_on_felt(page)
                 assert card_table(page) == [], f"{most['melds']} melds on the felt"
-                page.screenshot(path=SHOTS / f"{size}-most-melds.png")
+                if long:
+                    page.screenshot(path=SHOTS / f"{size}-most-melds.png")
             tap_and_wait(page, pile)  # the suggested card (ringed) is thrown
             taps.append(turn + 1)
         else:
-            page.wait_for_timeout(80)  # the bots' turns
-    page.wait_for_timeout(400)
+            page.wait_for_function(YOUR_MOVE, timeout=30_000)  # the bots' turns
+    page.wait_for_function(  # the result come in and still
+        "() => document.getAnimations().every(a => a.playState !== 'running'"
+        " || a.effect?.getComputedTiming().iterations === Infinity)",
+        timeout=5_000,
+    )
     page.screenshot(path=SHOTS / f"{size}-result.png")
     assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
     assert taps, "the person never finished a turn"
@@ -219,8 +278,10 @@ def test_a_whole_game_by_taps_alone(browser, server, size):
         f"\ntaps a turn at {size}: median {statistics.median(taps)} over {len(taps)} turns"
         f" of {games} game(s): {taps}"
     )
-    if size == "360x740":  # the issue's phone; at the others a deal of many melds may ask 3
+    if long:  # the issue's phone; at the others a deal of many melds may ask 3
         assert statistics.median(taps) <= 2.5
+    else:  # the stock drew, the discard was taken, a Draw call folded, each by a tap
+        assert tapped["stock"] and tapped["discard"] and tapped["draw call"], tapped
     errors.assert_none()
     context.close()
 
@@ -229,6 +290,15 @@ BUSY = (
     "from tests.table.busy import set_up\n"
     "for tag, upto in {games!r}:\n"
     "    print(set_up([n + tag for n in ('ann', 'ben', 'cat')], {pw!r}, upto))"
+)
+# A short game against two bots, dealt from a seed (tests/table/busy.py SHORT_SEEDS).
+SHORT = (
+    "from django.contrib.auth import get_user_model\n"
+    "from games.play.tables import create_table\n"
+    "from tests.table.busy import SHORT_SEEDS\n"
+    "for tag in {tags!r}:\n"
+    "    who = get_user_model().objects.create_user('cat' + tag, password={pw!r})\n"
+    "    print(create_table(who, others=('normal', 'normal'), seed=SHORT_SEEDS[0]).pk)"
 )
 # The scripted games the tests below start from, made in one go (a shell is slow to start):
 # for each, its people's name tag and the move it is played up to.
@@ -241,15 +311,21 @@ WANTED = {
 }
 
 
+SHORT_SIZES = ("412x915", "740x360", "915x412", "1280x800")
+
+
 @pytest.fixture(scope="module")
 def busy(manage) -> dict[str, tuple[str, int]]:
-    """name -> (the name tag of its people, the game's id): log in as "cat" + tag."""
+    """name -> (the name tag of its people, the game's id): log in as "cat" + tag. The
+    scripted games of WANTED, and a short game at each size but 360x740 ("412x915-short")."""
     run = uuid.uuid4().hex[:6]
     games = [(f"{run}{i}", upto) for i, upto in enumerate(WANTED.values())]
-    made = manage("shell", "-c", BUSY.format(games=games, pw=PASSWORD)).split()[-len(games) :]
-    return {
-        name: (tag, int(game)) for name, (tag, _), game in zip(WANTED, games, made, strict=True)
-    }
+    tags = [f"{run}s{i}" for i in range(len(SHORT_SIZES))]
+    code = BUSY.format(games=games, pw=PASSWORD) + "\n" + SHORT.format(tags=tags, pw=PASSWORD)
+    made = manage("shell", "-c", code).split()[-len(games) - len(tags) :]
+    names = [*WANTED, *(f"{size}-short" for size in SHORT_SIZES)]
+    tagged = [tag for tag, _ in games] + tags
+    return {name: (tag, int(game)) for name, tag, game in zip(names, tagged, made, strict=True)}
 
 
 @pytest.mark.parametrize("size", ["412x915", "740x360", "915x412", "1280x800"])

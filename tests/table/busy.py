@@ -6,6 +6,7 @@ nine melds on the felt. The browser tests of the table's layout start from it
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from games.engine.cards import CODES
@@ -66,7 +67,11 @@ def set_up(usernames: list[str], password: str, upto: int, script: dict | None =
     )
     User = get_user_model()
     people = [User.objects.create_user(name, password=password) for name in usernames]
-    game = Game.objects.create(created_by=people[0], public=False)
+    # The turn clock as the server is set (a browser test's module may give ten minutes, so
+    # that nobody's turn is played by the server while earlier tests run).
+    game = Game.objects.create(
+        created_by=people[0], public=False, turn_seconds=settings.TONGITS_TURN_SECONDS
+    )
     for index, user in enumerate(people):
         Seat.objects.create(game=game, index=index, user=user)
     dealing.start_game(game, seed=SEED)
@@ -79,3 +84,75 @@ def set_up(usernames: list[str], password: str, upto: int, script: dict | None =
     for payload in moves[:upto]:
         play_moves.submit_move(game.pk, people[payload["seat"]], payload)
     return game.pk
+
+
+# Whole games by taps alone, short: deals on which the browser test's player (below) and
+# two Normal bots end the game in a few turns, the player having drawn from the stock and
+# taken the discard by a tap (tests/browser/test_card_table_in_browser.py plays them at
+# the sizes other than the long game's). The bots' moves are the server's: seeded from the
+# game's seed, seq and seat (games.bots.bot_seed). Found by ``short_deals``.
+SHORT_SEEDS = (1832, 2528)  # a Draw called by a bot (and folded) ends each, in 13 and 15 moves
+
+
+def taps_alone(seed: int, limit: int = 200) -> dict | None:
+    """The browser test's player in seat 0 (the table's maker) against two Normal bots on
+    the deal of ``seed``, in the engine: take the discard when it melds (one way only:
+    None if a take would be asked about), else draw; meld the arrangement's first meld
+    while that leaves a card to throw; else throw the suggested card; fold a Draw call.
+    Its moves by type, all moves, and who won (-1 if nobody, a draw)."""
+    import random
+
+    from games.bots import bot_seed
+    from games.bots import choose as bot_choose
+    from games.engine import apply, legal_moves, new_game, seat_view
+    from games.engine.cards import cards_of, mask_of_codes, parse_card
+    from games.engine.melds import take_options
+    from games.engine.moves import DISCARD, DRAW, FOLD, MELD, TAKE, Move
+    from games.table.arrange import arrange, suggested_discard
+
+    state = new_game(seed)
+    counts = {DRAW: 0, TAKE: 0, MELD: 0, DISCARD: 0, FOLD: 0, "all": 0}
+    while state.outcome is None and state.ply < limit:
+        legal = legal_moves(state)
+        types = {m.type for m in legal}
+        if state.turn == 0:
+            hand = state.hands[0]
+            if FOLD in types:
+                move = Move(FOLD, 0)
+            elif DRAW in types:
+                top = state.discards[-1] if state.discards else None
+                options = take_options(hand, top) if top is not None and TAKE in types else []
+                if len(options) > 1:
+                    return None
+                move = Move(TAKE, 0, options[0]) if options else Move(DRAW, 0)
+            else:
+                cards = tuple(cards_of(hand))
+                melds = [codes for kind, codes in arrange(cards) if kind == "meld"]
+                if melds and MELD in types and len(cards) > len(melds[0]) + 1:
+                    move = Move(MELD, 0, mask_of_codes(melds[0]))
+                else:
+                    move = Move.discard(0, parse_card(suggested_discard(cards)))
+            if move not in legal:
+                return None
+            counts[move.type] += 1
+        else:
+            rng = random.Random(bot_seed(str(seed), state.ply, state.turn))
+            move = bot_choose("normal", seat_view(state, state.turn), rng)
+        state = apply(state, move)
+        counts["all"] += 1
+    if state.outcome is None:
+        return None
+    counts["winner"] = state.outcome.winner
+    counts["end"] = state.outcome.end
+    return counts
+
+
+def short_deals(tries: int = 3000, count: int = 8) -> list[tuple[int, dict[str, int]]]:
+    """Seeds 1 .. ``tries`` on which ``taps_alone`` draws and takes the discard at least
+    once each and the game ends soonest."""
+    found = []
+    for seed in range(1, tries + 1):
+        c = taps_alone(seed)
+        if c and c["draw"] and c["take"]:
+            found.append((c["all"], seed, c))
+    return [(seed, c) for _, seed, c in sorted(found)[:count]]
