@@ -18,6 +18,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games.analysis import analysis, report
 from games.analysis.coach import (
+    FINE_MARKS,
     MARKS,
     Budget,
     better_steps,
@@ -120,17 +121,21 @@ def test_the_same_game_gets_the_same_verdicts():
 
 
 def test_marks_weigh_the_loss_against_the_stake_as_documented():
-    (blunder, b, bf), (mistake, m, mf), (inaccuracy, i, i_f) = MARKS
-    assert (blunder, mistake, inaccuracy) == ("blunder", "mistake", "inaccuracy")
-    assert b > m > i and bf > mf > i_f
+    (blunder, b, bf), (mistake, m, mf) = MARKS
+    assert (blunder, mistake) == ("blunder", "mistake")  # two marks since 7 December 2026
+    assert b > m and bf > mf
     # With a stake of 10 chips each mark starts at its share of it.
     assert mark_for(b * 10, 10) == "blunder" and mark_for(m * 10, 10) == "mistake"
-    assert mark_for(i * 10, 10) == "inaccuracy" and mark_for(i * 10 - 0.01, 10) == ""
+    assert mark_for(m * 10 - 0.01, 10) == ""
     # With little at stake, the floors in chips hold: noise never makes a mark.
-    assert mark_for(bf, 1.0) == "blunder" and mark_for(i_f - 0.01, 1.0) == ""
+    assert mark_for(bf, 1.0) == "blunder" and mark_for(mf - 0.01, 1.0) == ""
     assert thresholds(0.2) == thresholds(1.0)  # a stake is at least one chip
     # The same chips lost weigh more where less was at stake.
-    assert mark_for(2.0, 2.0) == "blunder" and mark_for(2.0, 6.0) == "inaccuracy"
+    assert mark_for(2.0, 2.0) == "blunder" and mark_for(2.0, 4.0) == "mistake"
+    assert mark_for(2.0, 6.0) == ""
+    # The puzzles' finer scale keeps the Inaccuracy, from a quarter of the stake.
+    assert FINE_MARKS[:2] == MARKS and FINE_MARKS[2] == ("inaccuracy", 0.25, 0.5)
+    assert mark_for(2.0, 6.0, FINE_MARKS) == "inaccuracy"
 
 
 def test_the_better_move_is_said_in_words_with_the_rest_of_the_turn():

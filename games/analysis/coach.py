@@ -47,10 +47,16 @@ from games.engine.rules import apply
 from games.engine.state import GameState, Outcome, Phase
 from games.engine.view import SeatView, seat_view
 
-# (name, share of the stake, chips at least), worst first: a move is marked when the lower
-# end of its loss's interval is at least the larger of the two. Calibrated on games
-# (``python -m bench.analysis --calibrate``; the table is in docs/coach.md).
-MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.25, 0.5))
+# (name, share of the stake, chips at least), worst first: a move is marked when its loss's
+# whole interval lies over the larger of the two, and under the next mark's. Two marks since
+# 7 December 2026 (issue 53): an Inaccuracy's line, a quarter of the stake, lay where many
+# moves' losses lie, and a move judged twice went from a mark to a close call too often
+# (docs/coach.md). Calibrated on games (``python -m bench.analysis --calibrate``).
+MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0))
+# The finer scale the coach had until then, Inaccuracy included: the puzzles are mined with
+# it (games/puzzles/mining.py: a puzzle asks for a move clearly better than the one played,
+# by a quarter of the stake at least), and analyses stored before keep its marks.
+FINE_MARKS = (*MARKS, ("inaccuracy", 0.25, 0.5))
 MIN_STAKE = 1.0  # chips: the least a loser pays
 MARK_NAMES = {
     "blunder": gettext_lazy("Blunder"),
@@ -69,7 +75,7 @@ class Budget:
     finalists: int = 3  # the best moves of the first round that get the extra deals
     # Deals a mark is given on at least: the best of a few moves looks better than it is in
     # the deals it was picked in, so a loss measured there alone is too large.
-    mark_worlds: int = 128
+    mark_worlds: int = 256
     # A close call keeps the finalists in play up to this many deals, the best chosen again
     # after each round, so that two judgements with other seeds compare with the same best.
     finalist_worlds: int = 512
@@ -77,12 +83,13 @@ class Budget:
     # From this many deals on, a close call whose line would stay inside the interval at
     # ``max_worlds`` is given up (docs/coach.md: the changed marks of issue 53's figures were
     # close calls given up here that the other judgement cleared further on).
-    give_up_worlds: int = 512
+    give_up_worlds: int = 2048
     batch: int = 32  # deals a round adds at least (a round doubles the deals judged so far)
     # The loss's interval: its mean, give or take z standard errors (97.5%). A move is
     # marked only when the whole interval lies between two thresholds (docs/coach.md).
     z: float = 2.24
     max_plies: int = 240000  # moves simulated at most for one move
+    marks: tuple = MARKS  # the scale the verdict is given on (FINE_MARKS for the puzzles)
 
 
 DEFAULT_BUDGET = Budget()
@@ -114,24 +121,26 @@ class Evaluation:
         return max(0.0, self.best_chips - self.played_chips)
 
 
-def thresholds(stake: float) -> list[tuple[str, float]]:
+def thresholds(stake: float, marks: tuple = MARKS) -> list[tuple[str, float]]:
     """(mark, chips lost at least) for a decision with ``stake`` riding on it, worst first."""
     stake = max(stake, MIN_STAKE)
-    return [(name, max(share * stake, floor)) for name, share, floor in MARKS]
+    return [(name, max(share * stake, floor)) for name, share, floor in marks]
 
 
-def mark_for(loss_low: float, stake: float) -> str:
+def mark_for(loss_low: float, stake: float, marks: tuple = MARKS) -> str:
     """The mark of a move whose loss is at least ``loss_low`` (its interval's lower end)."""
-    for name, threshold in thresholds(stake):
+    for name, threshold in thresholds(stake, marks):
         if loss_low >= threshold:
             return name
     return ""
 
 
-def verdict(loss_low: float, loss_high: float, stake: float) -> tuple[str, bool]:
+def verdict(
+    loss_low: float, loss_high: float, stake: float, marks: tuple = MARKS
+) -> tuple[str, bool]:
     """(mark, close call) of a loss's interval: the mark both its ends fall under, or a
     close call when a threshold lies inside it (its ends would give two marks)."""
-    low, high = mark_for(loss_low, stake), mark_for(loss_high, stake)
+    low, high = mark_for(loss_low, stake, marks), mark_for(loss_high, stake, marks)
     return (low, False) if low == high else ("", True)
 
 
@@ -222,7 +231,7 @@ def evaluate(
     while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
         low, high = _interval(s, best, played, budget.z)
         stake = _stake(s, best)
-        mark, close = verdict(low, high, stake)
+        mark, close = verdict(low, high, stake, budget.marks)
         if not close and (not mark or n >= budget.mark_worlds):
             break  # settled
         if close and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
@@ -237,7 +246,7 @@ def evaluate(
         best = _best(s, finalists, played)
     low, high = _interval(s, best, played, budget.z) if best != played else (0.0, 0.0)
     stake = _stake(s, best)
-    mark, close = verdict(low, high, stake) if best != played else ("", False)
+    mark, close = verdict(low, high, stake, budget.marks) if best != played else ("", False)
     if mark and len(s.chips[played]) < min(budget.mark_worlds, budget.max_worlds):
         mark, close = "", True  # the move budget ran out before a mark could be given
     return Evaluation(
@@ -283,7 +292,8 @@ def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> 
     fewer deals moves too much to give up on.)"""
     mean, half = (low + high) / 2, (high - low) / 2
     narrowed = half * math.sqrt(n / budget.max_worlds)
-    return any(low < t <= high and abs(mean - t) < narrowed for _, t in thresholds(stake))
+    lines = thresholds(stake, budget.marks)
+    return any(low < t <= high and abs(mean - t) < narrowed for _, t in lines)
 
 
 def _stake(s: _Scores, best: Move) -> float:
