@@ -90,6 +90,9 @@ class Budget:
     z: float = 2.24
     max_plies: int = 240000  # moves simulated at most for one move
     marks: tuple = MARKS  # the scale the verdict is given on (FINE_MARKS for the puzzles)
+    # An interval over one line and across a worse one gets the lesser mark (``verdict``);
+    # without, a close call (the coach until 7 December 2026, and the puzzles).
+    lower: bool = True
 
 
 DEFAULT_BUDGET = Budget()
@@ -136,12 +139,22 @@ def mark_for(loss_low: float, stake: float, marks: tuple = MARKS) -> str:
 
 
 def verdict(
-    loss_low: float, loss_high: float, stake: float, marks: tuple = MARKS
+    loss_low: float, loss_high: float, stake: float, marks: tuple = MARKS, lower: bool = True
 ) -> tuple[str, bool]:
-    """(mark, close call) of a loss's interval: the mark both its ends fall under, or a
-    close call when a threshold lies inside it (its ends would give two marks)."""
+    """(mark, close call) of a loss's interval: the mark its lower end falls under when its
+    upper end does too, or (``lower``) when that end only reaches a worse mark (the move
+    surely lost a Mistake's share; whether a Blunder's, the deals could not say: a Mistake,
+    never a Blunder that could go); a close call when the least mark's line lies inside it
+    (no mark: it could go either way), or without ``lower`` any line (the puzzles' rule)."""
     low, high = mark_for(loss_low, stake, marks), mark_for(loss_high, stake, marks)
-    return (low, False) if low == high else ("", True)
+    if low == high or (low and lower):
+        return low, False
+    return "", True
+
+
+def settled(loss_low: float, loss_high: float, stake: float, marks: tuple = MARKS) -> bool:
+    """Whether no line lies inside the interval (more deals would not change the mark)."""
+    return mark_for(loss_low, stake, marks) == mark_for(loss_high, stake, marks)
 
 
 def move_seed(seq: int, seat: int, salt: str = "coach/2") -> int:
@@ -231,10 +244,11 @@ def evaluate(
     while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
         low, high = _interval(s, best, played, budget.z)
         stake = _stake(s, best)
-        mark, close = verdict(low, high, stake, budget.marks)
-        if not close and (not mark or n >= budget.mark_worlds):
+        mark, close = verdict(low, high, stake, budget.marks, budget.lower)
+        done = settled(low, high, stake, budget.marks)
+        if done and (not mark or n >= budget.mark_worlds):
             break  # settled
-        if close and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
+        if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
             break
         if n >= budget.finalist_worlds:
             finalists = [best, played]
@@ -246,7 +260,9 @@ def evaluate(
         best = _best(s, finalists, played)
     low, high = _interval(s, best, played, budget.z) if best != played else (0.0, 0.0)
     stake = _stake(s, best)
-    mark, close = verdict(low, high, stake, budget.marks) if best != played else ("", False)
+    mark, close = (
+        verdict(low, high, stake, budget.marks, budget.lower) if best != played else ("", False)
+    )
     if mark and len(s.chips[played]) < min(budget.mark_worlds, budget.max_worlds):
         mark, close = "", True  # the move budget ran out before a mark could be given
     return Evaluation(
