@@ -13,9 +13,10 @@ the move played against the best move is measured per deal, and its mean comes w
 interval. Two rounds: all legal moves in a few deals, then the best few and the move played
 in more; then a close call (a threshold inside the loss's interval) is judged again in
 twice the deals at a time, up to ``Budget.max_worlds``, while it could still clear. A move
-is marked only when the whole interval lies between two thresholds; one that still holds a
-threshold when the deals stop is a close call (``Evaluation.close``: no mark, its figures
-shown), so a mark does not flip when the game is judged again with other seeds
+is marked only when the interval's lower end clears the mark's line (a Mistake when the
+interval still holds the Blunder's, ``verdict``); one that still holds the Mistake line
+when the deals stop is a close call (``Evaluation.close``: no mark, its figures shown), so
+a Blunder never meets an unmarked move when the game is judged again with other seeds
 (``python -m bench.analysis --reproduce``).
 
 The scale (``MARKS``, docs/coach.md): a mark weighs the chips lost against the stake, what
