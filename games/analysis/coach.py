@@ -74,6 +74,13 @@ class Budget:
     first_worlds: int = 12  # deals every legal move is played in
     worlds: int = 64  # deals the finalists and the move played are played in, in all
     finalists: int = 3  # the best moves of the first round that get the extra deals
+    # A second look before the finalists are picked: the best ``second_look`` moves of the
+    # first round (and the move played) in ``second_worlds`` deals in all. In 12 deals a
+    # meld worth 4 chips more than any discard can rank fourth, and a judgement that leaves
+    # it out compares the move played with a lesser best: quiet one time, a Blunder another
+    # (docs/coach.md, 7 December 2026). 0: none (the coach before, and the puzzles).
+    second_look: int = 6
+    second_worlds: int = 24
     # Deals a mark is given on at least: the best of a few moves looks better than it is in
     # the deals it was picked in, so a loss measured there alone is too large.
     mark_worlds: int = 256
@@ -229,10 +236,17 @@ def evaluate(
     for i in range(first):
         for move in legal:
             s.play(deals, i, move, me)
-    # Round two: the best few and the move played, in more deals.
     ranked = sorted(legal, key=lambda m: -s.mean(m))
-    finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
     n = first
+    if len(legal) > budget.finalists and budget.second_look > 0 and n < budget.second_worlds:
+        looked = list(dict.fromkeys([*ranked[: budget.second_look], played]))
+        while n < budget.second_worlds:
+            for move in looked:
+                s.play(deals, n, move, me)
+            n += 1
+        ranked = sorted(looked, key=lambda m: -s.mean(m))
+    # Round two: the best few and the move played, in more deals.
+    finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
     if len(legal) > 1:
         while n < budget.worlds and s.plies < budget.max_plies:
             for move in finalists:

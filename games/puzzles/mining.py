@@ -58,17 +58,18 @@ ALTERNATIVE_WORLDS = 48  # paired deals the near-best moves are looked for in
 # it lets through is judged twice by the coach's own budget.
 SCREEN = Budget(
     first_worlds=8, worlds=24, finalists=2, mark_worlds=24, finalist_worlds=24,
-    max_worlds=24, give_up_worlds=24, marks=FINE_MARKS, lower=False,
+    max_worlds=24, give_up_worlds=24, marks=FINE_MARKS, lower=False, second_look=0,
 )  # fmt: skip
 SCREEN_SHARE = 0.75
 # The coach's judgement as puzzles are mined with it: the finer scale (a puzzle asks for a
 # move clearly better by a quarter of the stake at least), and the rules and rounds of the
-# coach the shipped puzzles were mined with (any line inside the interval a close call, a
-# mark on 128 deals, a close call given up from 512), so a change to the replay's coach
-# does not change which positions are puzzles.
+# coach the shipped puzzles were mined with (any line inside the interval a close call, no
+# second look, a mark on 128 deals, a close call given up from 512), so a change to the
+# replay's coach does not change which positions are puzzles.
 PUZZLE_BUDGET = replace(
-    DEFAULT_BUDGET, marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512
-)
+    DEFAULT_BUDGET,
+    marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512, second_look=0,
+)  # fmt: skip
 
 
 def puzzle_budget(budget: Budget) -> Budget:
@@ -77,6 +78,7 @@ def puzzle_budget(budget: Budget) -> Budget:
         budget,
         marks=FINE_MARKS,
         lower=False,
+        second_look=0,
         mark_worlds=PUZZLE_BUDGET.mark_worlds,
         give_up_worlds=min(budget.give_up_worlds, PUZZLE_BUDGET.give_up_worlds),
     )
