@@ -681,10 +681,10 @@ def test_a_close_call_has_no_mark_and_shows_its_figures_on_tap(make_game, client
 # move of this test before, a Blunder or a Mistake by seed, is no such move.)
 FLIPPED = ((16535889319197659079, 7, ("o/1", "o/6", "o/7")),)
 # The real budget judges such a move in up to 4,096 deals, some 15 s each: the test takes
-# 512 at most. What it checks holds at any budget (a Blunder's interval lies above the
-# Blunder line, an unmarked move's lower end under the Mistake line: an interval over the
-# Mistake line and across the Blunder line is a Mistake), and fewer deals only make more
-# Mistakes and close calls.
+# 512 at most (the coach before failed it so too: a Blunder with "o/1", a close call with
+# "o/6" and "o/7"). A Blunder's interval lies above the Blunder line, an unmarked move's
+# lower end under the Mistake line (an interval over the Mistake line and across the
+# Blunder line is a Mistake): the two need intervals apart or, on few deals, wide.
 AGAIN = Budget(finalist_worlds=256, max_worlds=512)
 
 
