@@ -134,7 +134,7 @@ def test_marks_weigh_the_loss_against_the_stake_as_documented():
     assert mark_for(2.0, 2.0) == "blunder" and mark_for(2.0, 4.0) == "mistake"
     assert mark_for(2.0, 6.0) == ""
     # The puzzles' finer scale keeps the Inaccuracy, from a quarter of the stake.
-    assert FINE_MARKS[:2] == MARKS and FINE_MARKS[2] == ("inaccuracy", 0.25, 0.5)
+    assert FINE_MARKS[2] == ("inaccuracy", 0.25, 0.5)
     assert mark_for(2.0, 6.0, FINE_MARKS) == "inaccuracy"
 
 

@@ -48,8 +48,8 @@ from games.engine.rules import apply
 from games.engine.state import GameState, Outcome, Phase
 from games.engine.view import SeatView, seat_view
 
-# (name, share of the stake, chips at least), worst first: a move is marked when its loss's
-# whole interval lies over the larger of the two, and under the next mark's. Two marks since
+# (name, share of the stake, chips at least), worst first: a move is marked when the lower
+# end of its loss's interval is at least the larger of the two (``verdict``). Two marks since
 # 7 December 2026 (issue 53): an Inaccuracy's line, a quarter of the stake, lay where many
 # moves' losses lie, and a move judged twice went from a mark to a close call too often
 # (docs/coach.md). Calibrated on games (``python -m bench.analysis --calibrate``).
@@ -57,7 +57,7 @@ MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0))
 # The finer scale the coach had until then, Inaccuracy included: the puzzles are mined with
 # it (games/puzzles/mining.py: a puzzle asks for a move clearly better than the one played,
 # by a quarter of the stake at least), and analyses stored before keep its marks.
-FINE_MARKS = (*MARKS, ("inaccuracy", 0.25, 0.5))
+FINE_MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.25, 0.5))
 MIN_STAKE = 1.0  # chips: the least a loser pays
 MARK_NAMES = {
     "blunder": gettext_lazy("Blunder"),
@@ -94,7 +94,7 @@ class Budget:
     give_up_worlds: int = 2048
     batch: int = 32  # deals a round adds at least (a round doubles the deals judged so far)
     # The loss's interval: its mean, give or take z standard errors (97.5%). A move is
-    # marked only when the whole interval lies between two thresholds (docs/coach.md).
+    # marked only when the interval's lower end clears the mark's line (docs/coach.md).
     z: float = 2.24
     max_plies: int = 240000  # moves simulated at most for one move
     marks: tuple = MARKS  # the scale the verdict is given on (FINE_MARKS for the puzzles)
