@@ -39,7 +39,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations, product
 
-from games.analysis.coach import DEFAULT_BUDGET, MARKS, evaluate
+from games.analysis.coach import DEFAULT_BUDGET, FINE_MARKS, MARKS, evaluate
 from games.bots import bot_seed, choose
 from games.engine import apply, new_game, seat_view
 
@@ -267,7 +267,7 @@ def calibrate(rows: list[dict], result: dict) -> None:
     shares = [max(0.0, x["low"]) / x["stake"] for x in one]
     result["share_low"] = _percentiles(shares, (50, 75, 90, 95, 99))
     print("Share of the stake the loss's lower end reaches:", result["share_low"])
-    floors = tuple(floor for _, _, floor in MARKS)
+    floors = tuple(floor for _, _, floor in FINE_MARKS)
     grid = []
     for b, m, i in product((0.5, 0.6, 0.7, 0.8), (0.3, 0.35, 0.4, 0.45), (0.15, 0.2, 0.25)):
         marks = tuple(zip(("blunder", "mistake", "inaccuracy"), (b, m, i), floors, strict=True))

@@ -67,7 +67,7 @@ def test_a_finished_game_is_mined_into_puzzles_the_coach_judged_twice(make_game,
         assert p.answer != p.played and p.mark
         # The coach's two judgements, again from the stored view alone: the same best move,
         # its loss's interval clear of the mark's line (no close call).
-        budget = services.site_budget()
+        budget = mining.puzzle_budget(services.site_budget())
         for salt in (mining.FIRST_SALT, mining.RECHECK_SALT):
             e = evaluate(view, Move.from_dict(p.played), p.seq, budget, salt)
             assert e.best == Move.from_dict(p.answer) and e.mark and not e.close

@@ -12,7 +12,7 @@ from functools import cache
 
 import pytest
 
-from games.analysis.coach import DEFAULT_BUDGET, evaluate, thresholds
+from games.analysis.coach import FINE_MARKS, evaluate, thresholds
 from games.engine import Move, apply, new_game, seat_view
 from games.puzzles import mining, shipped
 from games.puzzles.models import Puzzle
@@ -47,7 +47,7 @@ def test_each_shipped_puzzle_is_its_seats_view_of_its_seeded_game_and_nothing_mo
         assert len(row["also"]) + 1 <= len(legal) / 2  # at most half the moves are right
         for judged in ("first", "again"):
             f = row["figures"][judged]
-            assert f["mark"] and f["loss_low"] >= thresholds(f["stake"])[-1][1]
+            assert f["mark"] and f["loss_low"] >= thresholds(f["stake"], FINE_MARKS)[-1][1]
 
 
 @pytest.mark.slow
@@ -56,8 +56,9 @@ def test_a_shipped_answer_is_the_coachs_best_move_judged_again_with_another_seed
     view = view_of(row["view"])
     played, answer = Move.from_dict(row["played"]), Move.from_dict(row["answer"])
     seq = int(row["key"].split("/")[2])
-    # The first judgement (the site's seeds) and the other seed's, from the stored view.
+    # The first judgement (the site's seeds) and the other seed's, from the stored view, on
+    # the puzzles' scale (the coach's finer one, Inaccuracy included).
     for salt in (mining.FIRST_SALT, mining.RECHECK_SALT):
-        e = evaluate(view, played, seq, DEFAULT_BUDGET, salt)
+        e = evaluate(view, played, seq, mining.PUZZLE_BUDGET, salt)
         assert e.best == answer and e.mark and not e.close, (salt, e)
-        assert e.loss_low >= thresholds(e.stake)[-1][1]
+        assert e.loss_low >= thresholds(e.stake, FINE_MARKS)[-1][1]

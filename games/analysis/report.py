@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext
 
-from .coach import MARK_NAMES, MARKS, say_better, say_why, thresholds
+from .coach import FINE_MARKS, MARK_NAMES, MARKS, say_better, say_why, thresholds
 from .models import Analysis, MoveEvaluation
 
 # The labels are 11 units high on a wide screen and 20 on a narrow one (static/css/coach.css),
@@ -25,7 +25,7 @@ class Verdict:
     seq: int
     seat: int
     name: str
-    mark: str  # "", inaccuracy, mistake, blunder
+    mark: str  # "", mistake, blunder (inaccuracy: an analysis stored before 7 December 2026)
     mark_name: str
     loss: float
     played_chips: float
@@ -105,6 +105,8 @@ class Report:
     # (mark, its name, percent of the stake, chips at least), worst first.
     mark_names: list[tuple[str, str, int, float]] = field(default_factory=list)
     close: list[Verdict] = field(default_factory=list)  # close calls, with their figures
+    # An analysis stored before 7 December 2026 may hold Inaccuracies: their column is shown.
+    inaccuracies: bool = False
 
 
 def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
@@ -120,7 +122,8 @@ def build(analysis: Analysis, names: Sequence[str], total_moves: int) -> Report:
     marked = [v for v in verdicts.values() if v.mark]
     close = [v for v in verdicts.values() if v.close]
     graph = _graph(rows, names, total_moves, by_clock) if rows else None
-    return Report(verdicts, marked, people, graph, thresholds, close)
+    inaccuracies = any(r.mark == "inaccuracy" for r in rows)
+    return Report(verdicts, marked, people, graph, thresholds, close, inaccuracies)
 
 
 def _verdict(r: MoveEvaluation, names: Sequence[str], by_clock: bool = False) -> Verdict:
@@ -137,7 +140,7 @@ def _verdict(r: MoveEvaluation, names: Sequence[str], by_clock: bool = False) ->
 
 def _line(r: MoveEvaluation) -> tuple[str, float]:
     """The worst mark whose line (chips lost) lies inside a close call's interval."""
-    for name, chips in thresholds(r.stake):
+    for name, chips in thresholds(r.stake, FINE_MARKS):  # an older close call's line too
         if r.loss_low < chips <= r.loss_high:
             return str(MARK_NAMES[name]), round(chips, 2)
     return "", 0.0
@@ -151,7 +154,7 @@ def better_words(r: MoveEvaluation, names: Sequence[str]) -> str:
 
 def _summary(seat: int, name: str, rows: list[MoveEvaluation]) -> PersonSummary:
     choices = [r for r in rows if r.choices > 1]
-    counts = {m: sum(r.mark == m for r in rows) for m, _, _ in reversed(MARKS)}
+    counts = {m: sum(r.mark == m for r in rows) for m, _, _ in reversed(FINE_MARKS)}
     clean = sum(not r.mark for r in choices)
     accuracy = round(100 * clean / len(choices)) if choices else 100
     mean_loss = round(sum(r.loss for r in choices) / len(choices), 2) if choices else 0.0

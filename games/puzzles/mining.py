@@ -4,10 +4,12 @@ A move of a finished game is a puzzle when, from its seat's view alone:
 
 0. a first look in a few deals (``SCREEN``) finds the move played worse than another by
    most of the least mark's line (a filter that spares the coach most moves);
-1. the coach (``games.analysis.coach.evaluate``, its own budget and seeds ``FIRST_SALT``,
-   the ones a replay's analysis uses) found a better move than the one played, and the
-   loss's whole interval clears a mark's line (a mark, not a close call: the gain of the
-   best move over the move played clears the threshold with its interval);
+1. the coach (``games.analysis.coach.evaluate``, its own measure and seeds ``FIRST_SALT``,
+   the ones a replay's analysis uses, on the finer scale ``FINE_MARKS``: Inaccuracy,
+   a quarter of the stake, included, as the coach's marks were until 7 December 2026)
+   found a better move than the one played, and the loss's whole interval clears a line
+   (a mark, not a close call: the gain of the best move over the move played clears the
+   threshold with its interval);
 2. judged again with other deals and rollout seeds (``RECHECK_SALT``), the same best move
    wins, again with a mark and no close call.
 
@@ -28,6 +30,7 @@ from typing import Any
 
 from games.analysis.coach import (
     DEFAULT_BUDGET,
+    FINE_MARKS,
     Budget,
     Evaluation,
     _Deals,
@@ -55,9 +58,30 @@ ALTERNATIVE_WORLDS = 48  # paired deals the near-best moves are looked for in
 # it lets through is judged twice by the coach's own budget.
 SCREEN = Budget(
     first_worlds=8, worlds=24, finalists=2, mark_worlds=24, finalist_worlds=24,
-    max_worlds=24, give_up_worlds=24,
+    max_worlds=24, give_up_worlds=24, marks=FINE_MARKS, lower=False, second_look=0,
 )  # fmt: skip
 SCREEN_SHARE = 0.75
+# The coach's judgement as puzzles are mined with it: the finer scale (a puzzle asks for a
+# move clearly better by a quarter of the stake at least), and the rules and rounds of the
+# coach the shipped puzzles were mined with (any line inside the interval a close call, no
+# second look, a mark on 128 deals, a close call given up from 512), so a change to the
+# replay's coach does not change which positions are puzzles.
+PUZZLE_BUDGET = replace(
+    DEFAULT_BUDGET,
+    marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512, second_look=0,
+)  # fmt: skip
+
+
+def puzzle_budget(budget: Budget) -> Budget:
+    """``budget`` (a site's coach budget, say) on the puzzles' scale and rounds."""
+    return replace(
+        budget,
+        marks=FINE_MARKS,
+        lower=False,
+        second_look=0,
+        mark_worlds=PUZZLE_BUDGET.mark_worlds,
+        give_up_worlds=min(budget.give_up_worlds, PUZZLE_BUDGET.give_up_worlds),
+    )
 
 
 @dataclass(frozen=True)
@@ -93,16 +117,23 @@ def judge(
     view: SeatView,
     played: Move,
     seq: int,
-    budget: Budget = DEFAULT_BUDGET,
+    budget: Budget = PUZZLE_BUDGET,
     first: Evaluation | None = None,
 ) -> Found | None:
     """The puzzle ``view`` makes with ``played`` as the move made there, or None. ``first``:
-    the coach's verdict already made with ``FIRST_SALT`` (a replay's stored analysis)."""
+    the coach's verdict already made with ``FIRST_SALT`` (a replay's stored analysis), kept
+    when it is a mark (a Mistake or a Blunder is a mark on the finer scale too); a quiet
+    move or a close call of the replay's coach may still be an Inaccuracy, so it is judged
+    again on the puzzles' scale."""
     if len(view.legal) < 2 or played not in view.legal:
         return None
+    budget = puzzle_budget(budget)
+    if first is not None and not clear(first):
+        first = None
     if first is None and budget.max_worlds > SCREEN.max_worlds:
         look = evaluate(view, played, seq, SCREEN, SCREEN_SALT)
-        if look.best == played or look.loss < SCREEN_SHARE * thresholds(look.stake)[-1][1]:
+        line = thresholds(look.stake, FINE_MARKS)[-1][1]
+        if look.best == played or look.loss < SCREEN_SHARE * line:
             return None
     if first is None:
         first = evaluate(view, played, seq, budget, FIRST_SALT)
@@ -147,7 +178,7 @@ def alternatives(
     for i in range(worlds):
         for move in legal:
             s.play(deals, i, move, me)
-    line = thresholds(stake)[-1][1]
+    line = thresholds(stake, FINE_MARKS)[-1][1]
     return [m for m in legal if m != best and _interval(s, best, m, DEFAULT_BUDGET.z)[0] < line]
 
 
@@ -171,7 +202,7 @@ def bot_kinds(seed: int) -> tuple[str, str, str]:
 # The coach's budget with fewer deals for a close call: a verdict settled by 1,024 deals is
 # the very one the full budget gives (its rounds are the same up to there); one that is not
 # is a close call here, which makes no puzzle either way. Spares most of the time.
-BOT_BUDGET = replace(DEFAULT_BUDGET, max_worlds=1024)
+BOT_BUDGET = replace(PUZZLE_BUDGET, max_worlds=1024)
 
 
 def bot_game(seed: int) -> list[tuple[SeatView, Move, int]]:
