@@ -3,15 +3,15 @@ is its seeded bot game's seat view exactly, and its answer is the coach's best m
 its interval clear of a mark's line, judged again from the stored view with the other seed.
 
 The coach's judgement takes seconds a puzzle, so CI re-judges a fixed sample whatever the
-file's size (``SAMPLE``: for each theme, the puzzle both judgements settled in the fewest
-deals, drawn by its key's hash); ``PUZZLES_CHECK_ALL=1`` judges every one. Each seed's
+file's size (``SAMPLE``: for each theme, the puzzle cheapest to judge again, by the
+deals its two judgements took); ``PUZZLES_CHECK_ALL=1`` judges every one. Each seed's
 game is replayed once for all its puzzles."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import defaultdict
+from hashlib import sha256
 
 import pytest
 
@@ -25,18 +25,23 @@ ROWS = shipped.read()["puzzles"]
 
 
 def sample(rows: list[dict]) -> list[dict]:
-    """One puzzle a theme: the one both judgements settled in the fewest deals (so that a
-    re-judging costs about the least any does: 128 deals, ``Budget.mark_worlds``, for most),
-    of those the one whose key hashes lowest."""
+    """One puzzle a theme: the one cheapest to judge again (``rollouts``), of those the one
+    whose key hashes lowest. Most settled in 128 deals (``Budget.mark_worlds``), so the
+    sample costs about the same whatever the file holds."""
     chosen = {}
-    for row in sorted(rows, key=_cost_then_hash):
+    for row in sorted(rows, key=lambda r: (rollouts(r), sha256(r["key"].encode()).digest())):
         chosen.setdefault(row["theme"], row)
     return [chosen[t] for t in THEMES if t in chosen]
 
 
-def _cost_then_hash(row: dict) -> tuple[int, bytes]:
-    worlds = max(row["figures"]["first"]["worlds"], row["figures"]["again"]["worlds"])
-    return worlds, hashlib.sha256(row["key"].encode()).digest()
+def rollouts(row: dict) -> int:
+    """About how many deals both judgements play out: every legal move in the first 12,
+    then the finalists (three and the move played) in the rest."""
+    legal, first = len(row["view"]["legal"]), DEFAULT_BUDGET.first_worlds
+    worlds = (row["figures"][j]["worlds"] for j in ("first", "again"))
+    return sum(
+        first * legal + (n - first) * min(legal, DEFAULT_BUDGET.finalists + 1) for n in worlds
+    )
 
 
 SAMPLE = ROWS if os.environ.get("PUZZLES_CHECK_ALL") else sample(ROWS)
