@@ -1,5 +1,5 @@
 """What a shipped puzzle costs to mine: ``python -m bench.puzzles [--seeds A-B,C-D]
-[--stages]``.
+[--stages] [--shipped]``.
 
 It mines the seeded bot games ``A`` to ``B`` and ``C`` to ``D`` (by default 17 games with a
 random seat 0, whose cost under the first filters was logged: docs/puzzles.md) as
@@ -7,7 +7,10 @@ random seat 0, whose cost under the first filters was logged: docs/puzzles.md) a
 one process, and prints for each game its puzzles and CPU time, then the puzzles per
 CPU-minute and the CPU seconds a puzzle. ``--stages`` adds where the CPU went: the first
 look, the first judgement, the alternatives and the second judgement, with how many
-positions each step judged (the steps as ``mining.judge`` runs them). CPU time is the
+positions each step judged (the steps as ``mining.judge`` runs them). ``--shipped`` judges
+instead every shipped puzzle again, as ``mining.judge`` would now from its stored view: how
+many it finds again, each the same puzzle (answer, moves as good, figures, why, line), and
+which it passes over (what a change to the filters costs in puzzles). CPU time is the
 process's, which other programs on a busy machine do not inflate; run it with ``nice``.
 Nothing here imports Django; the last line of standard output is one JSON object.
 """
@@ -18,8 +21,11 @@ import argparse
 import json
 import time
 from collections import Counter
+from dataclasses import asdict
 
-from games.puzzles import mining
+from games.engine import Move
+from games.puzzles import mining, shipped
+from games.puzzles.positions import view_of
 
 SEEDS = "1094-1097,1104-1107,1114-1122"
 
@@ -28,7 +34,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default=SEEDS, help="seeds of the games: A-B,C-D")
     parser.add_argument("--stages", action="store_true", help="CPU by step of the judgement")
+    parser.add_argument("--shipped", action="store_true", help="judge the shipped puzzles again")
     args = parser.parse_args()
+    if args.shipped:
+        return _shipped_again()
     seeds = [
         seed
         for part in args.seeds.split(",")
@@ -58,6 +67,26 @@ def main() -> None:
         figures["stages"] = {k: round(v, 1) for k, v in seconds.items()}
         figures["positions"] = dict(counts)
     print(f"{puzzles} puzzles in {cpu:.0f} s of CPU: {figures['puzzles_per_cpu_min']} a minute")
+    print(json.dumps(figures))
+
+
+def _shipped_again() -> None:
+    counts, start = Counter(), time.process_time()
+    for row in shipped.read()["puzzles"]:
+        view, played = view_of(row["view"]), Move.from_dict(row["played"])
+        found = mining.judge(view, played, row["seq"], mining.BOT_BUDGET)
+        if found is None:
+            counts["passed over"] += 1
+            print(
+                f"{row['key']}: passed over (first judged in {row['figures']['first']['worlds']})"
+            )
+            continue
+        got = asdict(found)
+        changed = [k for k in shipped.FIELDS if got[k] != row[k]]
+        counts["changed" if changed else "the same"] += 1
+        if changed:
+            print(f"{row['key']}: found, but changed: {', '.join(changed)}", flush=True)
+    figures = {**counts, "cpu_s": round(time.process_time() - start, 1)}
     print(json.dumps(figures))
 
 
