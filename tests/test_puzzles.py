@@ -250,3 +250,26 @@ def test_a_puzzles_theme_comes_from_the_two_moves_types():
     for (best, played), expected in pairs.items():
         a, b = Move(best, me, 1 if best == "discard" else 0), Move(played, me, 2)
         assert theme(view, a, b) == expected
+
+
+def test_the_second_judgement_stops_early_only_to_reject():
+    """``evaluate(..., want=best)`` (a puzzle's second judgement) gives the very verdict it
+    gives without, when the move wanted wins; when it does not, it names another best."""
+    from dataclasses import replace
+
+    from games.analysis.coach import DEFAULT_BUDGET
+
+    budget = replace(DEFAULT_BUDGET, **QUICK)
+    judged = 0
+    for view, move, seq in mining.bot_game(1000):
+        if len(view.legal) < 3:
+            continue
+        full = evaluate(view, move, seq, budget, mining.RECHECK_SALT)
+        assert evaluate(view, move, seq, budget, mining.RECHECK_SALT, want=full.best) == full
+        other = next(m for m in view.legal if m not in (full.best, move))
+        cut = evaluate(view, move, seq, budget, mining.RECHECK_SALT, want=other)
+        assert cut.best != other and cut.worlds <= full.worlds
+        judged += 1
+        if judged == 4:
+            break
+    assert judged == 4

@@ -221,10 +221,19 @@ class _Scores:
 
 
 def evaluate(
-    view: SeatView, played: Move, seq: int, budget: Budget = DEFAULT_BUDGET, salt: str = "coach/2"
+    view: SeatView,
+    played: Move,
+    seq: int,
+    budget: Budget = DEFAULT_BUDGET,
+    salt: str = "coach/2",
+    *,
+    want: Move | None = None,
 ) -> Evaluation:
     """Judge ``played`` against every legal move of ``view``, from ``view`` alone. (Another
-    ``salt`` samples other deals: ``bench.analysis --reproduce`` measures the marks so.)"""
+    ``salt`` samples other deals: ``bench.analysis --reproduce`` measures the marks so.)
+    ``want``: only a verdict naming that move best is of use (a puzzle's second judgement):
+    the deals stop as soon as it no longer can be (it is not a finalist), and the verdict
+    returned then names another best. Until then the judgement is the very one without it."""
     legal = list(view.legal)
     if played not in legal:
         raise ValueError(f"move {seq} is not one the seat could make")
@@ -247,7 +256,7 @@ def evaluate(
         ranked = sorted(looked, key=lambda m: -s.mean(m))
     # Round two: the best few and the move played, in more deals.
     finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
-    if len(legal) > 1:
+    if len(legal) > 1 and (want is None or want in finalists):
         while n < budget.worlds and s.plies < budget.max_plies:
             for move in finalists:
                 s.play(deals, n, move, me)
@@ -267,6 +276,8 @@ def evaluate(
             break
         if n >= budget.finalist_worlds:
             finalists = [best, played]
+        if want is not None and want not in finalists:
+            break  # it cannot be the best any more
         end = min(n + max(budget.batch, n), budget.max_worlds)
         while n < end and s.plies < budget.max_plies:
             for move in finalists:

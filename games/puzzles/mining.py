@@ -3,15 +3,17 @@
 A move of a finished game is a puzzle when, from its seat's view alone:
 
 0. a first look in a few deals (``SCREEN``) finds the move played worse than another by
-   most of the least mark's line (a filter that spares the coach most moves);
+   more than the least mark's line (``SCREEN_SHARE`` of it: a filter that spares the coach
+   most moves);
 1. the coach (``games.analysis.coach.evaluate``, its own measure and seeds ``FIRST_SALT``,
    the ones a replay's analysis uses, on the finer scale ``FINE_MARKS``: Inaccuracy,
    a quarter of the stake, included, as the coach's marks were until 7 December 2026)
    found a better move than the one played, and the loss's whole interval clears a line
    (a mark, not a close call: the gain of the best move over the move played clears the
-   threshold with its interval);
+   threshold with its interval); a close call that cannot clear is given up from
+   ``FIRST_GIVE_UP`` deals on (no puzzle either way);
 2. judged again with other deals and rollout seeds (``RECHECK_SALT``), the same best move
-   wins, again with a mark and no close call.
+   wins, again with a mark and no close call (the deals stop once it cannot: ``want``).
 
 The answer is that best move; the coach's why-line and the rest of its turn as Hard would
 play it (``better_steps``) are kept to show after an answer. ``alternatives`` finds the
@@ -19,7 +21,13 @@ other moves that are not clearly worse than the best (in paired deals of a third
 lower end of their loss's interval under the least mark's line): an answer naming one of
 them is counted right too, for the puzzle asks for a clear best, not for the coach's taste
 between two moves it cannot tell apart; and a position where more than half of the moves
-are right that way is no puzzle (``too_easy``).
+are right that way is no puzzle (``too_easy``). They are found before the second judgement:
+a position too easy even at the least line any stake gives is dropped without it.
+
+What a puzzle guarantees does not depend on the cheap steps: an answer kept is the verdict
+of both judgements as the full budget gives it (the deals stop early only to reject). The
+filters only pass over positions, most of which the judgements would reject; the figures
+per CPU-second and what they lose are in docs/puzzles.md (``python -m bench.puzzles``).
 """
 
 from __future__ import annotations
@@ -60,7 +68,14 @@ SCREEN = Budget(
     first_worlds=8, worlds=24, finalists=2, mark_worlds=24, finalist_worlds=24,
     max_worlds=24, give_up_worlds=24, marks=FINE_MARKS, lower=False, second_look=0,
 )  # fmt: skip
-SCREEN_SHARE = 0.75
+# Of the 42 puzzles first shipped (mined with 0.75), one had a first look under 1.25 of
+# the line; between the two lay a third of the coach's time, on positions it rejected.
+SCREEN_SHARE = 1.25
+# A first judgement's close call is given up from this many deals on when it could not
+# clear the line at the budget's most (``Budget.give_up_worlds``, 512 for a replay's
+# analysis). With SCREEN_SHARE it passed over 3 of those 42 puzzles, for a third of the
+# judging time (docs/puzzles.md).
+FIRST_GIVE_UP = 128
 # The coach's judgement as puzzles are mined with it: the finer scale (a puzzle asks for a
 # move clearly better by a quarter of the stake at least), and the rules and rounds of the
 # coach the shipped puzzles were mined with (any line inside the interval a close call, no
@@ -136,13 +151,17 @@ def judge(
         if look.best == played or look.loss < SCREEN_SHARE * line:
             return None
     if first is None:
-        first = evaluate(view, played, seq, budget, FIRST_SALT)
+        cheaper = replace(budget, give_up_worlds=min(budget.give_up_worlds, FIRST_GIVE_UP))
+        first = evaluate(view, played, seq, cheaper, FIRST_SALT)
     if not clear(first):
         return None
-    again = evaluate(view, played, seq, budget, RECHECK_SALT)
+    near = _Near(view, first.best, seq, min(ALTERNATIVE_WORLDS, budget.worlds))
+    if too_easy(len(view.legal), len(near.moves(LEAST_LINE))):
+        return None  # too easy at any stake: the second judgement is spared
+    again = evaluate(view, played, seq, budget, RECHECK_SALT, want=first.best)
     if not clear(again) or again.best != first.best:
         return None
-    also = alternatives(view, first.best, seq, again.stake, min(ALTERNATIVE_WORLDS, budget.worlds))
+    also = near.moves(thresholds(again.stake, FINE_MARKS)[-1][1])
     if too_easy(len(view.legal), len(also)):
         return None
     return Found(
@@ -171,15 +190,30 @@ def alternatives(
     """The legal moves other than ``best`` not clearly worse than it: in paired deals (the
     coach's own, another seed), the lower end of their loss's interval is under the least
     mark's line at this stake."""
-    me = view.seat if view.seat is not None else 0
-    deals = _Deals(view, move_seed(seq, me, ALTERNATIVES_SALT))
-    legal = list(view.legal)
-    s = _Scores(legal)
-    for i in range(worlds):
-        for move in legal:
-            s.play(deals, i, move, me)
-    line = thresholds(stake, FINE_MARKS)[-1][1]
-    return [m for m in legal if m != best and _interval(s, best, m, DEFAULT_BUDGET.z)[0] < line]
+    return _Near(view, best, seq, worlds).moves(thresholds(stake, FINE_MARKS)[-1][1])
+
+
+LEAST_LINE = thresholds(0.0, FINE_MARKS)[-1][1]  # the least mark's line at the smallest stake
+
+
+class _Near:
+    """Every legal move played in the same ``worlds`` paired deals, to tell which are not
+    clearly worse than ``best`` for a given line (the more, the higher the line)."""
+
+    def __init__(self, view: SeatView, best: Move, seq: int, worlds: int) -> None:
+        me = view.seat if view.seat is not None else 0
+        deals = _Deals(view, move_seed(seq, me, ALTERNATIVES_SALT))
+        self.best, self.legal = best, list(view.legal)
+        self.s = _Scores(self.legal)
+        for i in range(worlds):
+            for move in self.legal:
+                self.s.play(deals, i, move, me)
+
+    def moves(self, line: float) -> list[Move]:
+        z = DEFAULT_BUDGET.z
+        return [
+            m for m in self.legal if m != self.best and _interval(self.s, self.best, m, z)[0] < line
+        ]
 
 
 # --- Seeded bot games, the shipped puzzles' source -----------------------------------------

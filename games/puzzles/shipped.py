@@ -1,8 +1,10 @@
 """The puzzles a fresh site ships with: mined from seeded bot games (``mining.bot_game``:
-Easy, Normal, Easy, every seat judged) and kept in ``fixtures/shipped.json``, which the
-migration 0002 loads (and ``make_puzzle_fixture --load`` loads again, keeping what is
-there). ``make_puzzle_fixture`` makes the file again, game by game, from the same seeds:
-a seed's game and the coach's seeds are fixed, so the same file comes out."""
+Easy, Normal, Easy, or from seed 1000 a random seat 0; seats 0 and 2 judged) and kept in
+``fixtures/shipped.json``, which the migration 0002 loads (and ``make_puzzle_fixture
+--load`` loads again, keeping what is there). ``make_puzzle_fixture`` adds to the file game
+by game, merging by seed and by puzzle key: a seed's game and the coach's seeds are fixed,
+so a seed gives the same puzzles again (under the same filters, ``mining.SCREEN_SHARE``
+and ``mining.FIRST_GIVE_UP``: docs/puzzles.md says which seeds were mined under which)."""
 
 from __future__ import annotations
 
@@ -35,11 +37,12 @@ def read(path: Path = PATH) -> dict[str, Any]:
 
 
 def write(data: dict[str, Any], path: Path = PATH) -> None:
+    """Keep ``data`` in the file: each seed once, each puzzle once by its key (the last of
+    a key wins: the same seed and move give the same puzzle), in the order of the keys."""
+    puzzles = {r["key"]: r for r in data["puzzles"] if not too_easy(r)}
     data = {
         "games": sorted(set(data["games"])),
-        "puzzles": sorted(
-            (r for r in data["puzzles"] if not too_easy(r)), key=lambda r: _order(r["key"])
-        ),
+        "puzzles": sorted(puzzles.values(), key=lambda r: _order(r["key"])),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")

@@ -1,8 +1,9 @@
 """``manage.py make_puzzle_fixture``: mine seeded bot games for the puzzles a fresh site
 ships with (games/puzzles/fixtures/shipped.json), the file kept after every game so a run
 cut short keeps what it found and a second run goes on from there (a seed mined is not
-mined again). ``--load`` stores the file's puzzles in the database (as migration 0002
-does). CPU-heavy: run it with ``nice -n 10``."""
+mined again, a puzzle is kept once by its key). ``--load`` stores the file's puzzles in
+the database (as migration 0002 does). CPU-heavy: run it with ``nice -n 19``, one job, in
+ranges of seeds, and commit the file between ranges (docs/puzzles.md)."""
 
 from __future__ import annotations
 
