@@ -6,7 +6,7 @@ hours; and never a hidden card (every push decrypted, every email, every stored 
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -77,13 +77,19 @@ def test_a_live_table_tells_nobody_whose_turn_it_is(make_game, alice, bob, subsc
 
 
 def test_your_turn_in_quiet_hours_waits_for_the_morning(make_game, alice, bob, vapid):
-    Preferences.objects.create(user=alice, time_zone="Asia/Manila")
-    Preferences.objects.create(user=bob, time_zone="Asia/Manila")
+    # Quiet nearly all day while the worker runs on the real clock, whatever the hour in
+    # Manila when the test runs (else a daytime run sends the notice at once); then the
+    # night's quiet hours, 22:00 to 08:00, for the times the test gives.
+    for person in (alice, bob):
+        Preferences.objects.create(
+            user=person, time_zone="Asia/Manila", quiet_from=time(0, 0), quiet_until=time(23, 59)
+        )
     game = make_game([alice, "easy", bob], seed=21, turn_seconds=DAY)
     play(game, {alice.pk: alice, bob.pk: bob}, 12, random.Random(1))
     DBTaskResult.objects.filter(task_path__endswith="deliver").delete()
     run_worker()  # the turns' look at the game: notices made, their delivery queued
     DBTaskResult.objects.filter(task_path__endswith="deliver").delete()
+    Preferences.objects.update(quiet_from=time(22, 0), quiet_until=time(8, 0))
     manila = ZoneInfo("Asia/Manila")
     night = datetime(2026, 12, 7, 23, 30, tzinfo=manila)
     notice = Notice.objects.filter(kind="your_turn").first()
