@@ -51,6 +51,9 @@ def test_a_person_reports_a_player_from_the_result_screen_on_a_phone(browser, se
     context, page, errors, game_id = at_table_on_a_phone(browser, server, manage, MAKE_GAME, "ann")
     result = page.locator("#table-result")
     result.wait_for()
+    # The socket's first board may swap the result in again: look once it has come.
+    page.wait_for_function("document.querySelector('#connection')?.dataset.state !== 'connecting'")
+    page.wait_for_load_state("networkidle")
     report = result.get_by_role("link", name="Report a player")
     report.scroll_into_view_if_needed()
     assert report.is_visible()
