@@ -11,9 +11,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 
 @contextmanager
-def own_database(prefix: str, folder: Path) -> Iterator[str]:
+def own_database(prefix: str, folder: Path, template: str | None = None) -> Iterator[str]:
     """A fresh PostgreSQL database (created here, dropped after) when DATABASE_URL is
-    PostgreSQL, else a SQLite file in ``folder``: its URL."""
+    PostgreSQL, else a SQLite file in ``folder``: its URL. ``template``: the URL of a
+    PostgreSQL database to copy (nobody may be connected to it meanwhile)."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         yield f"sqlite:///{folder / 'db.sqlite3'}"
@@ -24,7 +25,8 @@ def own_database(prefix: str, folder: Path) -> Iterator[str]:
     parts = urlsplit(url)
     admin = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        copy = f' TEMPLATE "{urlsplit(template).path.lstrip("/")}"' if template else ""
+        conn.execute(f'CREATE DATABASE "{name}"{copy}')
     try:
         yield urlunsplit(parts._replace(path=f"/{name}"))
     finally:
