@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from games.bots import bot_seed
 from games.bots import choose as bot_choose
 from games.engine import apply, legal_moves, new_game
+from games.engine.cards import cards_of
 from games.engine.melds import all_melds, layoff_options, take_options
 from games.engine.moves import DISCARD, DRAW, FOLD, LAYOFF, MELD, TAKE, Move
 from games.engine.view import seat_view
@@ -27,19 +28,10 @@ from games.engine.view import seat_view
 BENCH_SEAT = 0  # the person who makes a table sits in its seat 0 (games.play.tables)
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _partners(card: int, hand: int) -> int:
     rank, suit = card % 13, card // 13
     n = 0
-    for other in _bits(hand):
+    for other in cards_of(hand):
         if other == card:
             continue
         if other % 13 == rank or (other // 13 == suit and abs(other % 13 - rank) <= 2):
@@ -65,7 +57,7 @@ def steer(offered: Iterable[str], hand: int, top: int | None, melds: list[tuple[
             if options := layoff_options(cards, hand):
                 return LAYOFF, min(options), index
     if DISCARD in offered and hand:
-        card = min(_bits(hand), key=lambda c: (_partners(c, hand), -(c % 13), c))
+        card = min(cards_of(hand), key=lambda c: (_partners(c, hand), -(c % 13), c))
         return DISCARD, 1 << card, -1
     return None
 
