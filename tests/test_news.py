@@ -18,7 +18,7 @@ from games.social.models import Challenge, Presence
 from games.social.news import News
 from tests.fast_games import finish
 from tests.table.support import session_headers, socket
-from tests.test_social import befriend, frame_with, lobby_socket
+from tests.test_social import befriend, frame_with, lobby_socket, postgres_only
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +26,11 @@ SUITS = re.compile("[♠♥♦♣]")
 
 
 async def table_socket(user, game_id: int):
+    """A table's socket once it has joined its groups: its first frame, the whole board,
+    comes after them (an accepted handshake alone does not mean it hears news yet)."""
     sock = socket(game_id, await database_sync_to_async(session_headers)(user))
     assert (await sock.connect())[0]
+    assert "data-seq" in await sock.receive_from(timeout=15)
     return sock
 
 
@@ -48,6 +51,7 @@ def feed_of(frame: str) -> str:
     return frame[frame.index('<div id="news-feed"') :].split('\n<section id="lobby-friends"')[0]
 
 
+@postgres_only  # three sockets write presence while the test writes: SQLite locks a table
 @pytest.mark.django_db(transaction=True)
 async def test_a_challenge_and_a_request_reach_the_table_lobby_and_any_page_with_no_card(
     alice, bob, carol, make_game

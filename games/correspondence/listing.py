@@ -26,11 +26,12 @@ def waiting_count(user_id: int) -> int:
 
 def waiting_count_sql(user_id: int) -> tuple[str, list]:
     """``waiting_count`` as one SQL number, for a select list (every page of a signed-in
-    person asks it, with the other facts of its person: tongits_site/person_facts.py)."""
+    person asks it, with the other facts of its person: tongits_site/person_facts.py).
+    The seat's column "index" is quoted: a keyword to SQLite, which ``make run`` uses."""
     sql = (
         f"(SELECT count(*) FROM {Game._meta.db_table} g JOIN {Seat._meta.db_table} s"
         " ON s.game_id = g.id WHERE s.user_id = %s AND g.status = %s"
-        " AND g.turn_seconds >= %s AND s.index = g.turn_seat AND NOT s.away)"
+        ' AND g.turn_seconds >= %s AND s."index" = g.turn_seat AND NOT s.away)'
     )
     return sql, [user_id, Game.Status.PLAYING.value, CORRESPONDENCE_SECONDS]
 

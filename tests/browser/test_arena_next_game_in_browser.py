@@ -52,8 +52,13 @@ def test_the_next_game_of_an_arena_comes_to_the_table_without_a_page_load(browse
     for page in pages:
         page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=(LEAD + 10) * 1000)
     for asked in polls:
-        at_start = [at - starts_at for at in asked if 0 <= at - starts_at < 4]
-        assert at_start, f"no poll within 4 s of the start: {[a - starts_at for a in asked]}"
+        # The page asked at the start, not at its next 10 s poll: its first ask after the
+        # start came sooner than that poll would have (or was that poll, just after it).
+        said = [round(at - starts_at, 2) for at in asked]
+        before = [at for at in asked if at < starts_at]
+        after = [at for at in asked if at >= starts_at]
+        assert after, f"no ask after the start: {said}"
+        assert not before or after[0] - before[-1] < 9 or after[0] - starts_at < 2.5, said
     first = int(re.search(r"/games/(\d+)/$", pages[0].url).group(1))
     for page in pages:
         page.locator("#connection[data-state='connected']").wait_for(timeout=10_000)
