@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.db import connection
 
 from bench import correspondence
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's planner")
 def test_a_tiny_run_makes_waiting_games_and_measures_them(settings):
     settings.TONGITS_PUSH_SERVICES = ["127.0.0.1"]
     result = correspondence.run(games=40, n_people=12, n_moves=3, rounds=2)

@@ -577,6 +577,7 @@ def test_the_sockets_presence_markup_is_the_pages(language, status):
         assert presence_html(3, status) == page.strip()
 
 
+@postgres_only  # SQLite counts with the ORM (games/social/presence.py): more queries
 def test_a_person_with_no_friend_costs_a_socket_two_queries(alice, django_assert_num_queries):
     """The table's sockets count everyone: for a person nobody sees, only the count is
     kept (an arrival's upsert that says whether they have a friend; a leaving's UPDATE,

@@ -184,6 +184,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The dev server's threads, its clock and racing tests all write: take the write lock
     # when a transaction starts (no deadlock upgrading a read lock) and wait for it.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    # Tests on SQLite use a file as the site does, not Django's shared in-memory database,
+    # whose table locks fail at once ("database table is locked") where the socket's
+    # threads and the test's read and write together; a file's lock is waited for.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 # Threads per worker for the sockets' database work (moves, loads): round trips of many
 # tables overlap instead of queueing on one thread.
 TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
