@@ -1,7 +1,7 @@
 // The table's chat drawer (games/social/chat): a new message's bubble is placed over its
 // sender's seat and fades after a few seconds; the Chat button shows a dot until the
 // drawer is opened; the log keeps its newest line in view; the free text box empties
-// once sent. The socket's frames do the rest (htmx's ws extension swaps them in).
+// once sent. Loaded after the page (templates/games/table.html): the hand does not wait. The socket's frames do the rest (htmx's ws extension swaps them in).
 (function () {
   "use strict";
 
@@ -81,15 +81,12 @@
       scrollLog();
     });
   }
-  // The talk so far, each time the socket opens: a reconnect heals what it missed.
-  document.addEventListener("htmx:wsOpen", function (event) {
-    var wrapper = event.detail && event.detail.socketWrapper;
-    if (wrapper && document.getElementById("chat-log")) {
-      wrapper.send(JSON.stringify({ chat_history: "1" }));
-    }
-  });
   document.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target && event.target.closest && event.target.closest(".chat-say");
     if (form) form.reset();
   });
+  // Run after the page's load (the talk so far may be in already: static/js/table.js asks
+  // for it when the socket opens).
+  hideMuted();
+  scrollLog();
 })();

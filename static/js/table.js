@@ -423,6 +423,9 @@
     // have changed. Nothing is queued (see the submit guard below); empty it anyway.
     var wrapper = event.detail && event.detail.socketWrapper;
     if (wrapper && wrapper.queue) wrapper.queue.length = 0;
+    // The talk so far, each time the socket opens: a reconnect heals what it missed
+    // (static/js/chat.js, loaded after the page, only shows it).
+    if (wrapper && document.getElementById("chat-log")) wrapper.send(JSON.stringify({ chat_history: "1" }));
     reconnecting = false;
     say(navigator.onLine === false ? "offline" : "connected");
   });
