@@ -101,6 +101,17 @@ class Budget:
     # An interval over one line and across a worse one gets the lesser mark (``verdict``);
     # without, a close call (the coach until 7 December 2026, and the puzzles).
     lower: bool = True
+    # The stake is measured after the move played (the same move in every judgement), not
+    # after the best one chosen: two judgements that choose other best moves then draw the
+    # same lines (issue 53: a stake after the best moved by up to 20% with it). False: after
+    # the best (the coach until 7 December 2026, and the puzzles).
+    stake_played: bool = True
+    # At this many deals, a move still marked or a close call has the second look's moves
+    # left out of the finalists played in every deal so far, and its finalists chosen again
+    # among them all: in 24 deals a meld worth half a chip more than a discard can rank
+    # under three others, and the judgement that misses it measures the loss against the
+    # discard (issue 53). 0: never (the coach until 7 December 2026, and the puzzles).
+    wide_worlds: int = 256
 
 
 DEFAULT_BUDGET = Budget()
@@ -247,6 +258,7 @@ def evaluate(
             s.play(deals, i, move, me)
     ranked = sorted(legal, key=lambda m: -s.mean(m))
     n = first
+    looked: list[Move] = []
     if len(legal) > budget.finalists and budget.second_look > 0 and n < budget.second_worlds:
         looked = list(dict.fromkeys([*ranked[: budget.second_look], played]))
         while n < budget.second_worlds:
@@ -262,14 +274,26 @@ def evaluate(
                 s.play(deals, n, move, me)
             n += 1
     best = _best(s, finalists, played)
+    widened = not (budget.wide_worlds and looked and want is None)
     # Close calls: while a threshold lies inside the loss's interval and could still be
     # cleared, the deals are doubled (the finalists kept in play at first, so the best is
     # chosen again on more deals; then only the best and the move played).
     while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
         low, high = _interval(s, best, played, budget.z)
-        stake = _stake(s, best)
+        stake = _stake(s, played if budget.stake_played else best)
         mark, close = verdict(low, high, stake, budget.marks, budget.lower)
         done = settled(low, high, stake, budget.marks)
+        if not widened and n >= budget.wide_worlds and (mark or not done):
+            # Still a mark or a close call: the second look's moves that were left out are
+            # played in every deal so far, and the finalists chosen again among them all.
+            widened = True
+            for move in looked:
+                for i in range(len(s.chips[move]), n):
+                    s.play(deals, i, move, me)
+            ranked = sorted(looked, key=lambda m: -s.mean(m))
+            finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
+            best = _best(s, finalists, played)
+            continue
         if done and (not mark or n >= budget.mark_worlds):
             break  # settled
         if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
@@ -285,7 +309,7 @@ def evaluate(
             n += 1
         best = _best(s, finalists, played)
     low, high = _interval(s, best, played, budget.z) if best != played else (0.0, 0.0)
-    stake = _stake(s, best)
+    stake = _stake(s, played if budget.stake_played else best)
     mark, close = (
         verdict(low, high, stake, budget.marks, budget.lower) if best != played else ("", False)
     )
@@ -338,10 +362,11 @@ def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> 
     return any(low < t <= high and abs(mean - t) < narrowed for _, t in lines)
 
 
-def _stake(s: _Scores, best: Move) -> float:
+def _stake(s: _Scores, move: Move) -> float:
     """What the seat has riding on the game here: the mean size of its result, won or
-    paid, after the best move (at least ``MIN_STAKE``)."""
-    return max(MIN_STAKE, _mean([abs(c) for c in s.chips[best]]))
+    paid, after ``move`` (the move played, or the best: ``Budget.stake_played``), at least
+    ``MIN_STAKE``."""
+    return max(MIN_STAKE, _mean([abs(c) for c in s.chips[move]]))
 
 
 def _mean(values: Sequence[float]) -> float:
