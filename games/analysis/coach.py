@@ -21,12 +21,13 @@ a Blunder never meets an unmarked move when the game is judged again with other 
 
 The scale (``MARKS``, docs/coach.md): a mark weighs the chips lost against the stake, what
 the seat had riding on the game at that decision (the mean size of its result, won or paid,
-after the best move). Each mark needs its share of the stake and a floor in chips: calling
+after the move played: the same move in every judgement, so the lines do not move with the
+best move chosen). Each mark needs its share of the stake and a floor in chips: calling
 Draw with a high hand that the others likely beat can lose as much as the whole stake, a
 Blunder, though only a few chips. Each move's seeds come from its number and seat alone, so
 the same game gives the same analysis.
 
-Size: ~470 lines, kept whole: the measure, the scale and the words of a verdict (why the
+Size: ~550 lines, kept whole: the measure, the scale and the words of a verdict (why the
 better move is better, and what it is) are one judgement, read together.
 """
 
