@@ -275,7 +275,7 @@ def evaluate(
                 s.play(deals, n, move, me)
             n += 1
     best = _best(s, finalists, played)
-    widened = not (budget.wide_worlds and looked and want is None)
+    widened = not (budget.wide_worlds and looked)
     # Close calls: while a threshold lies inside the loss's interval and could still be
     # cleared, the deals are doubled (the finalists kept in play at first, so the best is
     # chosen again on more deals; then only the best and the move played).
