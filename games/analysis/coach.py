@@ -21,13 +21,12 @@ a Blunder never meets an unmarked move when the game is judged again with other 
 
 The scale (``MARKS``, docs/coach.md): a mark weighs the chips lost against the stake, what
 the seat had riding on the game at that decision (the mean size of its result, won or paid,
-after the move played: the same move in every judgement, so the lines do not move with the
-best move chosen). Each mark needs its share of the stake and a floor in chips: calling
+after the best move). Each mark needs its share of the stake and a floor in chips: calling
 Draw with a high hand that the others likely beat can lose as much as the whole stake, a
 Blunder, though only a few chips. Each move's seeds come from its number and seat alone, so
 the same game gives the same analysis.
 
-Size: ~550 lines, kept whole: the measure, the scale and the words of a verdict (why the
+Size: ~470 lines, kept whole: the measure, the scale and the words of a verdict (why the
 better move is better, and what it is) are one judgement, read together.
 """
 
@@ -102,17 +101,6 @@ class Budget:
     # An interval over one line and across a worse one gets the lesser mark (``verdict``);
     # without, a close call (the coach until 7 December 2026, and the puzzles).
     lower: bool = True
-    # The stake is measured after the move played (the same move in every judgement), not
-    # after the best one chosen: two judgements that choose other best moves then draw the
-    # same lines (issue 53: a stake after the best moved by up to 20% with it). False: after
-    # the best (the coach until 7 December 2026, and the puzzles).
-    stake_played: bool = True
-    # At this many deals, a move still marked or a close call has the second look's moves
-    # left out of the finalists played in every deal so far, and its finalists chosen again
-    # among them all: in 24 deals a meld worth half a chip more than a discard can rank
-    # under three others, and the judgement that misses it measures the loss against the
-    # discard (issue 53). 0: never (the coach until 7 December 2026, and the puzzles).
-    wide_worlds: int = 256
 
 
 DEFAULT_BUDGET = Budget()
@@ -259,7 +247,6 @@ def evaluate(
             s.play(deals, i, move, me)
     ranked = sorted(legal, key=lambda m: -s.mean(m))
     n = first
-    looked: list[Move] = []
     if len(legal) > budget.finalists and budget.second_look > 0 and n < budget.second_worlds:
         looked = list(dict.fromkeys([*ranked[: budget.second_look], played]))
         while n < budget.second_worlds:
@@ -275,26 +262,14 @@ def evaluate(
                 s.play(deals, n, move, me)
             n += 1
     best = _best(s, finalists, played)
-    widened = not (budget.wide_worlds and looked)
     # Close calls: while a threshold lies inside the loss's interval and could still be
     # cleared, the deals are doubled (the finalists kept in play at first, so the best is
     # chosen again on more deals; then only the best and the move played).
     while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
         low, high = _interval(s, best, played, budget.z)
-        stake = _stake(s, played if budget.stake_played else best)
+        stake = _stake(s, best)
         mark, close = verdict(low, high, stake, budget.marks, budget.lower)
         done = settled(low, high, stake, budget.marks)
-        if not widened and n >= budget.wide_worlds and (mark or not done):
-            # Still a mark or a close call: the second look's moves that were left out are
-            # played in every deal so far, and the finalists chosen again among them all.
-            widened = True
-            for move in looked:
-                for i in range(len(s.chips[move]), n):
-                    s.play(deals, i, move, me)
-            ranked = sorted(looked, key=lambda m: -s.mean(m))
-            finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
-            best = _best(s, finalists, played)
-            continue
         if done and (not mark or n >= budget.mark_worlds):
             break  # settled
         if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
@@ -310,7 +285,7 @@ def evaluate(
             n += 1
         best = _best(s, finalists, played)
     low, high = _interval(s, best, played, budget.z) if best != played else (0.0, 0.0)
-    stake = _stake(s, played if budget.stake_played else best)
+    stake = _stake(s, best)
     mark, close = (
         verdict(low, high, stake, budget.marks, budget.lower) if best != played else ("", False)
     )
@@ -363,11 +338,10 @@ def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> 
     return any(low < t <= high and abs(mean - t) < narrowed for _, t in lines)
 
 
-def _stake(s: _Scores, move: Move) -> float:
+def _stake(s: _Scores, best: Move) -> float:
     """What the seat has riding on the game here: the mean size of its result, won or
-    paid, after ``move`` (the move played, or the best: ``Budget.stake_played``), at least
-    ``MIN_STAKE``."""
-    return max(MIN_STAKE, _mean([abs(c) for c in s.chips[move]]))
+    paid, after the best move (at least ``MIN_STAKE``)."""
+    return max(MIN_STAKE, _mean([abs(c) for c in s.chips[best]]))
 
 
 def _mean(values: Sequence[float]) -> float:

@@ -67,7 +67,6 @@ ALTERNATIVE_WORLDS = 48  # paired deals the near-best moves are looked for in
 SCREEN = Budget(
     first_worlds=8, worlds=24, finalists=2, mark_worlds=24, finalist_worlds=24,
     max_worlds=24, give_up_worlds=24, marks=FINE_MARKS, lower=False, second_look=0,
-    stake_played=False, wide_worlds=0,
 )  # fmt: skip
 # Of the 42 puzzles first shipped (mined with 0.75), one had a first look under 1.25 of
 # the line; between the two lay a third of the coach's time, on positions it rejected.
@@ -85,7 +84,6 @@ FIRST_GIVE_UP = 128
 PUZZLE_BUDGET = replace(
     DEFAULT_BUDGET,
     marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512, second_look=0,
-    stake_played=False, wide_worlds=0,
 )  # fmt: skip
 
 
@@ -96,8 +94,6 @@ def puzzle_budget(budget: Budget) -> Budget:
         marks=FINE_MARKS,
         lower=False,
         second_look=0,
-        stake_played=False,
-        wide_worlds=0,
         mark_worlds=PUZZLE_BUDGET.mark_worlds,
         give_up_worlds=min(budget.give_up_worlds, PUZZLE_BUDGET.give_up_worlds),
     )
