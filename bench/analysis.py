@@ -11,7 +11,9 @@ programs on a busy machine do not inflate). The target is under 30 s a game on o
 (another salt) and prints both figures of docs/coach.md: the moves with a choice keeping
 their mark (a close call has none), and of the moves either judgement marked, those carrying
 the same mark (the target is 90% or more), with the flips between a Blunder and no mark (the
-target is none) and the moves that changed. ``--salts A,B,C`` judges every move once with
+target is none), the moves that changed, how many marked moves were measured
+against another best move in one judgement, and whether the intervals state the noise (the
+losses of two judgements apart, in standard errors). ``--salts A,B,C`` judges every move once with
 each salt and gives the figures for every pair; ``--log`` keeps each game's figures as it
 ends, ``--summary`` prints them again (of a run cut short too), ``--part K/N`` runs a slice
 of the games. The CPU time is of one analysis of one game (one salt).
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -109,7 +112,33 @@ def compare(rows: list[dict], a: int, b: int) -> dict:
         ),
         "level": sum(x["mark"] != y["mark"] and bool(x["mark"] and y["mark"]) for x, y in marked),
         "close": [sum(x["close"] for x, _ in pairs), sum(y["close"] for _, y in pairs)],
+        "other_best": sum(x["best"] != y["best"] for x, y in marked),
+        # Whether the intervals state the noise: over the moves marked or close in either
+        # judgement, both on the deals a mark needs (256) and with the same best move, the
+        # root mean square of the two losses' difference in standard errors (1.0: exact;
+        # over 1: the intervals are too narrow).
+        "z_rms": _z_rms(
+            [
+                (x, y)
+                for x, y in pairs
+                if (x["mark"] or y["mark"] or x["close"] or y["close"])
+                and min(x["worlds"], y["worlds"]) >= 256
+                and x["best"] == y["best"]
+            ]
+        ),
     }
+
+
+def _z_rms(pairs: list[tuple[dict, dict]]) -> list:
+    """[root mean square of the standardised differences, pairs] (the interval is the mean
+    give or take z standard errors, z as the coach's)."""
+    z = DEFAULT_BUDGET.z
+    zs = []
+    for x, y in pairs:
+        se = math.hypot((x["high"] - x["low"]) / (2 * z), (y["high"] - y["low"]) / (2 * z))
+        if se > 0:
+            zs.append(((x["low"] + x["high"]) - (y["low"] + y["high"])) / 2 / se)
+    return [round(math.sqrt(sum(v * v for v in zs) / len(zs)), 2) if zs else 0.0, len(zs)]
 
 
 def _share(part: int, whole: int) -> str:
@@ -243,7 +272,9 @@ def report(games: list[dict], salts: tuple[str, ...], args) -> None:
                 f"{c['blunder_unmarked']} ({c['blunder_close']} of them a close call); "
                 f"close calls {c['close'][0]} / {c['close'][1]}; the marks that changed: "
                 f"{c['mark_close']} against a close call, {c['mark_quiet']} against a quiet "
-                f"move, {c['level']} another level"
+                f"move, {c['level']} another level; {c['other_best']} of the marked moves "
+                f"with another best; the intervals' honesty (same best, rms in standard "
+                f"errors, 1.0 exact): {c['z_rms'][0]} over {c['z_rms'][1]} moves"
             )  # fmt: skip
         first = result["pairs"][f"{salts[0]}:{salts[1]}"]
         result["marks_same"] = first["same"]
