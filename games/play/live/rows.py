@@ -32,7 +32,7 @@ from psycopg import errors, generators
 from psycopg.adapt import Transformer
 from psycopg.pq import Escaping, ExecStatus, TransactionStatus
 
-from games.models import Game
+from games.models import Game, Seat
 from games.models import Move as MoveRow
 
 
@@ -100,6 +100,19 @@ def game_rev(game_id: int) -> int | None:
 
 
 INSERT_FIELDS = ("game_id", "seq", "seat", "payload", "client_move_id", "by_server", "created_at")
+
+
+@cache
+def _seated_sql() -> str:
+    table, game, user = _q(Seat._meta.db_table), _q("game_id"), _q("user_id")
+    return f"SELECT 1 FROM {table} WHERE {game} = %s AND {user} = %s"
+
+
+def seated(game_id: int, user_id: int) -> bool:
+    """Whether the person holds a seat at the game: one small statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_seated_sql(), [game_id, user_id])
+        return cursor.fetchone() is not None
 
 
 @cache
