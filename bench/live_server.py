@@ -92,8 +92,10 @@ def site_env(db_url: str, redis_url: str, scratch: Path, *, bots: bool) -> dict[
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        # People think, but never so long that the server plays for them.
-        "TONGITS_TURN_SECONDS": "36000",
+        # People think, but never so long that the server plays for them; under an hour,
+        # so the tables are live ones (an hour or more makes a correspondence table, which
+        # queues a "your turn" notice after every move: not what live play costs).
+        "TONGITS_TURN_SECONDS": "3000",
         "TONGITS_CLOCK_IN_WORKERS": "1",
         # The bench's players answer at once, faster than any person: the per-socket
         # frame limit (5 a second) would throttle them, which is not what is measured.

@@ -20,7 +20,9 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections import defaultdict
+import threading
+import time
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
 from itertools import combinations
@@ -43,7 +45,14 @@ DEVICE_WINDOW = timedelta(days=90)
 KEPT = DEVICE_WINDOW  # a digest not seen for this long is deleted
 # How often one session writes the same sighting again (its seen_at): once an hour.
 RESEEN = timedelta(hours=1)
-_MEMO = "fairplay_seen"
+# The sightings each session wrote lately, kept by this process: (session key, person,
+# address and device hashed) -> when. Not in the session itself, as before: saving the
+# session again after the post cost the request three statements (its transaction and the
+# update) each hour it posted, a Join's 13 among them. A process forgets (a restart,
+# another worker): the sighting is written again, an upsert that changes only seen_at.
+_written: OrderedDict[tuple[str, str], float] = OrderedDict()
+_written_lock = threading.Lock()
+WRITTEN_KEPT = 20_000
 WHY_ORDER = (Sighting.Kind.ADDRESS, Sighting.Kind.DEVICE)
 
 
@@ -154,16 +163,21 @@ class DeviceMiddleware:
     @staticmethod
     def _seen(request: HttpRequest, user_id: int, device: str) -> None:
         address = client_ip(request)
-        session = getattr(request, "session", None)
-        memo = f"{user_id}:{digest('memo', f'{address}|{device}')[:16]}"
-        now = timezone.now()
-        if session is not None:
-            last = session.get(_MEMO)
-            if last and last[0] == memo and now.timestamp() - last[1] < RESEEN.total_seconds():
+        session_key = getattr(getattr(request, "session", None), "session_key", None)
+        memo = (session_key, f"{user_id}:{digest('memo', f'{address}|{device}')[:16]}")
+        now = time.monotonic()
+        if session_key is not None:
+            with _written_lock:
+                last = _written.get(memo)
+            if last is not None and now - last < RESEEN.total_seconds():
                 return
         record(user_id, address, device)
-        if session is not None:
-            session[_MEMO] = [memo, now.timestamp()]
+        if session_key is not None:
+            with _written_lock:
+                _written[memo] = now
+                _written.move_to_end(memo)
+                while len(_written) > WRITTEN_KEPT:
+                    _written.popitem(last=False)
 
 
 def _signed_in(request: HttpRequest) -> int | None:

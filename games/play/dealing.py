@@ -56,16 +56,25 @@ def _note_shared(game: Game, seats: list[Seat]) -> None:
         Game.objects.filter(pk=game.pk).update(shared=found)
 
 
-def _start_if_full(game: Game, actor: AbstractBaseUser | None = None) -> None:
+def _start_if_full(
+    game: Game,
+    actor: AbstractBaseUser | None = None,
+    seats: list[Seat] | None = None,
+    *,
+    locked: bool = False,
+) -> None:
     """Deal a table with no open seat left. One whose people include someone dealt a game
     elsewhere since they sat down (Quick play, an arena, another table) is not dealt:
     they give their seat up, and the table waits (or, with no person left, is called
-    off). ``actor``, who filled it, is refused instead: they are told why."""
-    seats = list(game.seats.all())
+    off). ``actor``, who filled it, is refused instead: they are told why. ``seats``: the
+    table's seats as the caller holds them, saved (read again if not given); ``locked``:
+    the caller holds every seated person's row lock already (``start_game``)."""
+    if seats is None:
+        seats = list(game.seats.all())
     if any(s.is_open for s in seats):
         return
     try:
-        start_game(game)
+        start_game(game, seats=seats, locked=locked)
     except InAnotherGame as e:
         if actor is not None and actor.pk in e.people:
             raise
@@ -89,15 +98,26 @@ def _give_up_seats(game: Game, seats: list[Seat], people: set[int]) -> None:
     _changed(game)
 
 
-def start_game(game: Game, seed: int | None = None, dealer: int | None = None) -> None:
+def start_game(
+    game: Game,
+    seed: int | None = None,
+    dealer: int | None = None,
+    *,
+    seats: list[Seat] | None = None,
+    locked: bool = False,
+) -> None:
     """Deal (R2) from the seed committed to when the table was made (or ``seed``, or a
     fresh one); the table shows only the seed's commitment until the game ends.
     ``dealer``: the seat the rules outside this game name (a series' winner deals next);
     by default the seed draws it. Refused (``InAnotherGame``, before anything is written)
-    if one of its people holds a game in play elsewhere."""
-    seats = {seat.index: seat for seat in game.seats.all()}
+    if one of its people holds a game in play elsewhere. ``seats``: its seats, saved, as
+    the caller holds them (read if not given); ``locked``: the caller holds the row locks
+    of all its people already (a join takes them all as it seats the last one)."""
+    seated = game.seats.all() if seats is None else seats
+    seats = {seat.index: seat for seat in seated}
     people = [s.user_id for s in seats.values() if s.user_id is not None]
-    seating.lock(people)
+    if not locked:
+        seating.lock(people)
     _check_free(people, game)
     if seed is None:
         seed = int(game.seed) if game.seed else secrets.randbits(128)

@@ -98,11 +98,13 @@ def create_table(
             if earlier is None:
                 raise
             return earlier
-        Seat.objects.create(game=game, index=0, user=user)
-        for index, choice in enumerate(others, start=1):
-            bot = "" if choice == "open" else choice
-            Seat.objects.create(game=game, index=index, bot_kind=bot)
-        _start_if_full(game, user)
+        # One insert for the three seats, which the deal then needs not read again.
+        seats = [Seat(game=game, index=0, user=user)] + [
+            Seat(game=game, index=index, bot_kind="" if choice == "open" else choice)
+            for index, choice in enumerate(others, start=1)
+        ]
+        Seat.objects.bulk_create(seats)
+        _start_if_full(game, user, seats)
         _notify_lobby_on_commit()
     return game
 
@@ -233,7 +235,8 @@ def join_table(game_id: int, user: AbstractBaseUser, *, invite_token: str | None
         except IntegrityError:
             return game
         _note_shared(game, seats)
-        _start_if_full(game, user)
+        # The seats in hand (the one taken saved), everyone's lock held (above).
+        _start_if_full(game, user, seats, locked=True)
         if game.status == Game.Status.WAITING:
             # The deal notifies the table itself; until then, show who sat down.
             _changed(game)

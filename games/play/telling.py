@@ -19,12 +19,11 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
-from django.db.models import F
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games.models import Game
-from games.play.live import publish, watch
+from games.play.live import publish, rows, watch
 from games.play.live.layer import drops_own_events
 
 log = logging.getLogger(__name__)
@@ -148,11 +147,9 @@ def _notify_previous_table(game: Game, *, forget: bool = False) -> None:
     game_id = game.pk
 
     def tell() -> None:
-        pks = list(Game.objects.filter(next_game_id=game_id).values_list("pk", flat=True))
-        Game.objects.filter(pk__in=pks).update(rev=F("rev") + 1)
-        if forget:  # unless Play again has meanwhile made it a newer table (checked as set)
-            Game.objects.filter(pk__in=pks, next_game_id=game_id).update(next_game=None)
-        for pk, rev in Game.objects.filter(pk__in=pks).values_list("pk", "rev"):
+        # One statement: only the tables whose next game this still is (with ``forget``,
+        # not one that Play again has meanwhile pointed at a newer table).
+        for pk, rev in rows.bump_previous(game_id, forget=forget):
             notify_game(pk, rev)
 
     transaction.on_commit(tell, robust=True)
@@ -163,8 +160,7 @@ def _changed(game: Game) -> None:
     commit."""
     # In the database, not from the row in hand: the same transaction may have moved the
     # rev on already (the table before the next one, told of a seat taken there).
-    rows = Game.objects.filter(pk=game.pk)
-    rows.update(rev=F("rev") + 1)
-    game.rev = rows.values_list("rev", flat=True).get()
+    # One statement, its new rev returned.
+    game.rev = rows.bump_rev(game.pk)
     game_id, rev = game.pk, game.rev
     transaction.on_commit(lambda: notify_game(game_id, rev), robust=True)

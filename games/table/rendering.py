@@ -546,6 +546,9 @@ MEMO_KEYS = {
     "result": lambda v: (v["oob"],) if not v.get("result") else None,
     "messages": lambda v: (v["oob"],) if not v.get("message") else None,
     "fairness": lambda v: (v["oob"], v["commitment"], v["seed"]),
+    # The sealed blocks of the move list: the same lines (one tuple, story's) until a
+    # block fills, so joined once for a seat's side rather than at every move.
+    "moves-head": lambda v: (v["oob"], v.get("moves_head") or ()),
 }
 _memo: dict[str, dict[tuple, tuple[str, int]]] = {part: {} for part in MEMO_KEYS}
 

@@ -22,6 +22,7 @@ from games.htmx import HtmxHttpRequest
 from games.models import is_correspondence
 from games.play import actions, after_game, tables
 from games.play.errors import ServiceError
+from games.play.live import rows
 from games.ratings import pages as rating_pages
 from games.series import pages as series_pages
 from games.table import rendering, spectators
@@ -99,8 +100,12 @@ def act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def play_again(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The next game with the same bots: made by the first player to ask, joined by the rest."""
-    if rendering.load_table(game_id, request.user).mine is None:
-        raise PermissionDenied(gettext("Only a player at this table can start the next game."))
+    # A seat at the game, in one statement (the snapshot of a finished game with a next
+    # one is loaded again whole, four statements, at every press but the first); the
+    # refusals as the table's page gives them.
+    if not rows.seated(game_id, request.user.pk):
+        if rendering.load_table(game_id, request.user).mine is None:
+            raise PermissionDenied(gettext("Only a player at this table can start the next game."))
     series_url = series_pages.url_of_hand(game_id)
     if series_url:
         # A series deals its own next hand at its one URL: a plain new table here would

@@ -32,7 +32,7 @@ from psycopg import errors, generators
 from psycopg.adapt import Transformer
 from psycopg.pq import Escaping, ExecStatus, TransactionStatus
 
-from games.models import Game
+from games.models import Game, Seat
 from games.models import Move as MoveRow
 
 
@@ -100,6 +100,45 @@ def game_rev(game_id: int) -> int | None:
 
 
 INSERT_FIELDS = ("game_id", "seq", "seat", "payload", "client_move_id", "by_server", "created_at")
+
+
+@cache
+def _seated_sql() -> str:
+    table, game, user = _q(Seat._meta.db_table), _q("game_id"), _q("user_id")
+    return f"SELECT 1 FROM {table} WHERE {game} = %s AND {user} = %s"
+
+
+def seated(game_id: int, user_id: int) -> bool:
+    """Whether the person holds a seat at the game: one small statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_seated_sql(), [game_id, user_id])
+        return cursor.fetchone() is not None
+
+
+@cache
+def _bump_sql(by_next_game: bool, forget: bool) -> str:
+    table, rev, next_game = _q(Game._meta.db_table), _q("rev"), _q("next_game_id")
+    sets = f"{rev} = {rev} + 1" + (f", {next_game} = NULL" if forget else "")
+    where = next_game if by_next_game else _q("id")
+    return f"UPDATE {table} SET {sets} WHERE {where} = %s RETURNING {_q('id')}, {rev}"
+
+
+def bump_rev(game_id: int) -> int | None:
+    """Move the game's rev on by one, in the database (the transaction may have moved it
+    on already), and return it (None: no such game): one statement, not an update and a
+    read."""
+    with connection.cursor() as cursor:
+        cursor.execute(_bump_sql(False, False), [game_id])
+        row = cursor.fetchone()
+    return None if row is None else row[1]
+
+
+def bump_previous(game_id: int, *, forget: bool = False) -> list[tuple[int, int]]:
+    """Move on the rev of every game whose next game is ``game_id`` (with ``forget``, that
+    game is no longer their next one) and return their (id, rev): one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_bump_sql(True, forget), [game_id])
+        return [tuple(row) for row in cursor.fetchall()]
 
 
 @cache
