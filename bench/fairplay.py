@@ -184,9 +184,12 @@ def colluding_jobs(args) -> list[tuple]:
     return jobs
 
 
-def run_all(jobs: list[tuple], workers: int, each: bool = False) -> list[dict]:
+def run_all(jobs: list[tuple], workers: int, each: bool = False, part: str = "") -> list[dict]:
     # Longest first, so that the last minutes are not one long pair on one core.
     jobs = sorted(jobs, key=lambda j: -j[4])
+    if part:  # "A:B": only these pairs (the same seeds as in the whole run)
+        start, stop = (int(x) if x else None for x in part.split(":"))
+        jobs = jobs[start:stop]
     rows = []
     with Pool(workers) if workers > 1 else _Serial() as pool:
         for row in pool.imap_unordered(run_pair, jobs, chunksize=4 if workers > 1 else 1):
@@ -298,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--hard-hands", type=int, default=40, help="hands of each Hard pair")
     parser.add_argument("--each", action="store_true", help="print each pair as it ends")
+    parser.add_argument("--part", default="", help="A:B, only these pairs of each part run")
     parser.add_argument("--colluding-pairs", type=int, default=20)
     parser.add_argument("--hands", type=int, default=1000, help="most hands a colluding pair plays")
     parser.add_argument("--bases", default="greedy,easy")
@@ -338,12 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     rows: list[dict] = []
     if args.only in (None, "honest"):
-        honest_rows = run_all(honest_jobs(args), args.jobs, args.each)
+        honest_rows = run_all(honest_jobs(args), args.jobs, args.each, args.part)
         rows += honest_rows
         report_honest(honest_rows)
     if args.only in (None, "colluding"):
         gains = _gains(args)
-        bad = run_all(colluding_jobs(args), args.jobs, args.each)
+        bad = run_all(colluding_jobs(args), args.jobs, args.each, args.part)
         rows += bad
         report_colluding(bad, gains)
     if args.svg and args.only is None:
