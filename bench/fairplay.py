@@ -46,7 +46,7 @@ from .fairplay_sim import play
 CHECKS = (100, 400, 1000)
 ROC_HANDS = 100
 SERIES_HANDS = 12
-HONEST_GROUPS = ("styles", "friends", "strong-weak", "series")
+HONEST_GROUPS = ("styles", "friends", "strong-weak", "series", "hard")
 SEATINGS = ((0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1))
 
 
@@ -83,6 +83,7 @@ def hard_edge(games: int, seed: int) -> float:
 
 
 EDGES: dict[str, float] = {}
+EACH = ("group", "kind", "base", "styles", "first", "peak", "hands", "parts")
 
 
 def run_pair(job: tuple) -> dict:
@@ -126,6 +127,8 @@ def _styles(group: str, kind: str, base: str, rng: random.Random) -> tuple[str, 
         return base, base
     if group == "strong-weak":
         return "tuned", rng.choice(("random", "easy"))
+    if group == "hard":
+        return "hard", "hard"
     return rng.choice(HONEST), rng.choice(HONEST)
 
 
@@ -154,6 +157,7 @@ def honest_jobs(args) -> list[tuple]:
         "friends": (args.friends, args.friend_hands),
         "strong-weak": (args.strong_weak, args.friend_hands),
         "series": (args.series, args.friend_hands),
+        "hard": (args.hard_pairs, args.hard_hands),
     }
     jobs, seed = [], args.seed * 10_000_000
     for group in HONEST_GROUPS:
@@ -180,13 +184,32 @@ def colluding_jobs(args) -> list[tuple]:
     return jobs
 
 
-def run_all(jobs: list[tuple], workers: int) -> list[dict]:
+def run_all(jobs: list[tuple], workers: int, each: bool = False, part: str = "") -> list[dict]:
     # Longest first, so that the last minutes are not one long pair on one core.
     jobs = sorted(jobs, key=lambda j: -j[4])
-    if workers <= 1:
-        return [run_pair(j) for j in jobs]
-    with Pool(workers) as pool:
-        return list(pool.imap_unordered(run_pair, jobs, chunksize=4))
+    if part:  # "A:B": only these pairs (the same seeds as in the whole run)
+        start, stop = (int(x) if x else None for x in part.split(":"))
+        jobs = jobs[start:stop]
+    rows = []
+    with Pool(workers) if workers > 1 else _Serial() as pool:
+        for row in pool.imap_unordered(run_pair, jobs, chunksize=4 if workers > 1 else 1):
+            rows.append(row)
+            if each:  # a line a pair as it ends: a long run's pairs so far can be read
+                print(json.dumps({k: row[k] for k in EACH}), flush=True)
+    return rows
+
+
+class _Serial:
+    """``Pool``'s ``imap_unordered`` in this process."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def imap_unordered(self, fn, jobs, chunksize=1):
+        return map(fn, jobs)
 
 
 def report_honest(rows: list[dict]) -> None:
@@ -273,6 +296,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strong-weak", type=int, default=75)
     parser.add_argument("--series", type=int, default=75)
     parser.add_argument("--friend-hands", type=int, default=200)
+    parser.add_argument(
+        "--hard-pairs", type=int, default=0, help="honest pairs of two Hard seats (apart)"
+    )
+    parser.add_argument("--hard-hands", type=int, default=40, help="hands of each Hard pair")
+    parser.add_argument("--each", action="store_true", help="print each pair as it ends")
+    parser.add_argument("--part", default="", help="A:B, only these pairs of each part run")
     parser.add_argument("--colluding-pairs", type=int, default=20)
     parser.add_argument("--hands", type=int, default=1000, help="most hands a colluding pair plays")
     parser.add_argument("--bases", default="greedy,easy")
@@ -303,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         args.kinds, args.bases = args.kinds or "full,soft,dump", "greedy"
     started = time.perf_counter()
     args.edges = style_edges(args.edge_games, args.seed)
-    if "hard" in args.bases.split(","):
+    if "hard" in args.bases.split(",") or args.hard_pairs:
         args.edges["hard"] = args.hard_edge
         if args.hard_edge is None:
             args.edges["hard"] = hard_edge(args.hard_edge_games, args.seed)
@@ -313,12 +342,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     rows: list[dict] = []
     if args.only in (None, "honest"):
-        honest_rows = run_all(honest_jobs(args), args.jobs)
+        honest_rows = run_all(honest_jobs(args), args.jobs, args.each, args.part)
         rows += honest_rows
         report_honest(honest_rows)
     if args.only in (None, "colluding"):
         gains = _gains(args)
-        bad = run_all(colluding_jobs(args), args.jobs)
+        bad = run_all(colluding_jobs(args), args.jobs, args.each, args.part)
         rows += bad
         report_colluding(bad, gains)
     if args.svg and args.only is None:

@@ -28,8 +28,9 @@ from .fairplay_sim import play, play_series
 
 SERIES_HANDS = 12
 PAIRS = ((0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1))
-# Kinds played on Hard's base (about a second a move, so few deals).
-HARD_KINDS = ("full", "feed", "light", "stealth", "soft")
+# Kinds played on Hard's base (about a second a game a Hard seat, so few deals): all but
+# the mixed ones, whose seats draw their bases from greedy's family.
+HARD_KINDS = tuple(k for k in KINDS if not k.startswith("mixed"))
 
 
 # The honest game of a deal, kept: Hard's rows share their deals, so each is played once

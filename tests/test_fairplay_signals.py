@@ -1,5 +1,6 @@
 """Fair play's signals beyond feeding, on hand-made move logs: a withheld lay-off, a hand
-dumped to the partner, Draw calls held back while the partner would pay most."""
+dumped to the partner, Draw calls held back while the partner would pay most, and the chips
+such hands move (to the partner, from the third) against the players' results elsewhere."""
 
 from __future__ import annotations
 
@@ -185,3 +186,35 @@ def test_a_table_of_equal_rates_is_no_evidence_on_either_side(side):
     from games.fairplay.detector import table_log_e
 
     assert table_log_e(40, 20, 40, 20, (0.5, 2.0), side) < 0
+
+
+# The chip signals (issue 49): the same hand-made games, with the chips the engine settled.
+# Seat 0 folding to its partner's call (R7) hands seat 1 3 chips and costs the third 2
+# (chips -1, 3, -2); seat 0 fighting the third's call and winning costs seat 1 6 and the
+# third 5 (chips 11, -6, -5).
+
+
+def test_a_hand_dumped_to_the_partner_again_and_again_is_flagged_by_the_chip_flow():
+    dumped = _dump_game(caller=1)
+    assert dumped.chips == (-1, 3, -2)
+    dumper, explained = PairScore(), PairScore()
+    for _ in range(500):
+        # Results elsewhere say the three are alike: 4 chips a game moved from 0 to 1.
+        dumper.add_game(dumped, 0, 1, (0.0, 0.0, 0.0))
+        # Results elsewhere that say exactly these chips: nothing is left to explain.
+        explained.add_game(dumped, 0, 1, (-1.0, 3.0, -2.0))
+    assert dumper.parts()["flow"] >= THRESHOLD and dumper.flagged
+    assert explained.parts()["flow"] == 0 and explained.parts()["third"] == 0
+    # A pair's evidence without edges (a game whose players have none yet) is not chips'.
+    assert PairScore().parts()["flow"] == 0
+
+
+def test_a_third_seat_that_loses_more_than_its_results_say_is_evidence_of_the_pair():
+    fought = _dump_game(caller=2)
+    assert fought.chips == (11, -6, -5)
+    pair, explained = PairScore(), PairScore()
+    for _ in range(400):
+        pair.add_game(fought, 0, 1, (0.0, 0.0, 0.0))
+        explained.add_game(fought, 0, 1, (11.0, -6.0, -5.0))
+    assert pair.parts()["third"] >= THRESHOLD
+    assert explained.parts()["third"] == 0
