@@ -104,9 +104,11 @@ def fresh_caches() -> None:
     # A rolled-back game's id can come back for another game (SQLite): no process cache
     # may carry a snapshot, a position or a board from one test into the next.
     from games.play.live import snapshots
+    from games.ratings import pages as rating_pages
     from games.table import rendering
     from games.tournaments import pages as tournament_pages
 
+    rating_pages._lines.clear()
     snapshots.forget()
     rendering.forget_boards()
     tournament_pages.forget()

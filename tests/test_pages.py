@@ -80,6 +80,9 @@ def test_it_ships_htmx_and_the_stylesheet_as_static_files():
         assert finders.find(path), path
 
 
+@pytest.mark.django_db(
+    transaction=True
+)  # the view's thread writes: no test transaction holds SQLite's lock
 async def test_it_serves_http_through_the_asgi_application():
     from tongits_site.asgi import application
 

@@ -47,6 +47,7 @@ def table_ratings_kept(
         translation.get_language(),
         game_id,
         over,
+        bool(rated),
         tuple((s.index, s.user_id, s.bot_kind) for s in seats),
     )
     now = time.monotonic()
