@@ -395,7 +395,8 @@ def test_a_private_table_for_people_is_marked_private(client, alice):
 
     html = client.get(reverse("table", args=[game.pk])).content.decode()
 
-    assert 'class="badge">private<' in html
+    badge = html.split('class="badge private-badge">', 1)[1].split("</span></span>", 1)[0]
+    assert badge.endswith('<span class="badge-word">private')  # a lock beside it, on a phone alone
 
 
 def test_a_private_tables_waiting_page_offers_its_invite_link_to_copy(client, alice):
