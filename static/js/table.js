@@ -689,9 +689,20 @@
   function fitMelds() {
     var area = document.getElementById("table-melds");
     if (!area || !area.querySelector(".meld")) return;
+    // scrollHeight and clientHeight are whole pixels: a meld may pass the felt's edge by
+    // a fraction of one that they round away, so each meld's own box is checked too.
+    var melds = area.querySelectorAll(".meld");
     var fits = function (h) {
       area.style.setProperty("--mh", h + "px");
-      return area.scrollHeight <= area.clientHeight && area.scrollWidth <= area.clientWidth;
+      if (area.scrollHeight > area.clientHeight || area.scrollWidth > area.clientWidth) {
+        return false;
+      }
+      var edge = area.getBoundingClientRect();
+      for (var i = 0; i < melds.length; i++) {
+        var r = melds[i].getBoundingClientRect();
+        if (r.bottom > edge.bottom || r.right > edge.right) return false;
+      }
+      return true;
     };
     var top = Math.min(MELD_MAX, Math.max(MELD_MIN, area.clientHeight));
     if (fits(top)) return;
@@ -706,10 +717,16 @@
   }
   fitMelds();
   var fitting = 0;
-  window.addEventListener("resize", function () {
+  function fitSoon() {
     window.cancelAnimationFrame(fitting);
     fitting = window.requestAnimationFrame(fitMelds);
-  });
+  }
+  window.addEventListener("resize", fitSoon);
+  // The felt's room also changes with no resize and no board: an opponent's story grows,
+  // a message or a choice opens above the hand, a script loaded later adds its part.
+  // The felt's own box is laid out by the table's grid, not by the melds inside it.
+  var feltBox = document.getElementById("table-center");
+  if (feltBox && window.ResizeObserver) new window.ResizeObserver(fitSoon).observe(feltBox);
 
   // --- The hand's order: dragged or arranged, kept for this game and seat -------------
   // In this browser's storage under the game and seat; cards new to the hand (drawn,

@@ -135,7 +135,11 @@ STILL = (
 
 
 def card_table(page) -> list[str]:
+    """What is wrong with the table as a person sees it: once its cards are still, and
+    after two frames, so that what the page does in its next frame (the melds sized to
+    a felt whose room just changed) has been drawn."""
     page.wait_for_function(STILL, timeout=5_000)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     return page.evaluate(CARD_TABLE)
 
 
