@@ -6,6 +6,7 @@ Each test module gets its own server and database, so no module sees another's g
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -147,8 +148,9 @@ def wait_until_up(url: str, proc: subprocess.Popen) -> None:
     raise RuntimeError("daphne did not answer within 30 s")
 
 
-@pytest.fixture
-def browser(chromium):
+@contextlib.contextmanager
+def launched(chromium: str):
+    """Debian's Chromium under Playwright, closed after."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -157,3 +159,9 @@ def browser(chromium):
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    with launched(chromium) as browser:
+        yield browser

@@ -53,16 +53,10 @@ def server_env(server_env) -> dict[str, str]:
 def browser(chromium):
     """One Chromium for the module's tests (each has a context of its own): starting one
     a test was a second or two of each, twelve times."""
-    from playwright.sync_api import sync_playwright
+    from tests.browser.conftest import launched
 
-    from tests.browser.conftest import CHROMIUM_ARGS
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched(chromium) as browser:
+        yield browser
 
 
 # What is wrong with the table as shown: a page or a felt that scrolls, a meld, pile or
