@@ -414,4 +414,7 @@ def arena_summary(figures: dict[str, Any]) -> list[str]:
         f"{f['play_cpu_ms_per_game']} ms a game (its moves included)",
         f"polls {f['polls']}",
         f"all seats p99 by 30 s from the start: {f['move_to_all_seats_p99_ms_by_30s']} ms",
+        f"pairing: {f.get('pairing_faults')} faults; standings: {f.get('standings_wrong')} of "
+        f"{f.get('standings_rows_checked')} people's rows wrong, as {f.get('standings_workers')}"
+        " workers show them against the database",
     ]

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import live_arena
+from bench import live_arena, live_arena_check
 from bench.live_arena import ArenaBench, Person
 from bench.live_figures import pct, say
 from bench.live_run import LiveRun, Reading, until
@@ -86,6 +86,8 @@ class ArenaRun(ArenaBench, LiveRun):
         if opts.logs:
             Path(opts.logs).mkdir(parents=True, exist_ok=True)
             timeline.write(Path(opts.logs) / "timeline.csv", self.stats.all_at, self.stats.all_s)
+        say("checking the pairing, and the standings each worker shows")
+        arena_checks = await live_arena_check.after_run(self, persons)
         self.workers.stop()
         games = await self.orm(live_arena.arena_games, self.tournament_id)
         checks = await self.orm(verify, self.stats, [g for g, _ in games])
@@ -101,7 +103,9 @@ class ArenaRun(ArenaBench, LiveRun):
         figures["arrival_s"] = round(arrived.at - arriving.at, 2)
         memory = {"rss_mb_ready": rss_ready, "rss_mb_start": rss_start, "rss_mb_end": rss_end}
         report = {**figures, **self.faults(), **memory, **checks, "settled": settled}
+        report.update(arena_checks)
         report["ok"] = not (checks["lost"] or checks["doubled"] or checks["replay"]["exit"])
+        report["ok"] = report["ok"] and arena_checks["arena_ok"]
         return report
 
     def arena_figures(self, games, starts: float, t0: float, firsts: list[float],

@@ -172,6 +172,44 @@ def test_changes_close_together_are_shown_together(client, alice, bob, carol, se
     assert changed.status_code == 200 and "bob" in changed.content.decode()
 
 
+@pytest.mark.django_db(transaction=True)  # the asking thread reads what the test wrote
+def test_a_board_made_long_ago_is_not_shown_while_the_next_is_computed(alice, bob):
+    """Found by bench.live --arena's check of the standings each worker shows: everyone
+    was at a table for a minute, nobody asked for the page, and the first to ask while
+    another thread computed the new board were shown the board of a minute before."""
+    import threading
+
+    t = _arena()
+    services.join(t.pk, alice)
+    old = standings.board(Tournament.objects.get(pk=t.pk))
+    old.made -= 60  # made a minute ago, and nobody asked since
+    services.join(t.pk, bob)
+    now = Tournament.objects.get(pk=t.pk)
+    computing = standings._computing[t.pk]
+    computing.acquire()  # another thread is computing the new board
+    shown = []
+    asker = threading.Thread(target=lambda: shown.append(standings.board(now)))
+    asker.start()
+    computing.release()
+    asker.join()
+    assert shown[0].rev == now.rev and len(shown[0].rows) == 2
+
+
+def test_the_arena_benchs_check_reads_the_watchers_own_row(client, alice, bob):
+    """bench/live_arena_check.py compares each person's row as the workers show it with
+    the database: it must read the page as the template writes it."""
+    from bench.live_arena_check import expected, shown_row
+
+    t = _arena()
+    services.join(t.pk, alice)
+    services.join(t.pk, bob)
+    client.force_login(bob)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    entry, row = shown_row(page)
+    assert entry == Entry.objects.get(tournament=t, user=bob).pk
+    assert expected(t.pk)[1][entry] == row == (1, 0, 0)
+
+
 # --- The clock: no lock while nobody can be paired -------------------------------------------
 
 

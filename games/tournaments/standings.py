@@ -143,8 +143,11 @@ def board(t: Tournament) -> Board:
         lock = _computing.setdefault(t.pk, threading.Lock())
     # One thread computes. The others that come meanwhile show the board there is, a
     # moment old, rather than wait: a crowd's refreshes waiting here held their database
-    # connections, and the pages behind them found none. Only the first board is waited for.
-    if held is not None and t.finished_at is None:
+    # connections, and the pages behind them found none. The first board is waited for,
+    # and so is one made long ago (nobody asked for a while: everyone was at a table),
+    # which would show the standings of minutes before.
+    recent = held is not None and time.monotonic() - held.made < _shown_while_computing()
+    if recent and t.finished_at is None:
         if not lock.acquire(blocking=False):
             return held
     else:
@@ -167,6 +170,12 @@ def board(t: Tournament) -> Board:
         return made
     finally:
         lock.release()
+
+
+def _shown_while_computing() -> float:
+    """How old a board may be and still be shown while its next is computed: a few
+    rounds of changes shown together."""
+    return max(2.0, 3 * settings.TONGITS_STANDINGS_SECONDS)
 
 
 def forget(tournament_id: int) -> None:
