@@ -1,7 +1,8 @@
 // The table's chat drawer (games/social/chat): a new message's bubble is placed over its
 // sender's seat and fades after a few seconds; the Chat button shows a dot until the
 // drawer is opened; the log keeps its newest line in view; the free text box empties
-// once sent. Loaded after the page (templates/games/table.html): the hand does not wait. The socket's frames do the rest (htmx's ws extension swaps them in).
+// once sent. Loaded after the page (templates/games/table.html): the hand does not wait.
+// The socket's frames do the rest (htmx's ws extension swaps them in).
 (function () {
   "use strict";
 
@@ -86,7 +87,8 @@
     if (form) form.reset();
   });
   // Run after the page's load (the talk so far may be in already: static/js/table.js asks
-  // for it when the socket opens).
+  // for it when the socket opens), and a line said meanwhile gets its bubble now.
   hideMuted();
+  showBubbles();
   scrollLog();
 })();
