@@ -359,6 +359,7 @@
   if (window.htmx) window.htmx.config.wsReconnectDelay = retryDelay;
 
   var socketShown = document.getElementById("connection");
+  var socketWrapper = null; // htmx's ws extension's, as it last opened
   var state = "connecting";
   var reconnecting = false;
 
@@ -423,6 +424,7 @@
     // have changed. Nothing is queued (see the submit guard below); empty it anyway.
     var wrapper = event.detail && event.detail.socketWrapper;
     if (wrapper && wrapper.queue) wrapper.queue.length = 0;
+    socketWrapper = wrapper || null;
     // The talk so far, each time the socket opens: a reconnect heals what it missed
     // (static/js/chat.js, loaded after the page, only shows it).
     if (wrapper && document.getElementById("chat-log")) wrapper.send(JSON.stringify({ chat_history: "1" }));
@@ -458,6 +460,16 @@
     "submit",
     function (event) {
       var form = event.target;
+      if (form && form.getAttribute && form.getAttribute("data-socket") === "again") {
+        // Play again over the open socket: the next table comes back on it, as an
+        // arena's next game does (no POST, no page, no new socket). Posted otherwise.
+        if (!connected() || !socketWrapper) return;
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+        socketWrapper.send(JSON.stringify({ action: "again" }));
+        return;
+      }
       if (!form || form.id !== "my-hand" || !document.querySelector("[ws-connect]")) return;
       if (connected()) return;
       event.preventDefault();
