@@ -360,6 +360,7 @@
 
   var socketShown = document.getElementById("connection");
   var socketWrapper = null; // htmx's ws extension's, as it last opened
+  var againSent = 0; // when Play again last went over it
   var state = "connecting";
   var reconnecting = false;
 
@@ -466,7 +467,10 @@
         if (!connected() || !socketWrapper) return;
         event.preventDefault();
         event.stopImmediatePropagation();
-        form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+        // A second press while the first is on its way would reach the next table
+        // (refused there); after a refusal (its message shows) the button works again.
+        if (Date.now() - againSent < 3000) return;
+        againSent = Date.now();
         socketWrapper.send(JSON.stringify({ action: "again" }));
         return;
       }
