@@ -70,8 +70,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )  # fmt: skip
     p.add_argument(
         "--play-again", action="store_true",
-        help="plain tables: after each game its people press Play again, posted to the "
-        "worker, and load the new table's page before its socket (bench/live_pages.py)",
+        help="plain tables: after each game its people press Play again, sent over the "
+        "table's socket as the page does (bench/live_pages.py)",
+    )  # fmt: skip
+    p.add_argument(
+        "--again-pages", action="store_true",
+        help="with --play-again: Play again posted, then the new table's page and a new "
+        "socket (as before it went over the table's open socket)",
     )  # fmt: skip
     p.add_argument(
         "--profile-pairing", action="store_true",

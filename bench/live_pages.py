@@ -2,10 +2,12 @@
 HTTP of a browser (its cookies, the CSRF token a page gives, htmx's headers), and
 
 - ``--play-again`` (plain tables): after a game each person presses the result's Play
-  again, which htmx posts to the worker (``/games/<id>/again/``, the page's CSRF token in
-  ``X-CSRFToken``); the first press makes the next table, the others are seated at it;
-  each follows the answer's HX-Redirect to the new table's page and opens its socket.
-  Before, the bench made the next table itself, outside the workers, and reused no page.
+  again, which the page sends over the table's open socket; the first press makes the
+  next table, the others are seated at it; the socket goes on to it and its first frame
+  names it (games/sockets/table.py). With ``--again-pages``, as before 7 December: htmx
+  posts it to the worker (``/games/<id>/again/``, the page's CSRF token in
+  ``X-CSRFToken``), and each follows the answer's HX-Redirect to the new table's page and
+  opens its socket. Before that the bench made the next table itself, outside the workers.
 - ``--arena --join-pages`` (the arena): nobody is entered beforehand; each person loads
   the tournament's page, posts Join from it with its CSRF token, loads the page it is sent
   back to, then polls its live part as the page asks (bench/live_arena.py).
@@ -18,13 +20,18 @@ two accounts seen at one address.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+
+from websockets.exceptions import ConnectionClosed
 
 from bench.live_clients import Client, Table
 
 CSRF_HEADER = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TABLE_URL = re.compile(r"/games/(\d+)/")
+NEXT_GAME = re.compile(r'<div id="next-game" hidden data-game="(\d+)"')
+AGAIN_WAIT = 30.0  # seconds for the next table to come over the socket
 
 
 def address_of(number: int) -> str:
@@ -98,9 +105,10 @@ class Browser:
 class AgainTable(Table):
     """A table whose people press Play again after each game (``--play-again``)."""
 
-    async def again(self, client: AgainClient) -> int | None:
+    async def again(self, client: AgainClient) -> tuple[int | None, object, str]:
         """When every socket has seen the end: this person's press of Play again, and the
-        game its answer sends them to (None: the bench stops, or the press failed)."""
+        game it takes them to, with the socket that went on to it and that socket's first
+        frame of it (None: the bench stops, or the press failed)."""
         finished = self.game_id
         event = self.changed
         self.arrived += 1
@@ -114,8 +122,19 @@ class AgainTable(Table):
             event.set()
         bench = self.bench
         opts = bench.opts  # type: ignore[attr-defined]
+        ws, client.kept = client.kept, None
         if bench.stopping or (opts.games and bench.stats.games_finished >= opts.games):
-            return None
+            if ws is not None:
+                await ws.close()
+            return None, None, ""
+        if ws is not None:  # over the table's socket, as the page does when it is open
+            game_id, frame = await self.again_on(ws)
+            if game_id is None:
+                bench.stats.tables_not_made += 1
+                bench.stats.note("Play again over the socket: no next game came")
+                return None, None, ""
+            self.note(game_id)
+            return game_id, ws, frame
         worker = bench.workers.next_alive()
         headers = {"HX-Request": "true", "HX-Current-URL": f"http://127.0.0.1/games/{finished}/",
                    "X-CSRFToken": client.browser.csrf}  # fmt: skip
@@ -128,28 +147,49 @@ class AgainTable(Table):
         if status != 200 or went is None:
             bench.stats.tables_not_made += 1
             bench.stats.note(f"Play again answered {status}")
-            return None
-        game_id = int(went.group(1))
-        if game_id not in bench.game_ids:  # type: ignore[attr-defined]
-            bench.game_ids.append(game_id)  # type: ignore[attr-defined]
+            return None, None, ""
+        return self.note(int(went.group(1))), None, ""
+
+    def note(self, game_id: int) -> int:
+        if game_id not in self.bench.game_ids:  # type: ignore[attr-defined]
+            self.bench.game_ids.append(game_id)  # type: ignore[attr-defined]
         self.game_id = game_id
         return game_id
 
+    async def again_on(self, ws) -> tuple[int | None, str]:
+        """Play again sent over the open socket (static/js/table.js sends this frame), and
+        the frame that names the next game (games/sockets/table.py)."""
+        try:
+            await ws.send(json.dumps({"action": "again", "HEADERS": {"HX-Request": "true"}}))
+            while True:
+                text = await asyncio.wait_for(ws.recv(), AGAIN_WAIT)
+                text = text if isinstance(text, str) else text.decode()
+                if found := NEXT_GAME.search(text):
+                    return int(found.group(1)), text
+        except (ConnectionClosed, TimeoutError):
+            await ws.close()
+            return None, ""
+
 
 class AgainClient(Client):
-    """A seat that loads each game's page (for its CSRF token too) and presses Play again."""
+    """A seat that presses Play again after each game: over its table's open socket (as
+    the page does), or with ``--again-pages`` posted, then the new table's page loaded (for
+    its CSRF token too) and a socket opened, as before the socket took it."""
 
     def __init__(self, bench, table: Table, index: int, cookie: str) -> None:
         super().__init__(bench, table, index, cookie)
         self.browser = Browser(cookie, table.index * 3 + index)
+        self.keeps_open = not bench.opts.again_pages
 
     async def play(self) -> None:
-        game_id = self.table.game_id
+        game_id, ws, frame = self.table.game_id, None, ""
+        first = True
         while game_id is not None and not self.bench.closing:
-            await self.play_game(game_id, True)
+            await self.play_game(game_id, first or ws is None, ws=ws, frame=frame)
+            first = False
             if self.bench.closing or not self.done:
                 return
-            game_id = await self.table.again(self)  # type: ignore[attr-defined]
+            game_id, ws, frame = await self.table.again(self)  # type: ignore[attr-defined]
 
     async def load_page(self, game_id: int) -> None:
         worker = self.bench.workers.next_alive()

@@ -333,7 +333,13 @@ class LiveRun(Bench):
         client_pct = 100 * (end.own_cpu_s - start.own_cpu_s) / seconds
         return {
             "mode": (f"{opts.bot_level} bots" if opts.bots else "people")
-            + (", Play again through the worker" if opts.play_again else ""),
+            + (
+                ""
+                if not opts.play_again
+                else ", Play again posted, page and socket"
+                if opts.again_pages
+                else ", Play again over the socket"
+            ),
             "database": "postgresql" if opts.postgres else "sqlite",
             "channel_layer": "redis" if opts.redis else "memory",
             "workers": opts.workers,

@@ -92,9 +92,9 @@ def test_a_short_live_run_loses_and_doubles_no_move_and_stops_by_itself():
     assert report["errors"] == 0, output
     # Its tables start at random points of their games, played through the service.
     assert report["started_mid_game"] and report["moves_before_start"] > 0, output
-    # Their next games were made by Play again, posted to a worker with the page's CSRF
-    # token, and played through their pages and sockets (a refusal, a page not 200 or a
-    # table not made would be among the errors).
+    # Their next games were made by Play again, sent over the tables' open sockets as the
+    # page does, and played on those sockets (a refusal or a table not made would be
+    # among the errors).
     assert report["games"] > 3, output
 
 

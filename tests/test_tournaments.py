@@ -95,6 +95,29 @@ def test_pause_and_withdraw_leave_the_pool_and_joining_again_comes_back(alice, b
         services.pause(t.pk, get_user_model().objects.create_user("stranger"))
 
 
+def test_a_join_enters_once_refuses_a_guest_a_rated_arena_and_moves_the_revision(alice):
+    """A Join's statements are written out (games/tournaments/join_rows.py): what it reads
+    and writes is the ORM's."""
+    from accounts.guests import make_guest
+
+    t = _arena()
+    entry = services.join(t.pk, alice)
+    again = services.join(t.pk, alice)  # a second press: the same entry, still waiting
+    stored = Entry.objects.get(tournament=t, user=alice)
+    assert entry.pk == again.pk == stored.pk and stored.state == Entry.State.ACTIVE
+    assert stored.waiting_since is not None and again.tournament.pk == t.pk
+    assert Tournament.objects.get(pk=t.pk).rev == t.rev + 2
+    services.withdraw(t.pk, alice)
+    back = services.join(t.pk, alice)
+    assert back.pk == entry.pk and Entry.objects.get(pk=entry.pk).state == Entry.State.ACTIVE
+    with pytest.raises(NotAllowed, match="claim yours"):
+        services.join(t.pk, make_guest("192.0.2.9"))
+    casual = _arena(by=t.created_by, rated=False)
+    assert services.join(casual.pk, make_guest("192.0.2.10")).pk is not None
+    with pytest.raises(NotAllowed):
+        services.join(t.pk + 1000, alice)
+
+
 def test_a_stale_pause_does_not_undo_a_withdrawal(alice):
     """Pause from a page left open after withdrawing turned the entry into "paused"."""
     t = _arena()

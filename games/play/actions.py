@@ -19,6 +19,8 @@ from games.play.moves import MoveResult
 from games.words.text import all_encodable, lazy_message, storable
 
 BACK = "back"
+# Play again, from the finished table's socket (games/sockets/table.py): no move.
+AGAIN = "again"
 NO_CARDS = ("draw", "call", "fold", "fight")
 WITH_CARDS = ("take", "meld", "secret", "layoff")
 ACTIONS = (*NO_CARDS, *WITH_CARDS, "discard", BACK)

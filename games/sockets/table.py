@@ -36,7 +36,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
-from games.play import actions, first_board
+from games.play import actions, after_game, first_board
 from games.play.errors import ServiceError, StaleMove
 from games.play.live import snapshots, watch
 from games.play.live.db import in_db_thread, on_arrival
@@ -44,6 +44,7 @@ from games.play.live.news import apply_news
 from games.play.live.snapshots import Snapshot
 from games.play.ratelimit import SLOW_DOWN
 from games.play.telling import LAYER_DOWN, game_group
+from games.series import pages as series_pages
 from games.social import presence
 from games.social import services as social
 from games.social.chat import live as chat
@@ -70,6 +71,7 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     invited: int | None = None  # the private game play's hooks let it watch unseated
     ended = False  # and told that their game ended
     over = False  # the last board sent was of a finished game
+    left: int | None = None  # the game this socket went on from
 
     async def __call__(self, scope, receive, send):
         try:
@@ -179,6 +181,9 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
             if chat.is_chat(data):  # a message, never a move: nothing of the game changes
                 await self.chat.receive(data)
                 return
+            if data.get("action") == actions.AGAIN:
+                await self.play_again()
+                return
             await in_db_thread(actions.perform)(self.game_id, self.user, data)
         except StaleMove as e:
             snap = await in_db_thread(snapshots.fresh)(self.game_id)
@@ -202,6 +207,8 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
 
     async def game_update(self, event: dict) -> None:
         rev = event.get("rev")
+        if self.left is not None and event.get("game") == self.left:
+            return  # the game this socket left (Play again): nothing of it is shown now
         if event.get("game", self.game_id) != self.game_id or not whole(rev):
             # Not this game's (the last game's, come after the socket went on, or another
             # site's), or no version: nothing in it is used; the database says.
@@ -244,13 +251,31 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
             # socket (this process's sockets hear a move from a task of their own), and
             # once the socket has gone on, a board of the last game is no longer sent.
             await self.send_board(await in_db_thread(snapshots.fresh)(self.game_id))
+        await self.go_on(game_id, after=event.get("after"))
+
+    async def play_again(self) -> None:
+        """Play again pressed on the finished table's result, over this socket (the page's
+        form posts it only when the socket is down): the same service as the POST
+        (games/play/after_game.py), then the socket goes on to the next table as an
+        arena's does, and the page follows (static/js/table.js). A person's next game
+        then costs no POST, no table page and no socket handshake."""
+        after = self.game_id
+        following = await in_db_thread(_press_again)(after, self.user)
+        if following is not None:
+            await self.go_on(following, after=after)
+
+    async def go_on(self, game_id: int, *, after: object) -> None:
+        """This socket leaves the game ``after`` for ``game_id`` and sends its whole board
+        there, led by the new game's number for the page; nothing if it is at another
+        game by now."""
         async with self.lock:  # the event and the check (below) may both bring it
-            if event.get("after") != self.game_id or game_id == self.game_id or not self.group:
+            if after != self.game_id or game_id == self.game_id or not self.group:
                 return
             group = game_group(game_id)
             await self.channel_layer.group_add(group, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             watch.forget(self)
+            self.left = self.game_id  # its news still on the way is not this socket's
             self.game_id, self.group = game_id, group
             self.rev = self.seq = -1
             self.sent = {}
@@ -382,6 +407,15 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         if next_game:  # first, so the page knows its new game before the board lands
             out.insert(0, rendering.next_game_part(snap.pk))
         return rendering.stamp("".join(out))
+
+
+def _press_again(game_id: int, user) -> int | None:
+    """(On a database thread.) Play again from a socket: the next game's id, or None when
+    there is none to go to (a series' hand, whose next hand the series' page deals). A
+    refusal is the POST's (ServiceError)."""
+    if series_pages.url_of_hand(game_id):
+        return None
+    return after_game.play_again(game_id, user).pk
 
 
 def _chat_line_fits(event: dict) -> bool:

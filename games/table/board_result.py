@@ -204,9 +204,11 @@ def _next_game(v: Mapping[str, Any]) -> str:
         label = gettext("Play again")
     waits = following.get("waits") if way == "join" else ""
     said = gettext("It waits %(left)s for your answer.") % {"left": waits} if waits else ""
+    # data-socket: over the table's open socket when there is one (static/js/table.js),
+    # posted otherwise (and without scripts, a plain form).
     again = (
-        f'<form method="post" action="{action}" hx-post="{action}" class="again-form">'
-        f'{hidden}<button type="submit" class="button">{label}</button>'
+        f'<form method="post" action="{action}" hx-post="{action}" class="again-form" '
+        f'data-socket="again">{hidden}<button type="submit" class="button">{label}</button>'
         + (f' <span class="muted rematch-waits">{esc(said)}</span>' if said else "")
         + "</form>"
     )

@@ -38,7 +38,7 @@ from games.play import tables as play_tables
 from games.play.errors import NotAllowed, ServiceError
 from games.play.live.db import afterwards
 from games.ratings import core as ratings
-from games.tournaments import pairing, standings
+from games.tournaments import join_rows, pairing, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.words.text import encodable, lazy_message
 
@@ -180,10 +180,7 @@ def _changed(tournament_id: int, locked: Tournament | None = None) -> None:
     database's expressions cost a crowd's Join a fifth of its CPU)."""
     now = timezone.now()
     if locked is not None:
-        soonest = max(now, locked.starts_at)
-        locked.rev += 1
-        if locked.due_at is not None and locked.due_at > soonest:
-            locked.due_at = soonest
+        _next_rev(locked, now)
         locked.save(update_fields=["rev", "due_at"])
         return
     soonest = Greatest(Value(now), F("starts_at"))
@@ -193,30 +190,45 @@ def _changed(tournament_id: int, locked: Tournament | None = None) -> None:
     )
 
 
+def _next_rev(locked: Tournament, now: datetime) -> None:
+    """The locked row's next revision, and its clock time brought to now (at its start,
+    before it) if it was later."""
+    soonest = max(now, locked.starts_at)
+    locked.rev += 1
+    if locked.due_at is not None and locked.due_at > soonest:
+        locked.due_at = soonest
+
+
 def join(tournament_id: int, user: AbstractBaseUser, *, invite_token: str | None = None) -> Entry:
     """Enter ``user`` (before it starts or while it runs), or bring them back after a
     pause or a withdrawal: they wait to be paired from now."""
     now = timezone.now()
     with transaction.atomic():
-        t = _locked(tournament_id)
+        # Written out (join_rows): a crowd's Joins paid for compiling the ORM's statements.
+        t = join_rows.locked(tournament_id)
+        if t is None:
+            raise NotAllowed(NO_SUCH_TOURNAMENT)
         if not may_see(t, user, invite_token):
             raise NotAllowed(_("This tournament is private: you need its invite link to join."))
         if t.state(now) not in ("upcoming", "running"):
             raise NotAllowed(_("This tournament is over."))
-        if t.rated and is_guest(user):
+        guest, entry = join_rows.person(t.pk, user.pk)
+        if t.rated and guest:
             raise NotAllowed(
                 _("Rated tournaments are for players with an account: claim yours to join.")
             )
         # No other join of this person to it can come between (the tournament's row is
         # locked): no savepoint for a get_or_create's race.
-        entry = Entry.objects.filter(tournament=t, user=user).first()
         if entry is None:
-            entry = Entry.objects.create(tournament=t, user=user, waiting_since=now)
-        entry.tournament = t  # as locked here: its page reads it without a query
-        if entry.state != Entry.State.ACTIVE:
+            entry = Entry(tournament=t, user=user, joined_at=now, waiting_since=now)
+            entry.pk = join_rows.enter(t.pk, user.pk, now)
+            entry._state.adding, entry._state.db = False, "default"
+        elif entry.state != Entry.State.ACTIVE:
             entry.state, entry.waiting_since = Entry.State.ACTIVE, now
-            entry.save(update_fields=["state", "waiting_since"])
-        _changed(t.pk, locked=t)
+            join_rows.come_back(entry.pk, now)
+        entry.tournament, entry.user = t, user  # as here: its page reads them without a query
+        _next_rev(t, now)
+        join_rows.changed(t)
     return entry
 
 

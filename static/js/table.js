@@ -359,6 +359,8 @@
   if (window.htmx) window.htmx.config.wsReconnectDelay = retryDelay;
 
   var socketShown = document.getElementById("connection");
+  var socketWrapper = null; // htmx's ws extension's, as it last opened
+  var againSent = 0; // when Play again last went over it
   var state = "connecting";
   var reconnecting = false;
 
@@ -423,6 +425,7 @@
     // have changed. Nothing is queued (see the submit guard below); empty it anyway.
     var wrapper = event.detail && event.detail.socketWrapper;
     if (wrapper && wrapper.queue) wrapper.queue.length = 0;
+    socketWrapper = wrapper || null;
     // The talk so far, each time the socket opens: a reconnect heals what it missed
     // (static/js/chat.js, loaded after the page, only shows it).
     if (wrapper && document.getElementById("chat-log")) wrapper.send(JSON.stringify({ chat_history: "1" }));
@@ -458,6 +461,19 @@
     "submit",
     function (event) {
       var form = event.target;
+      if (form && form.getAttribute && form.getAttribute("data-socket") === "again") {
+        // Play again over the open socket: the next table comes back on it, as an
+        // arena's next game does (no POST, no page, no new socket). Posted otherwise.
+        if (!connected() || !socketWrapper) return;
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        // A second press while the first is on its way would reach the next table
+        // (refused there); after a refusal (its message shows) the button works again.
+        if (Date.now() - againSent < 3000) return;
+        againSent = Date.now();
+        socketWrapper.send(JSON.stringify({ action: "again" }));
+        return;
+      }
       if (!form || form.id !== "my-hand" || !document.querySelector("[ws-connect]")) return;
       if (connected()) return;
       event.preventDefault();

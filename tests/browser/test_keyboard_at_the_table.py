@@ -153,5 +153,21 @@ def test_the_hand_is_one_tab_stop_and_enter_on_a_card_never_calls_draw(browser, 
     page.wait_for_function(WAY_ON)
     assert page.evaluate("() => document.activeElement.textContent") == "Play again"
     page.screenshot(path=ARTIFACTS / "table-result-focused.png")
+
+    # Enter on Play again: the next table comes over the socket the page has (issue 52),
+    # with no page load; the address and the board are the new game's.
+    page.evaluate("window.notReloaded = true")
+    ended = page.url
+    page.keyboard.press("Enter")
+    page.wait_for_function("url => location.href !== url", arg=ended, timeout=10_000)
+    page.locator("#my-hand input[name=cards]").first.wait_for(timeout=10_000)
+    assert page.evaluate("window.notReloaded === true"), "the page loaded again"
+    assert page.locator("#table-result").is_hidden()
+    game = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert (
+        page.get_attribute("[ws-connect]", "data-game")
+        == game
+        != ended.rstrip("/").rsplit("/", 1)[1]
+    )
     errors.assert_none()
     context.close()

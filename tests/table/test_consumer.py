@@ -431,3 +431,83 @@ async def test_joining_the_next_game_from_the_lobby_updates_the_finished_table_t
 
     assert "Go to the next game" in await seats.receive(2)
     await seats.close()
+
+
+NEXT_GAME = re.compile(r'<div id="next-game" hidden data-game="(\d+)" hx-swap-oob="true"')
+
+
+async def test_play_again_over_the_socket_takes_each_person_to_the_next_table_on_it(
+    alice, bob, carol, headers, make_game
+):
+    """Play again pressed on the result goes over the table's open socket (issue 52): the
+    socket goes on to the next table and sends its whole board there, led by the new
+    game's number for the page, so a new game costs no POST, no page and no handshake.
+    The third press deals it, and every socket plays it with only its own hand."""
+    new = database_sync_to_async(make_game)
+    game = await new([alice, bob, carol], seed=SEED)
+    game = await database_sync_to_async(play_to_the_end)(game, [alice, bob, carol])
+    seats = await connect_all(game, headers)
+    assert 'data-socket="again"' in seats.frames[0][0]
+
+    await seats.sockets[0].send_to(text_data=frame({"action": "again"}))
+    mine = await _until(seats, 0, "next-game")  # (after the finished board, perhaps)
+    found = NEXT_GAME.search(mine)
+    assert found and mine.lstrip().startswith(found.group(0)), "the new game's number first"
+    following = int(found.group(1))
+    assert following != game.pk
+    assert "Waiting for 2 more players" in mine
+    # The others' finished boards now offer to join it; nothing of the old game reaches
+    # the socket that left it.
+    assert "Join the next game" in await seats.receive(1)
+    assert "Join the next game" in await seats.receive(2)
+    assert 'id="chat-log"' in await seats.receive(0)  # the new game's talk: none yet
+    assert await seats.sockets[0].receive_nothing(timeout=0.2)
+
+    await seats.sockets[1].send_to(text_data=frame({"action": "again"}))
+    assert f'data-game="{following}"' in await _until(seats, 1, "next-game")
+    await seats.sockets[2].send_to(text_data=frame({"action": "again"}))
+    last = await _until(seats, 2, "next-game")
+    assert f'data-game="{following}"' in last and 'id="my-hand"' in last
+    dealt = await database_sync_to_async(Game.objects.get)(pk=following)
+    assert dealt.status == Game.Status.PLAYING
+    # The two who pressed first get the dealt board over the socket they pressed on.
+    boards = [last]
+    for seat in (0, 1):
+        text = await seats.receive(seat)
+        while 'id="my-hand"' not in text or 'data-seq="0"' not in text:
+            text = await seats.receive(seat)
+        boards.append(text)
+    state = await database_sync_to_async(play_moves.game_state)(dealt)
+    where = dict(await database_sync_to_async(list)(dealt.seats.values_list("user_id", "index")))
+    for user, text in zip((carol, alice, bob), boards, strict=True):
+        assert not leaks(text, hidden_cards(state, where[user.pk]), dealt.seed)
+
+    # The next move is played over the same sockets.
+    dealt, seat, move = await current(dealt)
+    by_index = {where[u.pk]: i for i, u in enumerate((alice, bob, carol))}
+    mover = seats.sockets[by_index[seat]]
+    await mover.send_to(text_data=frame(fields(move, seq=str(dealt.seq))))
+    text = await seats.receive(by_index[seat])
+    while f'data-seq="{dealt.seq + 1}"' not in text:  # (the talk, the seats sitting down)
+        text = await seats.receive(by_index[seat])
+    await seats.close()
+
+
+async def test_play_again_over_the_socket_from_a_game_in_play_is_refused_with_a_message(
+    three_people, headers
+):
+    seats = await connect_all(three_people, headers)
+    await seats.sockets[1].send_to(text_data=frame({"action": "again"}))
+    text = await seats.receive(1)
+    assert "Finish this game first." in text
+    assert await seats.nothing_more()
+    await seats.close()
+
+
+async def _until(seats: Seats, seat: int, text: str) -> str:
+    """The next frame of ``seat`` that holds ``text`` (those before it are the finished
+    game's, told of the press, or the next table's seats filling)."""
+    got = await seats.receive(seat)
+    while text not in got:
+        got = await seats.receive(seat)
+    return got
