@@ -1,8 +1,11 @@
-"""Scoring a finished rated game's pairs of accounts into their kept evidence.
+"""Scoring a finished game's pairs of accounts into their kept evidence.
 
-``score_game`` runs in the background task (``tasks.py``) after a rated game ends, and may
-be run again for the same game: ``ScoredGame`` makes each game count once. A game is
-scored only once it has finished, so nothing here ever reads a hand of a game in play.
+The games fair play counts (``counted_games``) are the ones something rides on: rated
+games (the ratings) and every hand of a series (its pot), casual or challenge series as
+much as rated ones; uploaded games never. ``score_game`` runs in the background task
+(``tasks.py``) after such a game ends, and may be run again for the same game:
+``ScoredGame`` makes each game count once. A game is scored only once it has finished, so
+nothing here ever reads a hand of a game in play.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -35,14 +38,23 @@ EDGE_PRIOR = 20
 WEIGHT_ODDS = ODDS.index(3.0)
 
 
+# What rides on a game fair play counts: its rating, or a series' pot.
+STAKES = Q(rated=True) | Q(series_hand__isnull=False)
+
+
+def counted_games() -> QuerySet[Game]:
+    """The finished games fair play scores and staff may void: rated ones and every hand
+    of a series (each has a pot), played here (not uploaded)."""
+    return Game.objects.filter(STAKES, status=Game.Status.FINISHED, imported=False)
+
+
 def score_game(game_id: int) -> int:
-    """Add a finished rated game to the evidence of each pair of accounts at it; how many
-    pairs it added to (0 for a game already scored, unrated, unfinished or uploaded). The
-    game's row is not locked: a finished game's deal and log never change."""
+    """Add a finished counted game (rated, or a series' hand) to the evidence of each pair
+    of accounts at it; how many pairs it added to (0 for a game already scored, casual
+    outside a series, unfinished or uploaded). The game's row is not locked: a finished
+    game's deal and log never change."""
     with transaction.atomic():
-        game = Game.objects.filter(
-            pk=game_id, status=Game.Status.FINISHED, rated=True, imported=False
-        ).first()
+        game = counted_games().filter(pk=game_id).first()
         if game is None:
             return 0
         if not _claim(game):
@@ -89,9 +101,10 @@ def _pair(low: int, high: int) -> Pair:
 
 
 def _edges(game: Game, seats: list) -> tuple[float, float, float]:
-    """Each seat's mean chips a game in its other finished games before this one (a
-    person's own, a bot level's together), drawn towards 0 by EDGE_PRIOR games: the chip
-    signals' baseline. Voided games do not count (``counted_seats``)."""
+    """Each seat's mean chips a game in its other counted games (rated, or a series'
+    hand) finished before this one (a person's own, a bot level's together), drawn towards
+    0 by EDGE_PRIOR games: the chip signals' baseline. Voided games do not count
+    (``counted_seats``)."""
     out = [0.0, 0.0, 0.0]
     for seat in seats:
         if seat.user_id:
@@ -100,7 +113,10 @@ def _edges(game: Game, seats: list) -> tuple[float, float, float]:
             others = counted_seats().filter(bot_kind=seat.bot_kind, user__isnull=True)
         else:
             continue
-        others = others.filter(game__rated=True, game__finished_at__lt=game.finished_at)
+        others = others.filter(
+            Q(game__rated=True) | Q(game__series_hand__isnull=False),
+            game__finished_at__lt=game.finished_at,
+        )
         row = others.aggregate(total=Coalesce(Sum(own("chips")), 0), n=Count("id"))
         out[seat.index] = row["total"] / (row["n"] + EDGE_PRIOR)
     return out[0], out[1], out[2]
