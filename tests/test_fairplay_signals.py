@@ -1,6 +1,7 @@
-"""Fair play's signals beyond feeding, on hand-made move logs: a withheld lay-off, a hand
-dumped to the partner, Draw calls held back while the partner would pay most, and the chips
-such hands move (to the partner, from the third) against the players' results elsewhere."""
+"""Fair play's six signals on hand-made move logs, each replayed through the engine: a
+discard the partner takes (feeding), a withheld lay-off, a hand dumped to the partner, a
+Draw call withheld while the partner would pay most, and the chips such hands move (to the
+partner, from the third) against the players' results elsewhere."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from games.engine import apply
 from games.engine.cards import CODES, mask_of_codes, parse_card
-from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, Move
+from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, TAKE, Move
 from games.engine.state import GameState
 from games.fairplay.detector import THRESHOLD, PairScore
 from games.fairplay.features import game_features
@@ -161,24 +162,90 @@ def test_a_seat_that_dumps_its_partners_calls_and_fights_the_thirds_is_flagged()
     assert fair.parts()["answer"] <= 0
 
 
-def _call_features(called: bool, partner_higher: bool):
-    from games.fairplay.features import CallChance, GameFeatures
+# A withheld Draw call (R7). Seat 0 has opened (7S 8S 9S) and, at its start step after
+# seat 2's discard, may call Draw with 34 points (value 3 from its view). Hidden from it,
+# seat 1 holds 69 points in 9 cards and seat 2 72 in 12: seat 1 holds the more a card, so
+# seat 1 would pay most. Seat 0 either draws (the call withheld) or calls and seat 1 folds.
+CALL_PREFIX = [
+    *DRAW_OPENING,
+    (1, MELD, "KD KH KS"),
+    (1, DISCARD, "QS"),
+    (2, DRAW),  # 2S
+    (2, DISCARD, "QC"),
+]
 
-    features = GameFeatures()
-    features.calls.append(CallChance(0, called, 2, 1 if partner_higher else 2, 10))
-    return features
+
+def _call_game(called: bool):
+    state = _deal(*DRAW_DEAL)
+    tail = [(0, CALL), (1, FOLD)] if called else [(0, DRAW), (0, DISCARD, "QD")]
+    return game_features(state, _moves(state, [*CALL_PREFIX, *tail]))
+
+
+def test_a_withheld_draw_call_is_read_from_the_log_with_who_would_pay_most():
+    withheld, made = _call_game(called=False), _call_game(called=True)
+    # The chance to call is seen in both logs, from seat 0's view, with the hidden fact
+    # the test needs: seat 1 holds the more points a card.
+    assert [(c.seat, c.called, c.value, c.higher) for c in withheld.calls] == [(0, False, 3, 1)]
+    assert [(c.seat, c.called, c.value, c.higher) for c in made.calls] == [(0, True, 3, 1)]
+    assert made.chips == (7, -3, -4)  # R10: the caller wins, the folder and the unopened pay
 
 
 def test_calls_held_back_only_while_the_partner_would_pay_most_are_evidence():
+    """The same moment with the partner in seat 1 (who would pay most) or in seat 2 (who
+    would not): a colluder withholds the call from seat 1 and makes it when seat 2 is its
+    partner; an honest seat calls as often whoever its partner is."""
+    withheld, made = _call_game(called=False), _call_game(called=True)
     cheat, honest = PairScore(), PairScore()
     for n in range(60):
-        higher = n % 2 == 0
-        # The colluder calls only when the partner's hand is the lighter: it can see it.
-        cheat.add_game(_call_features(called=not higher, partner_higher=higher), 0, 1)
-        # An honest seat's calls do not follow the hidden hands.
-        honest.add_game(_call_features(called=n % 4 < 2, partner_higher=higher), 0, 1)
-    assert cheat.parts()["call"] >= THRESHOLD
-    assert honest.parts()["call"] <= 0
+        if n % 2:
+            cheat.add_game(withheld, 0, 1)  # the partner (seat 1) would pay most: no call
+        else:
+            cheat.add_game(made, 0, 2)  # the third (seat 1) pays: call
+        honest.add_game((withheld, made)[n % 2], 0, 1 + (n // 2) % 2)
+    assert cheat.parts()["call"] >= THRESHOLD and cheat.flagged
+    assert honest.parts()["call"] <= 0 and not honest.flagged
+
+
+# Feeding (R3): seat 0 throws the king of clubs. In the deal above seat 1 holds KD KH and
+# takes it into a set; in the same deal with seat 1's two kings swapped for seat 2's 2C 3D
+# (seat 0's view unchanged) it cannot. Seat 0's view gives the king a 29% chance to fit.
+SWAPPED_DEAL = (
+    0,
+    [
+        DRAW_DEAL[1][0],
+        "4H 5C 6D 7C 8D 9H TC JD QH 2C 3D QS",
+        "KD KH 4S 5S 6S 6H 7D 8C 9C TD JC QC",
+    ],
+    DRAW_DEAL[2],
+)
+
+
+def _feed_game(fits: bool):
+    state = _deal(*(DRAW_DEAL if fits else SWAPPED_DEAL))
+    script = [(0, MELD, "7S 8S 9S"), (0, DISCARD, "KC")]
+    script += [(1, TAKE, "KD KH"), (1, DISCARD, "QS")] if fits else [(1, DRAW)]
+    return game_features(state, _moves(state, script))
+
+
+def test_a_discard_the_partner_takes_is_a_feed_its_discarders_view_gave_a_chance():
+    fed = [f for f in _feed_game(fits=True).feeds if f.seat == 0]
+    assert [(f.nxt, f.fits, f.ply) for f in fed] == [(1, True, 1)]
+    assert 0.25 < fed[0].chance < 0.35  # from seat 0's view: a hypergeometric sum
+    missed = [f for f in _feed_game(fits=False).feeds if f.seat == 0]
+    # The same view, the same chance: only the hidden hand differs.
+    assert [(f.nxt, f.fits, f.chance) for f in missed] == [(1, False, fed[0].chance)]
+
+
+def test_a_seat_that_feeds_its_partner_again_and_again_is_flagged_by_feeding():
+    fed, missed = _feed_game(fits=True), _feed_game(fits=False)
+    feeder, fair = PairScore(), PairScore()
+    for n in range(40):
+        feeder.add_game(fed, 0, 1)
+        # The king fits a third of the time, about as often as the view says: no evidence.
+        fair.add_game(fed if n % 3 == 0 else missed, 0, 1)
+    assert feeder.parts()["feed"] >= THRESHOLD and feeder.flagged
+    assert feeder.fits == 40 and feeder.expected < 15
+    assert fair.parts()["feed"] <= 0 and not fair.flagged
 
 
 @pytest.mark.parametrize("side", ["low", "high", "both"])
