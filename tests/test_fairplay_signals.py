@@ -5,14 +5,19 @@ partner, from the third) against the players' results elsewhere."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games.engine import apply
-from games.engine.cards import CODES, mask_of_codes, parse_card
+from games.engine.cards import CODES, cards_of, mask_of_codes, parse_card
 from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, TAKE, Move
 from games.engine.state import GameState
 from games.fairplay.detector import THRESHOLD, PairScore
 from games.fairplay.features import game_features
+from games.models import Game, Seat
+from games.models import Move as MoveRow
 
 
 def _deal(dealer: int, hands: list[str], stock: str) -> GameState:
@@ -111,6 +116,21 @@ DRAW_OPENING = [
 ]
 
 
+# The third seat's call that seat 0 fights and wins (chips 11, -6, -5).
+FOUGHT_TAIL = [
+    (1, DISCARD, "KS"),
+    (2, DRAW),  # 2S
+    (2, MELD, "4S 5S 6S"),
+    (2, DISCARD, "QC"),
+    (0, DRAW),  # 3S
+    (0, DISCARD, "QD"),
+    (1, DRAW),  # 4C
+    (1, DISCARD, "QS"),
+    (2, CALL),
+    (0, FIGHT),
+]
+
+
 def _dump_game(caller: int, answer: str = FOLD):
     state = _deal(*DRAW_DEAL)
     if caller == 1:
@@ -126,19 +146,7 @@ def _dump_game(caller: int, answer: str = FOLD):
             (0, answer),
         ]
     else:
-        script = [
-            *DRAW_OPENING,
-            (1, DISCARD, "KS"),
-            (2, DRAW),  # 2S
-            (2, MELD, "4S 5S 6S"),
-            (2, DISCARD, "QC"),
-            (0, DRAW),  # 3S
-            (0, DISCARD, "QD"),
-            (1, DRAW),  # 4C
-            (1, DISCARD, "QS"),
-            (2, CALL),
-            (0, FIGHT),
-        ]
+        script = [*DRAW_OPENING, *FOUGHT_TAIL]
     return game_features(state, _moves(state, script))
 
 
@@ -285,3 +293,91 @@ def test_a_third_seat_that_loses_more_than_its_results_say_is_evidence_of_the_pa
         explained.add_game(fought, 0, 1, (11.0, -6.0, -5.0))
     assert pair.parts()["third"] >= THRESHOLD
     assert explained.parts()["third"] == 0
+
+
+# --- The third seat: its results with the pair together against its results apart --------
+
+
+def _stored(start: GameState, moves: list[Move], users: list, at) -> Game:
+    """A finished rated game of ``users`` from a hand-made deal and log, as play stores
+    one (the deal, the moves, the result), finished at ``at``."""
+    state = start
+    for move in moves:
+        state = apply(state, move)
+    o = state.outcome
+    game = Game.objects.create(
+        created_by=users[0], status=Game.Status.FINISHED, seed="hand-made",
+        commitment=Game.commit_to("hand-made"),
+        deal={
+            "dealer": start.dealer,
+            "hands": [[CODES[c] for c in cards_of(hand)] for hand in start.hands],
+            "stock": [CODES[c] for c in start.stock],
+        },
+        dealer=start.dealer, started_at=at, seq=len(moves), last_move_at=at, finished_at=at,
+        winner_seat=o.winner, end=o.end, points=list(o.points), chips=list(o.chips), rated=True,
+    )  # fmt: skip
+    for index, user in enumerate(users):
+        Seat.objects.create(game=game, index=index, user=user)
+    MoveRow.objects.bulk_create(
+        MoveRow(game=game, seq=n, seat=m.seat, payload=m.to_dict())
+        for n, m in enumerate(moves, start=1)
+    )
+    return game
+
+
+def _result(users: list, chips: list[int], at) -> Game:
+    """A finished rated game known only by its result (a game apart, for the edges)."""
+    game = Game.objects.create(
+        status=Game.Status.FINISHED, rated=True, chips=chips, winner_seat=0, dealer=0,
+        started_at=at, finished_at=at,
+    )  # fmt: skip
+    for index, who in enumerate(users):
+        if isinstance(who, str):
+            Seat.objects.create(game=game, index=index, bot_kind=who)
+        else:
+            Seat.objects.create(game=game, index=index, user=who)
+    return game
+
+
+@pytest.mark.django_db
+def test_the_third_seats_baseline_is_its_results_apart_from_the_pair(alice, bob, carol):
+    """Carol wins 3 chips a game apart from Alice and Bob (with Dave and a bot) and loses
+    5 in each of the hand-made games with them (seat 0 fights her Draw call and wins, R7).
+    Her baseline for the pair stays her results apart: the games with them do not lower it,
+    as her results over all her games would, so the pair cannot hide what it takes."""
+    from django.contrib.auth import get_user_model
+
+    from games.fairplay import scoring
+    from games.fairplay.detector import BETS
+    from games.fairplay.models import Pair
+
+    dave = get_user_model().objects.create_user("dave")
+    start = timezone.now() - timedelta(days=1)
+    for n in range(10):
+        _result([carol, dave, "easy"], [3, -1, -2], start + timedelta(minutes=n))
+    fought = _deal(*DRAW_DEAL)
+    log = _moves(fought, [*DRAW_OPENING, *FOUGHT_TAIL])
+    games = [
+        _stored(fought, log, [alice, bob, carol], start + timedelta(hours=1, minutes=n))
+        for n in range(12)
+    ]
+    assert games[0].chips == [11, -6, -5]
+    for game in games:
+        assert scoring.score_game(game.pk) == 3
+
+    # What the third signal was set against, game by game: Carol's edge apart, 30 chips
+    # over 10 games drawn towards 0 by 20, against Alice's and Bob's edges so far.
+    prior = scoring.EDGE_PRIOR
+    apart = 30 / (10 + prior)
+    expected_third = 0.0
+    for k in range(12):
+        e_a, e_b = 11 * k / (k + prior), -6 * k / (k + prior)
+        expected_third += -5 - (2 * apart - e_a - e_b) / 3
+    pair = Pair.objects.get(low_id=min(alice.pk, bob.pk), high_id=max(alice.pk, bob.pk))
+    assert pair.signals["chips"][3 * len(BETS) + 1] == pytest.approx(expected_third)
+
+    # Her results over all her games would say less: the pair's own takings in them.
+    last = games[-1]
+    third_seat = last.seats.get(index=2)
+    assert scoring._edge(last, third_seat, (alice.pk, bob.pk)) == pytest.approx(apart)
+    assert scoring._edge(last, third_seat) == pytest.approx((30 - 5 * 11) / (21 + prior))

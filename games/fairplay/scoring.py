@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.engine import Move
 from games.history.stats import counted_seats, own
-from games.models import Game
+from games.models import Game, Seat
 
 from .detector import ODDS, PairScore, feed_log_ratios
 from .features import GameFeatures, feeds_between, game_features
@@ -75,8 +75,12 @@ def score_game(game_id: int) -> int:
         # Pairs' rows are locked in one order (by their users' ids) by every worker, so two
         # workers scoring games of the same people never wait for each other in a circle.
         pairs.sort(key=lambda pair: (pair[0][1], pair[1][1]))
+        by_index = {s.index: s for s in seats}
         for first, second in pairs:
-            _add(game, features, first, second, edges)
+            third = 3 - first[0] - second[0]
+            pair_edges = list(edges)
+            pair_edges[third] = _edge(game, by_index[third], (first[1], second[1]))
+            _add(game, features, first, second, tuple(pair_edges))
         added = len(pairs)
     log.info("Fair play scored game %s: %s pairs.", game_id, added)
     return added
@@ -107,19 +111,31 @@ def _edges(game: Game, seats: list) -> tuple[float, float, float]:
     (``counted_seats``)."""
     out = [0.0, 0.0, 0.0]
     for seat in seats:
-        if seat.user_id:
-            others = counted_seats().filter(user_id=seat.user_id)
-        elif seat.bot_kind:
-            others = counted_seats().filter(bot_kind=seat.bot_kind, user__isnull=True)
-        else:
-            continue
-        others = others.filter(
-            Q(game__rated=True) | Q(game__series_hand__isnull=False),
-            game__finished_at__lt=game.finished_at,
-        )
-        row = others.aggregate(total=Coalesce(Sum(own("chips")), 0), n=Count("id"))
-        out[seat.index] = row["total"] / (row["n"] + EDGE_PRIOR)
+        out[seat.index] = _edge(game, seat)
     return out[0], out[1], out[2]
+
+
+def _edge(game: Game, seat, apart: tuple[int, int] | None = None) -> float:
+    """One seat's edge (``_edges``); with ``apart`` (a pair's two accounts) only from the
+    games at which the two did not sit together: the third seat's results apart from the
+    pair, against which its results with the pair together are set (issue 49). Its games
+    with the pair are left out, or a pair taking chips from it would lower its own
+    baseline and hide itself."""
+    if seat.user_id:
+        others = counted_seats().filter(user_id=seat.user_id)
+    elif seat.bot_kind:
+        others = counted_seats().filter(bot_kind=seat.bot_kind, user__isnull=True)
+    else:
+        return 0.0
+    others = others.filter(
+        Q(game__rated=True) | Q(game__series_hand__isnull=False),
+        game__finished_at__lt=game.finished_at,
+    )
+    if apart is not None:
+        together = Seat.objects.filter(user_id=apart[0], game__seats__user_id=apart[1])
+        others = others.exclude(game_id__in=together.values("game_id"))
+    row = others.aggregate(total=Coalesce(Sum(own("chips")), 0), n=Count("id"))
+    return row["total"] / (row["n"] + EDGE_PRIOR)
 
 
 def _add(game: Game, features: GameFeatures, first: tuple, second: tuple, edges: tuple):
