@@ -19,6 +19,9 @@ pair against its results with them.
   the next, R1) beside a third; seats drawn at each series. Honest: none should be flagged.
 - **dump**: two greedy friends in the same series, one dumping to the other
   (``bench.colluders`` ``dump``: never opens or calls, folds, blocks only the third).
+- **quiet-dump**: the same, but the dumper treats both opponents alike (greedy's own
+  lay-offs, on either): it only never opens, never calls and always folds. A probe of what
+  the chip signals see with the site's edges, not a kind the target covers.
 
 Engine and bots only (no database). Prints the command's seeds, each group's flagged share
 within 100, 400 and 1,000 hands, the highest score of the honest pairs and the parts of the
@@ -33,10 +36,13 @@ import sys
 import time
 from multiprocessing import Pool
 
+from games.bots.greedy import choose_read
+from games.engine.moves import DRAW, FOLD, MELD, SECRET, Move
+from games.engine.state import Phase
 from games.fairplay.detector import SIGNALS, THRESHOLD, PairScore
 from games.fairplay.features import game_features
 
-from .colluders import HONEST, honest, kind_policies
+from .colluders import HONEST, _greedy_discard, honest, kind_policies, reading
 from .fairplay import SEATINGS, SERIES_HANDS, style_edges, upper_bound
 from .fairplay_sim import play
 
@@ -44,7 +50,7 @@ from .fairplay_sim import play
 # chips over its games plus this many games at 0.
 EDGE_PRIOR = 20
 CHECKS = (100, 400, 1000)
-GROUPS = ("friends", "dump")
+GROUPS = ("friends", "dump", "quiet-dump")
 
 
 def run_pair(job: tuple) -> dict:
@@ -66,6 +72,8 @@ def run_pair(job: tuple) -> dict:
         if group == "dump":
             # The first friend dumps to the second.
             policies[pair[0]], policies[pair[1]] = kind_policies("dump", pair, styles)
+        elif group == "quiet-dump":
+            policies[pair[0]], policies[pair[1]] = _quiet_dump, honest(styles[1])
         else:
             policies[pair[0]], policies[pair[1]] = honest(styles[0]), honest(styles[1])
         game_seed = seed * 100_003 + hand
@@ -87,17 +95,31 @@ def run_pair(job: tuple) -> dict:
         "group": group, "styles": styles, "first": first, "peak": score.peak,
         "hands": score.games, "parts": parts_at_flag or score.parts(),
         "edges": [totals[r] / (counts[r] + EDGE_PRIOR) for r in (0, 1)],
+        "chips": [totals[r] / max(counts[r], 1) for r in (0, 1)],
     }  # fmt: skip
+
+
+def _quiet_dump(state, seat: int, rng: random.Random) -> Move:
+    """Greedy, but never opens (no meld, no take), never calls, always folds (R6, R7)."""
+    r = reading(state, seat)
+    if r.phase is Phase.START:
+        return Move(DRAW, seat)
+    if r.phase is Phase.ANSWER:
+        return Move(FOLD, seat)
+    move = choose_read(r)
+    if move.type in (MELD, SECRET):
+        return _greedy_discard(r)
+    return move
 
 
 def jobs_for(args, third_edges: dict) -> list[tuple]:
     jobs = []
     for g, group in enumerate(GROUPS):
-        count = args.friends if group == "friends" else args.dumps
+        count = {"friends": args.friends, "dump": args.dumps, "quiet-dump": args.quiet}[group]
         hands = args.friend_hands if group == "friends" else args.dump_hands
         for i in range(count):
             seed = args.seed * 10_000_000 + g * 1_000_000 + i
-            jobs.append((group, seed, hands, group == "dump", third_edges))
+            jobs.append((group, seed, hands, group != "friends", third_edges))
     return jobs
 
 
@@ -131,6 +153,9 @@ def report(rows: list[dict]) -> None:
         print(
             "  each signal's highest part: " + ", ".join(f"{s} {v:.2f}" for s, v in highest.items())
         )
+        hands = sum(r["hands"] for r in mine)
+        mean = [sum(r["chips"][k] * r["hands"] for r in mine) / max(hands, 1) for k in (0, 1)]
+        print(f"  mean chips a hand, first and second friend: {mean[0]:+.2f}, {mean[1]:+.2f}")
         edges = [r["edges"] for r in mine]
         print(
             "  the friends' own edges at the end (first, second): "
@@ -146,18 +171,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--friend-hands", type=int, default=1000)
     parser.add_argument("--dumps", type=int, default=50, help="chip-dumping pairs")
     parser.add_argument("--dump-hands", type=int, default=400)
+    parser.add_argument("--quiet", type=int, default=0, help="quiet-dump pairs (a probe)")
     parser.add_argument("--edge-games", type=int, default=4000, help="games to measure edges")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--small", action="store_true", help="a smoke run")
     args = parser.parse_args(argv)
     if args.small:
         args.friends, args.friend_hands, args.dumps, args.dump_hands = 2, 24, 2, 24
+        args.quiet = 1
         args.edge_games = 60
     started = time.process_time(), time.time()
     print(
         f"python -m bench.fairplay_edges --seed {args.seed} --friends {args.friends} "
         f"--friend-hands {args.friend_hands} --dumps {args.dumps} --dump-hands "
-        f"{args.dump_hands} --edge-games {args.edge_games} --jobs {args.jobs}"
+        f"{args.dump_hands} --quiet {args.quiet} --edge-games {args.edge_games} --jobs {args.jobs}"
     )
     third_edges = style_edges(args.edge_games, args.seed)
     print("thirds' edges (mean chips a game apart, by style): " + ", ".join(
