@@ -101,7 +101,14 @@ def test_the_command_scores_the_series_hands_not_scored_yet(alice, bob):
     call_command("fairplay_score", stdout=out)
     assert "Scored 2 games" in out.getvalue()
     assert set(ScoredGame.objects.values_list("game_id", flat=True)) == {h.pk for h in hands}
-    assert pair_row(alice, bob).games == 2
+    pair = pair_row(alice, bob)
+    assert pair.games == 2
+    # The staff page offers to void them: casual series hands are the pair's games too.
+    warden = fair_play_staff("warden")
+    page = signed_in(warden).get(reverse("fairplay_pair", args=[pair.pk])).content.decode()
+    assert "Void their 2 games" in page
+    for hand in hands:
+        assert reverse("replay", args=[hand.pk]) in page
 
 
 # --- 2. A held pot is held on the series page too ---------------------------------------------
