@@ -281,6 +281,16 @@ def test_the_benchmark_runs_small(capsys):
     assert "honest pairs" in out and "full" in out and "detection over" in out
 
 
+def test_the_edges_benchmark_runs_small_with_the_sites_prior(capsys):
+    from bench import fairplay_edges
+
+    assert fairplay_edges.EDGE_PRIOR == scoring.EDGE_PRIOR
+    assert fairplay_edges.main(["--small"]) == 0
+    out = capsys.readouterr().out
+    assert "python -m bench.fairplay_edges --seed 1" in out
+    assert "friends: 2 pairs" in out and "dump: 2 pairs" in out
+
+
 @pytest.mark.django_db
 def test_the_command_scores_the_rated_games_not_counted_yet(planted, alice, bob):
     scoring.score_game(planted[0].pk)

@@ -481,7 +481,7 @@ def test_voided_games_show_as_such_and_leave_the_figures(alice, bob, carol, ward
     pair = pair_of(alice, bob)
     before = stats.player_stats(alice).games
     page = signed_in(warden).get(reverse("fairplay_pair", args=[pair.pk])).content.decode()
-    assert "Void their 2 rated games" in page
+    assert "Void their 2 games" in page
     signed_in(warden).post(
         reverse("fairplay_act"), {"action": "void", "pair": pair.pk, "reason": "Shared hands."}
     )
@@ -496,7 +496,7 @@ def test_voided_games_show_as_such_and_leave_the_figures(alice, bob, carol, ward
     assert "Voided by staff for fair play" in replay
     assert "Voided by staff" not in client.get(reverse("replay", args=[apart.pk])).content.decode()
     page = signed_in(warden).get(reverse("fairplay_pair", args=[pair.pk])).content.decode()
-    assert "warden voided the pair&#x27;s rated games" in page and "Shared hands." in page
+    assert "warden voided the pair&#x27;s games" in page and "Shared hands." in page
 
 
 # --- Voiding changes ratings exactly as recompute says --------------------------------------

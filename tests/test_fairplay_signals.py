@@ -1,17 +1,23 @@
-"""Fair play's signals beyond feeding, on hand-made move logs: a withheld lay-off, a hand
-dumped to the partner, Draw calls held back while the partner would pay most, and the chips
-such hands move (to the partner, from the third) against the players' results elsewhere."""
+"""Fair play's six signals on hand-made move logs, each replayed through the engine: a
+discard the partner takes (feeding), a withheld lay-off, a hand dumped to the partner, a
+Draw call withheld while the partner would pay most, and the chips such hands move (to the
+partner, from the third) against the players' results elsewhere."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games.engine import apply
-from games.engine.cards import CODES, mask_of_codes, parse_card
-from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, Move
+from games.engine.cards import CODES, cards_of, mask_of_codes, parse_card
+from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, TAKE, Move
 from games.engine.state import GameState
 from games.fairplay.detector import THRESHOLD, PairScore
 from games.fairplay.features import game_features
+from games.models import Game, Seat
+from games.models import Move as MoveRow
 
 
 def _deal(dealer: int, hands: list[str], stock: str) -> GameState:
@@ -110,6 +116,21 @@ DRAW_OPENING = [
 ]
 
 
+# The third seat's call that seat 0 fights and wins (chips 11, -6, -5).
+FOUGHT_TAIL = [
+    (1, DISCARD, "KS"),
+    (2, DRAW),  # 2S
+    (2, MELD, "4S 5S 6S"),
+    (2, DISCARD, "QC"),
+    (0, DRAW),  # 3S
+    (0, DISCARD, "QD"),
+    (1, DRAW),  # 4C
+    (1, DISCARD, "QS"),
+    (2, CALL),
+    (0, FIGHT),
+]
+
+
 def _dump_game(caller: int, answer: str = FOLD):
     state = _deal(*DRAW_DEAL)
     if caller == 1:
@@ -125,19 +146,7 @@ def _dump_game(caller: int, answer: str = FOLD):
             (0, answer),
         ]
     else:
-        script = [
-            *DRAW_OPENING,
-            (1, DISCARD, "KS"),
-            (2, DRAW),  # 2S
-            (2, MELD, "4S 5S 6S"),
-            (2, DISCARD, "QC"),
-            (0, DRAW),  # 3S
-            (0, DISCARD, "QD"),
-            (1, DRAW),  # 4C
-            (1, DISCARD, "QS"),
-            (2, CALL),
-            (0, FIGHT),
-        ]
+        script = [*DRAW_OPENING, *FOUGHT_TAIL]
     return game_features(state, _moves(state, script))
 
 
@@ -161,24 +170,90 @@ def test_a_seat_that_dumps_its_partners_calls_and_fights_the_thirds_is_flagged()
     assert fair.parts()["answer"] <= 0
 
 
-def _call_features(called: bool, partner_higher: bool):
-    from games.fairplay.features import CallChance, GameFeatures
+# A withheld Draw call (R7). Seat 0 has opened (7S 8S 9S) and, at its start step after
+# seat 2's discard, may call Draw with 34 points (value 3 from its view). Hidden from it,
+# seat 1 holds 69 points in 9 cards and seat 2 72 in 12: seat 1 holds the more a card, so
+# seat 1 would pay most. Seat 0 either draws (the call withheld) or calls and seat 1 folds.
+CALL_PREFIX = [
+    *DRAW_OPENING,
+    (1, MELD, "KD KH KS"),
+    (1, DISCARD, "QS"),
+    (2, DRAW),  # 2S
+    (2, DISCARD, "QC"),
+]
 
-    features = GameFeatures()
-    features.calls.append(CallChance(0, called, 2, 1 if partner_higher else 2, 10))
-    return features
+
+def _call_game(called: bool):
+    state = _deal(*DRAW_DEAL)
+    tail = [(0, CALL), (1, FOLD)] if called else [(0, DRAW), (0, DISCARD, "QD")]
+    return game_features(state, _moves(state, [*CALL_PREFIX, *tail]))
+
+
+def test_a_withheld_draw_call_is_read_from_the_log_with_who_would_pay_most():
+    withheld, made = _call_game(called=False), _call_game(called=True)
+    # The chance to call is seen in both logs, from seat 0's view, with the hidden fact
+    # the test needs: seat 1 holds the more points a card.
+    assert [(c.seat, c.called, c.value, c.higher) for c in withheld.calls] == [(0, False, 3, 1)]
+    assert [(c.seat, c.called, c.value, c.higher) for c in made.calls] == [(0, True, 3, 1)]
+    assert made.chips == (7, -3, -4)  # R10: the caller wins, the folder and the unopened pay
 
 
 def test_calls_held_back_only_while_the_partner_would_pay_most_are_evidence():
+    """The same moment with the partner in seat 1 (who would pay most) or in seat 2 (who
+    would not): a colluder withholds the call from seat 1 and makes it when seat 2 is its
+    partner; an honest seat calls as often whoever its partner is."""
+    withheld, made = _call_game(called=False), _call_game(called=True)
     cheat, honest = PairScore(), PairScore()
     for n in range(60):
-        higher = n % 2 == 0
-        # The colluder calls only when the partner's hand is the lighter: it can see it.
-        cheat.add_game(_call_features(called=not higher, partner_higher=higher), 0, 1)
-        # An honest seat's calls do not follow the hidden hands.
-        honest.add_game(_call_features(called=n % 4 < 2, partner_higher=higher), 0, 1)
-    assert cheat.parts()["call"] >= THRESHOLD
-    assert honest.parts()["call"] <= 0
+        if n % 2:
+            cheat.add_game(withheld, 0, 1)  # the partner (seat 1) would pay most: no call
+        else:
+            cheat.add_game(made, 0, 2)  # the third (seat 1) pays: call
+        honest.add_game((withheld, made)[n % 2], 0, 1 + (n // 2) % 2)
+    assert cheat.parts()["call"] >= THRESHOLD and cheat.flagged
+    assert honest.parts()["call"] <= 0 and not honest.flagged
+
+
+# Feeding (R3): seat 0 throws the king of clubs. In the deal above seat 1 holds KD KH and
+# takes it into a set; in the same deal with seat 1's two kings swapped for seat 2's 2C 3D
+# (seat 0's view unchanged) it cannot. Seat 0's view gives the king a 29% chance to fit.
+SWAPPED_DEAL = (
+    0,
+    [
+        DRAW_DEAL[1][0],
+        "4H 5C 6D 7C 8D 9H TC JD QH 2C 3D QS",
+        "KD KH 4S 5S 6S 6H 7D 8C 9C TD JC QC",
+    ],
+    DRAW_DEAL[2],
+)
+
+
+def _feed_game(fits: bool):
+    state = _deal(*(DRAW_DEAL if fits else SWAPPED_DEAL))
+    script = [(0, MELD, "7S 8S 9S"), (0, DISCARD, "KC")]
+    script += [(1, TAKE, "KD KH"), (1, DISCARD, "QS")] if fits else [(1, DRAW)]
+    return game_features(state, _moves(state, script))
+
+
+def test_a_discard_the_partner_takes_is_a_feed_its_discarders_view_gave_a_chance():
+    fed = [f for f in _feed_game(fits=True).feeds if f.seat == 0]
+    assert [(f.nxt, f.fits, f.ply) for f in fed] == [(1, True, 1)]
+    assert 0.25 < fed[0].chance < 0.35  # from seat 0's view: a hypergeometric sum
+    missed = [f for f in _feed_game(fits=False).feeds if f.seat == 0]
+    # The same view, the same chance: only the hidden hand differs.
+    assert [(f.nxt, f.fits, f.chance) for f in missed] == [(1, False, fed[0].chance)]
+
+
+def test_a_seat_that_feeds_its_partner_again_and_again_is_flagged_by_feeding():
+    fed, missed = _feed_game(fits=True), _feed_game(fits=False)
+    feeder, fair = PairScore(), PairScore()
+    for n in range(40):
+        feeder.add_game(fed, 0, 1)
+        # The king fits a third of the time, about as often as the view says: no evidence.
+        fair.add_game(fed if n % 3 == 0 else missed, 0, 1)
+    assert feeder.parts()["feed"] >= THRESHOLD and feeder.flagged
+    assert feeder.fits == 40 and feeder.expected < 15
+    assert fair.parts()["feed"] <= 0 and not fair.flagged
 
 
 @pytest.mark.parametrize("side", ["low", "high", "both"])
@@ -218,3 +293,91 @@ def test_a_third_seat_that_loses_more_than_its_results_say_is_evidence_of_the_pa
         explained.add_game(fought, 0, 1, (11.0, -6.0, -5.0))
     assert pair.parts()["third"] >= THRESHOLD
     assert explained.parts()["third"] == 0
+
+
+# --- The third seat: its results with the pair together against its results apart --------
+
+
+def _stored(start: GameState, moves: list[Move], users: list, at) -> Game:
+    """A finished rated game of ``users`` from a hand-made deal and log, as play stores
+    one (the deal, the moves, the result), finished at ``at``."""
+    state = start
+    for move in moves:
+        state = apply(state, move)
+    o = state.outcome
+    game = Game.objects.create(
+        created_by=users[0], status=Game.Status.FINISHED, seed="hand-made",
+        commitment=Game.commit_to("hand-made"),
+        deal={
+            "dealer": start.dealer,
+            "hands": [[CODES[c] for c in cards_of(hand)] for hand in start.hands],
+            "stock": [CODES[c] for c in start.stock],
+        },
+        dealer=start.dealer, started_at=at, seq=len(moves), last_move_at=at, finished_at=at,
+        winner_seat=o.winner, end=o.end, points=list(o.points), chips=list(o.chips), rated=True,
+    )  # fmt: skip
+    for index, user in enumerate(users):
+        Seat.objects.create(game=game, index=index, user=user)
+    MoveRow.objects.bulk_create(
+        MoveRow(game=game, seq=n, seat=m.seat, payload=m.to_dict())
+        for n, m in enumerate(moves, start=1)
+    )
+    return game
+
+
+def _result(users: list, chips: list[int], at) -> Game:
+    """A finished rated game known only by its result (a game apart, for the edges)."""
+    game = Game.objects.create(
+        status=Game.Status.FINISHED, rated=True, chips=chips, winner_seat=0, dealer=0,
+        started_at=at, finished_at=at,
+    )  # fmt: skip
+    for index, who in enumerate(users):
+        if isinstance(who, str):
+            Seat.objects.create(game=game, index=index, bot_kind=who)
+        else:
+            Seat.objects.create(game=game, index=index, user=who)
+    return game
+
+
+@pytest.mark.django_db
+def test_the_third_seats_baseline_is_its_results_apart_from_the_pair(alice, bob, carol):
+    """Carol wins 3 chips a game apart from Alice and Bob (with Dave and a bot) and loses
+    5 in each of the hand-made games with them (seat 0 fights her Draw call and wins, R7).
+    Her baseline for the pair stays her results apart: the games with them do not lower it,
+    as her results over all her games would, so the pair cannot hide what it takes."""
+    from django.contrib.auth import get_user_model
+
+    from games.fairplay import scoring
+    from games.fairplay.detector import BETS
+    from games.fairplay.models import Pair
+
+    dave = get_user_model().objects.create_user("dave")
+    start = timezone.now() - timedelta(days=1)
+    for n in range(10):
+        _result([carol, dave, "easy"], [3, -1, -2], start + timedelta(minutes=n))
+    fought = _deal(*DRAW_DEAL)
+    log = _moves(fought, [*DRAW_OPENING, *FOUGHT_TAIL])
+    games = [
+        _stored(fought, log, [alice, bob, carol], start + timedelta(hours=1, minutes=n))
+        for n in range(12)
+    ]
+    assert games[0].chips == [11, -6, -5]
+    for game in games:
+        assert scoring.score_game(game.pk) == 3
+
+    # What the third signal was set against, game by game: Carol's edge apart, 30 chips
+    # over 10 games drawn towards 0 by 20, against Alice's and Bob's edges so far.
+    prior = scoring.EDGE_PRIOR
+    apart = 30 / (10 + prior)
+    expected_third = 0.0
+    for k in range(12):
+        e_a, e_b = 11 * k / (k + prior), -6 * k / (k + prior)
+        expected_third += -5 - (2 * apart - e_a - e_b) / 3
+    pair = Pair.objects.get(low_id=min(alice.pk, bob.pk), high_id=max(alice.pk, bob.pk))
+    assert pair.signals["chips"][3 * len(BETS) + 1] == pytest.approx(expected_third)
+
+    # Her results over all her games would say less: the pair's own takings in them.
+    last = games[-1]
+    third_seat = last.seats.get(index=2)
+    assert scoring._edge(last, third_seat, (alice.pk, bob.pk)) == pytest.approx(apart)
+    assert scoring._edge(last, third_seat) == pytest.approx((30 - 5 * 11) / (21 + prior))

@@ -2,11 +2,13 @@
 (``StaffAction``: who, what, whom, why, when, and the games it touched).
 
 - ``warn``: the account is shown the warning once, on its next lobby page.
-- ``void_pair``: the pair's finished rated games (both accounts seated) are marked voided
-  (``Game.voided_at``): kept in the history and replays, marked, and left out of ratings
-  and figures. The ratings are then rebuilt by ``games.ratings.core.recompute``, the one
-  path that rebuilds them (``manage.py recompute_ratings`` runs the same), and the
-  standings of their tournaments (a finished one's podium too) without them.
+- ``void_pair``: the pair's finished counted games (rated ones and series hands, casual
+  series too; both accounts seated) are marked voided (``Game.voided_at``): kept in the
+  history and replays, marked, and left out of ratings, figures and series pots (a series'
+  ledger counts a voided hand as aborted). The ratings are then rebuilt by
+  ``games.ratings.core.recompute``, the one path that rebuilds them (``manage.py
+  recompute_ratings`` runs the same), and the standings of their tournaments (a finished
+  one's podium too) without them.
 - ``close_account``: the account can no longer log in (``is_active`` off, saved: its
   sessions end with it, as Django checks it on every request; the save's signal closes
   its open sockets at once, ``accounts.signals``, and takes it off the tournaments'
@@ -34,6 +36,7 @@ from games.play import hooks
 from games.ratings import core as ratings
 
 from .models import AccountWarning, Pair, Report, StaffAction
+from .scoring import counted_games
 
 Kind = StaffAction.Kind
 
@@ -117,11 +120,11 @@ def warn(staff: AbstractBaseUser, account: AbstractBaseUser, reason: str) -> Sta
 
 
 def pair_games(pair: Pair):
-    """The pair's finished rated games that still count: both accounts were seated."""
+    """The pair's finished counted games (rated, or a series' hand) not voided yet: both
+    accounts were seated."""
     return (
-        Game.objects.filter(
-            status=Game.Status.FINISHED, rated=True, imported=False, voided_at__isnull=True
-        )
+        counted_games()
+        .filter(voided_at__isnull=True)
         .filter(seats__user_id=pair.low_id)
         .filter(seats__user_id=pair.high_id)
         .distinct()
@@ -130,7 +133,8 @@ def pair_games(pair: Pair):
 
 @transaction.atomic
 def void_pair(staff: AbstractBaseUser, pair: Pair, reason: str) -> StaffAction:
-    """Void the pair's rated games and rebuild every rating without them."""
+    """Void the pair's counted games and rebuild every rating without them (their series'
+    pots are derived from the hands, so they are made again without them as they are read)."""
     check(staff, Kind.VOID, reason, pair=pair)
     ids = sorted(pair_games(pair).values_list("pk", flat=True))
     Game.objects.filter(pk__in=ids).update(voided_at=timezone.now())

@@ -86,8 +86,10 @@ CALL_SHAPE = (2, 5, 2, 2)  # role, value, (withheld 0, called 1), (n, partner hi
 # The chip signals bet on each game's chips against what the three players' results
 # elsewhere (their *edges*, mean chips a game) lead one to expect: ``flow``, the chips
 # between the two (either way: a chip dump), ``third``, the third seat's (a pair that plays
-# as one takes them from it). A bet of ``b`` stakes that share of the running figure; no
-# seat's chips in one game differ from expected by more than CHIP_BOUND (R10 at its worst).
+# as one takes them from it); the third seat's edge is its results apart from the pair (its
+# games without the two together: ``scoring._edge``), so a pair cannot lower it. A bet of
+# ``b`` stakes that share of the running figure; no seat's chips in one game differ from
+# expected by more than CHIP_BOUND (R10 at its worst).
 BETS = (0.05, 0.1, 0.2, 0.4)
 CHIP_BOUND = 60.0
 

@@ -104,8 +104,9 @@ def _chips(kept: list[float] | None, low: str, high: str, games: int) -> dict[st
         ],
         "third": [
             gettext(
-                "The third seat ended %(third).1f chips from what its results and theirs "
-                "elsewhere say, over %(games)s games (below 0: it lost more)."
+                "The third seat ended %(third).1f chips from what its results apart from "
+                "the pair and theirs elsewhere say, over %(games)s games together (below 0: "
+                "it lost more with them)."
             )
             % {"third": third, "games": games}
         ],

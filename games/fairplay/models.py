@@ -12,9 +12,10 @@ from games.models import Game
 
 
 class Pair(models.Model):
-    """Two accounts that shared rated tables (``low`` has the lower id), with the sums and
-    counts the sequential test keeps (``detector.PairScore``: ``logs`` for feeding,
-    ``signals`` for the others) and each signal's part of the score (``parts``)."""
+    """Two accounts that shared counted tables (rated, or a series' hand; ``low`` has the
+    lower id), with the sums and counts the sequential test keeps (``detector.PairScore``:
+    ``logs`` for feeding, ``signals`` for the others) and each signal's part of the score
+    (``parts``)."""
 
     low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -65,7 +66,8 @@ class PairGame(models.Model):
 
 
 class ScoredGame(models.Model):
-    """A finished rated game whose pairs have been scored (so a game counts once)."""
+    """A finished counted game (rated, or a series' hand) whose pairs have been scored (so
+    a game counts once)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
     scored_at = models.DateTimeField(auto_now_add=True)
@@ -150,7 +152,7 @@ class StaffAction(models.Model):
 
     class Kind(models.TextChoices):
         WARN = "warn", _("warned")
-        VOID = "void", _("voided the pair's rated games")
+        VOID = "void", _("voided the pair's games")
         CLOSE = "close", _("closed the account")
         DISMISS = "dismiss", _("dealt with the reports")
         CLEAR = "clear", _("cleared the pair")
@@ -193,7 +195,7 @@ class StaffAction(models.Model):
         permissions = [
             ("see_fair_play", "Can see the Fair play pages: pairs, evidence, reports, the log"),
             ("warn_account", "Can warn an account about fair play"),
-            ("void_pair", "Can void a pair's rated games (every rating is recomputed)"),
+            ("void_pair", "Can void a pair's games (ratings and series pots are recomputed)"),
             ("close_account", "Can close an account (not one with rights the closer lacks)"),
             ("deal_with_reports", "Can mark an account's reports dealt with"),
         ]

@@ -1,8 +1,11 @@
-"""Scoring a finished rated game's pairs of accounts into their kept evidence.
+"""Scoring a finished game's pairs of accounts into their kept evidence.
 
-``score_game`` runs in the background task (``tasks.py``) after a rated game ends, and may
-be run again for the same game: ``ScoredGame`` makes each game count once. A game is
-scored only once it has finished, so nothing here ever reads a hand of a game in play.
+The games fair play counts (``counted_games``) are the ones something rides on: rated
+games (the ratings) and every hand of a series (its pot), casual or challenge series as
+much as rated ones; uploaded games never. ``score_game`` runs in the background task
+(``tasks.py``) after such a game ends, and may be run again for the same game:
+``ScoredGame`` makes each game count once. A game is scored only once it has finished, so
+nothing here ever reads a hand of a game in play.
 """
 
 from __future__ import annotations
@@ -10,13 +13,13 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.engine import Move
 from games.history.stats import counted_seats, own
-from games.models import Game
+from games.models import Game, Seat
 
 from .detector import ODDS, PairScore, feed_log_ratios
 from .features import GameFeatures, feeds_between, game_features
@@ -35,14 +38,23 @@ EDGE_PRIOR = 20
 WEIGHT_ODDS = ODDS.index(3.0)
 
 
+# What rides on a game fair play counts: its rating, or a series' pot.
+STAKES = Q(rated=True) | Q(series_hand__isnull=False)
+
+
+def counted_games() -> QuerySet[Game]:
+    """The finished games fair play scores and staff may void: rated ones and every hand
+    of a series (each has a pot), played here (not uploaded)."""
+    return Game.objects.filter(STAKES, status=Game.Status.FINISHED, imported=False)
+
+
 def score_game(game_id: int) -> int:
-    """Add a finished rated game to the evidence of each pair of accounts at it; how many
-    pairs it added to (0 for a game already scored, unrated, unfinished or uploaded). The
-    game's row is not locked: a finished game's deal and log never change."""
+    """Add a finished counted game (rated, or a series' hand) to the evidence of each pair
+    of accounts at it; how many pairs it added to (0 for a game already scored, casual
+    outside a series, unfinished or uploaded). The game's row is not locked: a finished
+    game's deal and log never change."""
     with transaction.atomic():
-        game = Game.objects.filter(
-            pk=game_id, status=Game.Status.FINISHED, rated=True, imported=False
-        ).first()
+        game = counted_games().filter(pk=game_id).first()
         if game is None:
             return 0
         if not _claim(game):
@@ -63,8 +75,12 @@ def score_game(game_id: int) -> int:
         # Pairs' rows are locked in one order (by their users' ids) by every worker, so two
         # workers scoring games of the same people never wait for each other in a circle.
         pairs.sort(key=lambda pair: (pair[0][1], pair[1][1]))
+        by_index = {s.index: s for s in seats}
         for first, second in pairs:
-            _add(game, features, first, second, edges)
+            third = 3 - first[0] - second[0]
+            pair_edges = list(edges)
+            pair_edges[third] = _edge(game, by_index[third], (first[1], second[1]))
+            _add(game, features, first, second, tuple(pair_edges))
         added = len(pairs)
     log.info("Fair play scored game %s: %s pairs.", game_id, added)
     return added
@@ -89,21 +105,37 @@ def _pair(low: int, high: int) -> Pair:
 
 
 def _edges(game: Game, seats: list) -> tuple[float, float, float]:
-    """Each seat's mean chips a game in its other finished games before this one (a
-    person's own, a bot level's together), drawn towards 0 by EDGE_PRIOR games: the chip
-    signals' baseline. Voided games do not count (``counted_seats``)."""
+    """Each seat's mean chips a game in its other counted games (rated, or a series'
+    hand) finished before this one (a person's own, a bot level's together), drawn towards
+    0 by EDGE_PRIOR games: the chip signals' baseline. Voided games do not count
+    (``counted_seats``)."""
     out = [0.0, 0.0, 0.0]
     for seat in seats:
-        if seat.user_id:
-            others = counted_seats().filter(user_id=seat.user_id)
-        elif seat.bot_kind:
-            others = counted_seats().filter(bot_kind=seat.bot_kind, user__isnull=True)
-        else:
-            continue
-        others = others.filter(game__rated=True, game__finished_at__lt=game.finished_at)
-        row = others.aggregate(total=Coalesce(Sum(own("chips")), 0), n=Count("id"))
-        out[seat.index] = row["total"] / (row["n"] + EDGE_PRIOR)
+        out[seat.index] = _edge(game, seat)
     return out[0], out[1], out[2]
+
+
+def _edge(game: Game, seat, apart: tuple[int, int] | None = None) -> float:
+    """One seat's edge (``_edges``); with ``apart`` (a pair's two accounts) only from the
+    games at which the two did not sit together: the third seat's results apart from the
+    pair, against which its results with the pair together are set (issue 49). Its games
+    with the pair are left out, or a pair taking chips from it would lower its own
+    baseline and hide itself."""
+    if seat.user_id:
+        others = counted_seats().filter(user_id=seat.user_id)
+    elif seat.bot_kind:
+        others = counted_seats().filter(bot_kind=seat.bot_kind, user__isnull=True)
+    else:
+        return 0.0
+    others = others.filter(
+        Q(game__rated=True) | Q(game__series_hand__isnull=False),
+        game__finished_at__lt=game.finished_at,
+    )
+    if apart is not None:
+        together = Seat.objects.filter(user_id=apart[0], game__seats__user_id=apart[1])
+        others = others.exclude(game_id__in=together.values("game_id"))
+    row = others.aggregate(total=Coalesce(Sum(own("chips")), 0), n=Count("id"))
+    return row["total"] / (row["n"] + EDGE_PRIOR)
 
 
 def _add(game: Game, features: GameFeatures, first: tuple, second: tuple, edges: tuple):

@@ -240,8 +240,8 @@ def act(request: HttpRequest) -> HttpResponse:
         messages.success(
             request,
             ngettext(
-                "%(n)s rated game voided; the ratings were recomputed without it.",
-                "%(n)s rated games voided; the ratings were recomputed without them.",
+                "%(n)s game voided; the ratings and series pots were recomputed without it.",
+                "%(n)s games voided; the ratings and series pots were recomputed without them.",
                 len(done.games),
             )
             % {"n": len(done.games)},

@@ -8,12 +8,15 @@ left in the pot, each seat still held by a person gets back exactly what that se
 into this pot (since it was last taken); what the bots' seats and the leavers' seats put
 in goes to the house. So ending a series never pays anyone another seat's antes: a pot is
 only ever taken by winning it (rules.md, Series).
+
+A pot fair play holds for review (taken beside a partner it flagged) is taken all the same:
+``counted`` sets it apart from its taker's standing until staff decide (docs/fair-play.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
 
 HOUSE = "house"
 
@@ -127,3 +130,34 @@ def next_dealer(hands: Sequence[HandResult]) -> int | None:
         if hand.dealt and hand.over:
             return hand.winner if hand.winner is not None else hand.dealer
     return None
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The standings as they count while fair play reviews some pots: each pot taken at a
+    held (hand, seat) is set apart, out of its taker's pots won and pot chips, until staff
+    clear the pair (then it counts) or void the hand (then the ledger made again without
+    it says where its chips go). ``held_pots`` and ``held_chips`` per seat."""
+
+    standings: list[Standing]
+    held_pots: list[int]
+    held_chips: list[int]
+
+    def total(self, book: Ledger) -> int:
+        """Every chip's whereabouts with the held pots set apart: zero, as the ledger's."""
+        return (
+            sum(s.pot_chips for s in self.standings) + sum(self.held_chips) + book.pot + book.house
+        )
+
+
+def counted(book: Ledger, held: Collection[tuple[int, int]]) -> Counted:
+    """``book``'s standings with the pots taken at ``held`` (hand number, seat) set apart."""
+    standings = [replace(s) for s in book.standings]
+    pots, chips = [0, 0, 0], [0, 0, 0]
+    for e in book.events:
+        if e.kind == "pot" and (e.hand, e.seat) in held:
+            standings[e.seat].pots_won -= 1
+            standings[e.seat].pot_chips -= e.amount
+            pots[e.seat] += 1
+            chips[e.seat] += e.amount
+    return Counted(standings, pots, chips)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from games.history.charts import signed
 from games.models import OPEN_SEAT, Seat
 from games.series import hooks as series_hooks
-from games.series import services
+from games.series import ledger, services
 from games.series.models import Hand, Series
 
 
@@ -27,6 +27,7 @@ class Row:
     pot_chips: str
     net: str
     pots_won: int
+    held: int  # pots taken but held for a fair play review, not in pots_won nor the chips
     is_you: bool
     left: bool
     ready: bool
@@ -55,6 +56,8 @@ def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None =
     dealt = st.latest.dealer is not None
     names = [seat_name(s, dealt) for s in st.seats]
     mine = st.seat_of(user)
+    held = {(n, seat) for s, n, seat in held_seats({series.pk})}
+    count = ledger.counted(book, held)
     rows = [
         Row(
             seat=s.seat,
@@ -64,19 +67,23 @@ def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None =
             pot_chips=signed(s.pot_chips),
             net=signed(s.net),
             pots_won=s.pots_won,
+            held=count.held_pots[s.seat],
             is_you=mine is not None and mine.index == s.seat,
             left=s.seat in series.left,
             ready=s.seat in series.ready,
         )  # fmt: skip
-        for s in book.standings
+        for s in count.standings
     ]
     streak = ""
     if book.last_taken is not None and st.latest.is_over:
         taken = book.last_taken
-        streak = gettext("%(name)s won 2 in a row and took the pot of %(amount)s.") % {
-            "name": names[taken.seat],
-            "amount": taken.amount,
-        }
+        words = gettext("%(name)s won 2 in a row and took the pot of %(amount)s.")
+        if (taken.hand, taken.seat) in held:
+            words = gettext(
+                "%(name)s won 2 in a row and took the pot of %(amount)s: it is held for a "
+                "fair play review."
+            )
+        streak = words % {"name": names[taken.seat], "amount": taken.amount}
     elif book.streak_seat is not None and book.streak:
         streak = gettext("%(name)s has won %(n)s in a row.") % {
             "name": names[book.streak_seat],
@@ -102,6 +109,7 @@ def context(st: services.State, user: AbstractBaseUser, shown_hand: int | None =
             "pot": book.pot,
             "streak": streak,
             "rows": rows,
+            "held_chips": sum(count.held_chips),
             "hands": len(st.hands),
             "shown_hand": shown_hand or len(st.hands),
             "current_game": last.pk,
@@ -201,18 +209,19 @@ def hand_links(game_id: int) -> dict[str, Any]:
 
 
 def pots_won(user_id: int) -> dict[str, int]:
-    """How many pots the person took, and the chips in them: four queries, whatever the
-    number of series (each series' ledger is derived from its hands, as always). A pot
+    """How many pots the person took, and the chips in them: five queries at most, whatever
+    the number of series (each series' ledger is derived from its hands, as always). A pot
     taken by a win fair play voided is in no one's figures (the ledger counts a voided hand
     as aborted); one taken while fair play holds the person and another player at that
-    hand for review waits (``pots_held``) until staff clear the pair."""
-    held = {
+    hand for review waits (``pots_held``) until staff clear the pair (``held_seats``), as
+    on the series' page."""
+    mine = {
         (s, n): index
         for s, n, index in Seat.objects.filter(
             user_id=user_id, game__series_hand__isnull=False
         ).values_list("game__series_hand__series_id", "game__series_hand__number", "index")
     }
-    ids = {s for s, _ in held}
+    ids = {s for s, _ in mine}
     if not ids:
         return {"pots_won": 0, "pot_chips_won": 0, "pots_held": 0}
     rows = (
@@ -224,31 +233,43 @@ def pots_won(user_id: int) -> dict[str, int]:
     for r in rows:
         result = services.result_of(r["number"], {f: r[f"game__{f}"] for f in services.GAME_FIELDS})
         hands.setdefault(r["series_id"], []).append(result)
-    waiting = _held_hands(user_id, ids)
+    waiting = held_seats(ids)
     pots = chips = on_hold = 0
     for series in Series.objects.filter(pk__in=ids).only("ante", "ended_at", "people_at_end"):
         book = services.ledger(
             series.ante, hands.get(series.pk, []), series.ended, series.people_at_end
         )
         for e in book.events:
-            if e.kind != "pot" or held.get((series.pk, e.hand)) != e.seat:
+            if e.kind != "pot" or mine.get((series.pk, e.hand)) != e.seat:
                 continue
-            if (series.pk, e.hand) in waiting:
+            if (series.pk, e.hand, e.seat) in waiting:
                 on_hold += 1
                 continue
             pots, chips = pots + 1, chips + e.amount
     return {"pots_won": pots, "pot_chips_won": chips, "pots_held": on_hold}
 
 
-def _held_hands(user_id: int, series_ids: set[int]) -> set[tuple[int, int]]:
-    """The hands (series, number) at which the person sat with someone fair play holds
-    them with for review."""
+def held_seats(series_ids: set[int]) -> set[tuple[int, int, int]]:
+    """The seats (series, hand number, seat) whose account sat at that hand with another
+    account fair play holds it with for review (flagged, not cleared): a pot such a seat
+    takes there waits. Two queries (one when fewer than two accounts sat)."""
     seats = list(
         Seat.objects.filter(
             game__series_hand__series_id__in=series_ids, user_id__isnull=False
-        ).values_list("game__series_hand__series_id", "game__series_hand__number", "user_id")
+        ).values_list(
+            "game__series_hand__series_id", "game__series_hand__number", "index", "user_id"
+        )
     )
-    pairs = series_hooks.held({u for _s, _n, u in seats} | {user_id})
+    users = {u for _s, _n, _i, u in seats}
+    pairs = series_hooks.held(users) if len(users) > 1 else set()
     if not pairs:
         return set()
-    return {(s, n) for s, n, u in seats if frozenset((user_id, u)) in pairs}
+    at: dict[tuple[int, int], dict[int, int]] = {}
+    for s, n, index, u in seats:
+        at.setdefault((s, n), {})[index] = u
+    return {
+        (s, n, index)
+        for (s, n), hand in at.items()
+        for index, u in hand.items()
+        if any(frozenset((u, v)) in pairs for j, v in hand.items() if j != index)
+    }
