@@ -112,6 +112,8 @@ class Person(Client):
         self.rng = random.Random(bench.seed * 100_003 + number)
         self.first_game_board_at: float | None = None
         self.games = 0
+        self.user_id = 0  # set by the run: whose seat this person holds
+        self.boards: dict[int, float] = {}  # game -> when its first board came (Unix time)
 
     keeps_open = True  # at a game's end the table's socket waits for the next game
 
@@ -156,8 +158,10 @@ class Person(Client):
         return None, ""
 
     def on_frame(self, text: str) -> None:
-        if self.first_game_board_at is None and self.first_board_at is None:
-            self.first_game_board_at = time.perf_counter()  # this frame is the first board
+        if self.first_board_at is None:  # this frame is the game's first board
+            self.boards.setdefault(self.table.game_id, time.time())
+            if self.first_game_board_at is None:
+                self.first_game_board_at = time.perf_counter()
         super().on_frame(text)
 
     async def wait_for_game(self) -> int | None:
@@ -417,4 +421,6 @@ def arena_summary(figures: dict[str, Any]) -> list[str]:
         f"pairing: {f.get('pairing_faults')} faults; standings: {f.get('standings_wrong')} of "
         f"{f.get('standings_rows_checked')} people's rows wrong, as {f.get('standings_workers')}"
         " workers show them against the database",
+        f"the clock played {f.get('clock_turns_for_people')} turns for people, "
+        f"{f.get('clock_turns_before_board')} of them before that person's board had come",
     ]

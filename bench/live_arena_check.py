@@ -126,10 +126,36 @@ async def standings_faults(bench, persons: list) -> dict[str, Any]:
     return {"standings_rows_checked": 0, "standings_wrong": None, "standings_tries": TRIES}
 
 
+def clock_turns(tournament_id: int, boards: dict[tuple[int, int], float]) -> dict[str, Any]:
+    """The turns the server's clock played for a person (a move by the server at a seat a
+    person holds), and of those the ones made before that person's first board of the game
+    had come (``boards``: (game, user) -> Unix time; none came at all counts too)."""
+    from django.db.models import F
+
+    from games.models import Move
+    from games.tournaments.models import TournamentGame
+
+    games = TournamentGame.objects.filter(tournament_id=tournament_id).values("game_id")
+    played = Move.objects.filter(
+        game_id__in=games, by_server=True, game__seats__index=F("seat"),
+        game__seats__user__isnull=False,
+    ).values_list("game_id", "game__seats__user_id", "created_at")  # fmt: skip
+    early = [
+        (game, user)
+        for game, user, at in played
+        if (game, user) not in boards or at.timestamp() < boards[(game, user)]
+    ]
+    return {"clock_turns_for_people": len(played), "clock_turns_before_board": len(early),
+            "clock_turns_before_board_first": early[:5]}  # fmt: skip
+
+
 async def after_run(bench, persons: list) -> dict[str, Any]:
-    """Both checks, while the workers still run; ``arena_ok`` is both held."""
+    """The checks, while the workers still run; ``arena_ok`` is the pairing and the
+    standings held and no turn played for a person before their board came."""
     faults = await bench.orm(pairing_faults, bench.tournament_id)
     shown = await standings_faults(bench, persons)
-    ok = not faults and shown["standings_wrong"] == 0
+    boards = {(game, p.user_id): at for p in persons for game, at in p.boards.items()}
+    clock = await bench.orm(clock_turns, bench.tournament_id, boards)
+    ok = not faults and shown["standings_wrong"] == 0 and not clock["clock_turns_before_board"]
     return {"pairing_faults": len(faults), "pairing_faults_first": faults[:5], **shown,
-            "arena_ok": ok}  # fmt: skip
+            **clock, "arena_ok": ok}  # fmt: skip

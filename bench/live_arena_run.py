@@ -32,8 +32,9 @@ class ArenaRun(ArenaBench, LiveRun):
         how = "join through its page" if opts.join_pages else "entered"
         say(f"arena {self.tournament_id}: {len(people)} people {how}, think {self.think} s")
         persons = [Person(self, i, cookie) for i, (_, cookie) in enumerate(people)]
-        for person in persons:
+        for person, (user_id, _) in zip(persons, people, strict=True):
             person.keeps_open = not opts.arena_pages
+            person.user_id = user_id
         self.herd = True  # nobody paces a crowd's sockets: each opens when its page is loaded
         self.gate.set()
         arriving = await self.reading()

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Seat
+from games.play import server_moves
 from games.ratings.models import Rating
 from games.tournaments import records, services, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
@@ -208,6 +209,26 @@ def test_the_arena_benchs_check_reads_the_watchers_own_row(client, alice, bob):
     entry, row = shown_row(page)
     assert entry == Entry.objects.get(tournament=t, user=bob).pk
     assert expected(t.pk)[1][entry] == row == (1, 0, 0)
+
+
+def test_the_arena_benchs_check_counts_a_turn_the_clock_played_before_its_persons_board():
+    """bench/live_arena_check.py's clock_turns: a turn the server played for a person whose
+    first board of the game had not come is a fault of the run; one after it is not."""
+    from bench.live_arena_check import clock_turns
+
+    t = _arena()
+    for person in _people(3):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    game.refresh_from_db()
+    mover = Seat.objects.get(game=game, index=game.turn_seat).user_id
+    assert server_moves.play_due(game.pk, now=game.due_at + timedelta(seconds=1)) is not None
+    assert clock_turns(t.pk, {})["clock_turns_before_board"] == 1  # no board came at all
+    seen_then = (timezone.now() - timedelta(minutes=1)).timestamp()
+    after = clock_turns(t.pk, {(game.pk, mover): seen_then})
+    assert after["clock_turns_for_people"] == 1 and after["clock_turns_before_board"] == 0
+    late = clock_turns(t.pk, {(game.pk, mover): seen_then + 3600})
+    assert late["clock_turns_before_board"] == 1
 
 
 # --- The clock: no lock while nobody can be paired -------------------------------------------
