@@ -197,6 +197,7 @@
     if (!nextGame) return;
     var came = nextGame;
     nextGame = null;
+    againSent = 0; // this game's Play again is a new press, however soon it ends
     var section = document.querySelector("[ws-connect][data-game]");
     var game = came.getAttribute("data-game");
     section.setAttribute("data-game", game);
