@@ -83,10 +83,16 @@ class Budget:
     second_worlds: int = 24
     # Deals a mark is given on at least: the best of a few moves looks better than it is in
     # the deals it was picked in, so a loss measured there alone is too large.
-    mark_worlds: int = 256
+    mark_worlds: int = 512
     # A close call keeps the finalists in play up to this many deals, the best chosen again
     # after each round, so that two judgements with other seeds compare with the same best.
     finalist_worlds: int = 512
+    # From then on, the best and up to ``runners`` - 1 finalists the deals cannot yet tell
+    # apart from it (the paired interval of the best's lead over it holds 0) stay in play,
+    # the best chosen again after each round: near-equal best moves, one picked at 512
+    # deals and the other in another judgement, changed marks (docs/coach.md). 1: the best
+    # alone (the coach until 7 December 2026, and the puzzles).
+    runners: int = 2
     max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
     # From this many deals on, a close call whose line would stay inside the interval at
     # ``max_worlds`` is given up (docs/coach.md: the changed marks of issue 53's figures were
@@ -275,7 +281,7 @@ def evaluate(
         if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
             break
         if n >= budget.finalist_worlds:
-            finalists = [best, played]
+            finalists = _runners(s, finalists, best, played, budget)
         if want is not None and want not in finalists:
             break  # it cannot be the best any more
         end = min(n + max(budget.batch, n), budget.max_worlds)
@@ -318,6 +324,22 @@ def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, fl
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1) / max(n, 1))
     half = z * max(spread, 0.5 / math.sqrt(max(n, 1)))
     return mean - half, mean + half
+
+
+def _runners(
+    s: _Scores, finalists: Sequence[Move], best: Move, played: Move, budget: Budget
+) -> list[Move]:
+    """The finalists kept in play: the best, the move played, and the next best up to
+    ``budget.runners`` in all that the deals cannot tell apart from the best yet (the
+    paired interval of the best's lead over it holds 0). One dropped is not taken back."""
+    kept = [best]
+    others = sorted((m for m in finalists if m not in (best, played)), key=lambda m: -s.mean(m))
+    for move in others:
+        if len(kept) >= budget.runners:
+            break
+        if _interval(s, best, move, budget.z)[0] < 0:
+            kept.append(move)
+    return list(dict.fromkeys([*kept, played]))
 
 
 def _best(s: _Scores, moves: Sequence[Move], played: Move) -> Move:
