@@ -93,6 +93,12 @@ class Budget:
     # deals and the other in another judgement, changed marks (docs/coach.md). 1: the best
     # alone (the coach until 7 December 2026, and the puzzles).
     runners: int = 2
+    # At this many deals, a move still in question has its finalists chosen again: the
+    # moves of the second look left out are played in all the deals so far, and the best
+    # ``finalists`` of them all go on (in 24 deals the best can still rank fourth, and a
+    # judgement without it compares the move played with a lesser best). 0: never (the
+    # puzzles).
+    reopen_worlds: int = 256
     max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
     # From this many deals on, a close call whose line would stay inside the interval at
     # ``max_worlds`` is given up (docs/coach.md: the changed marks of issue 53's figures were
@@ -252,6 +258,7 @@ def evaluate(
         for move in legal:
             s.play(deals, i, move, me)
     ranked = sorted(legal, key=lambda m: -s.mean(m))
+    pool = ranked  # the moves the finalists may be chosen again from (``reopen_worlds``)
     n = first
     if len(legal) > budget.finalists and budget.second_look > 0 and n < budget.second_worlds:
         looked = list(dict.fromkeys([*ranked[: budget.second_look], played]))
@@ -259,7 +266,7 @@ def evaluate(
             for move in looked:
                 s.play(deals, n, move, me)
             n += 1
-        ranked = sorted(looked, key=lambda m: -s.mean(m))
+        ranked = pool = sorted(looked, key=lambda m: -s.mean(m))
     # Round two: the best few and the move played, in more deals.
     finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
     if len(legal) > 1 and (want is None or want in finalists):
@@ -280,6 +287,13 @@ def evaluate(
             break  # settled
         if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
             break
+        if budget.reopen_worlds and n >= budget.reopen_worlds and len(pool) > len(finalists):
+            for move in pool:  # the finalists chosen again, once, on all the deals so far
+                for i in range(len(s.chips[move]), n):
+                    s.play(deals, i, move, me)
+            ranked = sorted(pool, key=lambda m: -s.mean(m))
+            finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
+            best, pool = _best(s, finalists, played), []
         if n >= budget.finalist_worlds:
             finalists = _runners(s, finalists, best, played, budget)
         if want is not None and want not in finalists:
