@@ -26,7 +26,7 @@ Draw with a high hand that the others likely beat can lose as much as the whole 
 Blunder, though only a few chips. Each move's seeds come from its number and seat alone, so
 the same game gives the same analysis.
 
-Size: ~470 lines, kept whole: the measure, the scale and the words of a verdict (why the
+Size: ~550 lines, kept whole: the measure, the scale and the words of a verdict (why the
 better move is better, and what it is) are one judgement, read together.
 """
 
