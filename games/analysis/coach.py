@@ -99,11 +99,6 @@ class Budget:
     # judgement without it compares the move played with a lesser best). 0: never (the
     # puzzles).
     reopen_worlds: int = 256
-    # Before the most deals, a mark whose interval's lower end clears its line by less than
-    # this many standard errors goes on to more deals: a lower end a hair over a line on
-    # 2,048 deals was the commonest mark another judgement did not give (docs/coach.md).
-    # At ``max_worlds`` the plain rule. 0: a mark is given as soon as it clears.
-    mark_margin: float = 1.0
     max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
     # From this many deals on, a close call whose line would stay inside the interval at
     # ``max_worlds`` is given up (docs/coach.md: the changed marks of issue 53's figures were
@@ -287,7 +282,7 @@ def evaluate(
         low, high = _interval(s, best, played, budget.z)
         stake = _stake(s, best)
         mark, close = verdict(low, high, stake, budget.marks, budget.lower)
-        done = settled(low, high, stake, budget.marks) and not _narrow(low, high, stake, budget)
+        done = settled(low, high, stake, budget.marks)
         if done and (not mark or n >= budget.mark_worlds):
             break  # settled
         if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
@@ -365,15 +360,6 @@ def _best(s: _Scores, moves: Sequence[Move], played: Move) -> Move:
     """The best of ``moves`` in the deals they were all played in; a tie goes to the move
     played (no mark for a move as good as any)."""
     return max(moves, key=lambda m: (s.mean(m), m == played))
-
-
-def _narrow(low: float, high: float, stake: float, budget: Budget) -> bool:
-    """Whether the lower end clears its mark's line by less than ``budget.mark_margin``
-    standard errors (the mark then waits for more deals, ``Budget.mark_margin``)."""
-    if not budget.mark_margin:
-        return False
-    shy = low - budget.mark_margin * (high - low) / (2 * budget.z)
-    return mark_for(shy, stake, budget.marks) != mark_for(low, stake, budget.marks)
 
 
 def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> bool:

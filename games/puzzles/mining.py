@@ -84,7 +84,7 @@ FIRST_GIVE_UP = 128
 PUZZLE_BUDGET = replace(
     DEFAULT_BUDGET,
     marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512, second_look=0,
-    runners=1, reopen_worlds=0, mark_margin=0.0,
+    runners=1, reopen_worlds=0,
 )  # fmt: skip
 
 
@@ -97,7 +97,6 @@ def puzzle_budget(budget: Budget) -> Budget:
         second_look=0,
         runners=PUZZLE_BUDGET.runners,
         reopen_worlds=PUZZLE_BUDGET.reopen_worlds,
-        mark_margin=PUZZLE_BUDGET.mark_margin,
         mark_worlds=PUZZLE_BUDGET.mark_worlds,
         give_up_worlds=min(budget.give_up_worlds, PUZZLE_BUDGET.give_up_worlds),
     )
