@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -706,3 +707,26 @@ def test_a_blunder_judged_again_with_other_seeds_is_never_left_unmarked():
         lines = [thresholds(e.stake)[0][1] for e in judged]
         assert any(e.loss_high >= line for e, line in zip(judged, lines, strict=True)), judged
     assert blunders, "no judgement was a Blunder: the check would show nothing"
+
+
+# Move 9 of the first typical game of `--seed 43` (a meld of three eights not made): with
+# "coach/w1" the meld ranked under the three finalists after the second look's 24 deals,
+# so that judgement measured the move against a discard of J♣ (a Mistake, where the other
+# two salts measured it against the meld, a Blunder then: docs/coach.md, issue 53).
+LEFT_OUT = (5277321656444815509, 9, ("coach/w1", "coach/w2", "coach/w3"))
+
+
+def test_a_best_move_left_out_of_the_finalists_is_found_again_for_a_move_in_question():
+    """Issue 53: a move still in question at 256 deals has its finalists chosen again on
+    all those deals, so judgements with other seeds measure it against the same best move
+    (and so with the same stake and lines); without that, one of them does not."""
+    from bench.analysis import typical_game
+
+    seed, seq, salts = LEFT_OUT
+    view, move, _ = typical_game(seed)[seq - 1]
+    meld = Move.from_dict({"type": "meld", "seat": move.seat, "cards": ["8C", "8D", "8S"]})
+    budget = Budget(max_worlds=512)
+    assert {evaluate(view, move, seq, budget, salt=salt).best for salt in salts} == {meld}
+    # The check shows something: the finalists of the first 24 deals alone miss the meld.
+    once = replace(budget, reopen_worlds=0)
+    assert {evaluate(view, move, seq, once, salt=salt).best for salt in salts} != {meld}

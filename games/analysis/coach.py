@@ -26,7 +26,7 @@ Draw with a high hand that the others likely beat can lose as much as the whole 
 Blunder, though only a few chips. Each move's seeds come from its number and seat alone, so
 the same game gives the same analysis.
 
-Size: ~470 lines, kept whole: the measure, the scale and the words of a verdict (why the
+Size: ~550 lines, kept whole: the measure, the scale and the words of a verdict (why the
 better move is better, and what it is) are one judgement, read together.
 """
 
@@ -83,10 +83,22 @@ class Budget:
     second_worlds: int = 24
     # Deals a mark is given on at least: the best of a few moves looks better than it is in
     # the deals it was picked in, so a loss measured there alone is too large.
-    mark_worlds: int = 256
+    mark_worlds: int = 512
     # A close call keeps the finalists in play up to this many deals, the best chosen again
     # after each round, so that two judgements with other seeds compare with the same best.
     finalist_worlds: int = 512
+    # From then on, the best and up to ``runners`` - 1 finalists the deals cannot yet tell
+    # apart from it (the paired interval of the best's lead over it holds 0) stay in play,
+    # the best chosen again after each round: near-equal best moves, one picked at 512
+    # deals and the other in another judgement, changed marks (docs/coach.md). 1: the best
+    # alone (the coach until 7 December 2026, and the puzzles).
+    runners: int = 2
+    # At this many deals, a move still in question has its finalists chosen again: the
+    # moves of the second look left out are played in all the deals so far, and the best
+    # ``finalists`` of them all go on (in 24 deals the best can still rank fourth, and a
+    # judgement without it compares the move played with a lesser best). 0: never (the
+    # puzzles).
+    reopen_worlds: int = 256
     max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
     # From this many deals on, a close call whose line would stay inside the interval at
     # ``max_worlds`` is given up (docs/coach.md: the changed marks of issue 53's figures were
@@ -246,6 +258,7 @@ def evaluate(
         for move in legal:
             s.play(deals, i, move, me)
     ranked = sorted(legal, key=lambda m: -s.mean(m))
+    pool = ranked  # the moves the finalists may be chosen again from (``reopen_worlds``)
     n = first
     if len(legal) > budget.finalists and budget.second_look > 0 and n < budget.second_worlds:
         looked = list(dict.fromkeys([*ranked[: budget.second_look], played]))
@@ -253,7 +266,7 @@ def evaluate(
             for move in looked:
                 s.play(deals, n, move, me)
             n += 1
-        ranked = sorted(looked, key=lambda m: -s.mean(m))
+        ranked = pool = sorted(looked, key=lambda m: -s.mean(m))
     # Round two: the best few and the move played, in more deals.
     finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
     if len(legal) > 1 and (want is None or want in finalists):
@@ -274,8 +287,15 @@ def evaluate(
             break  # settled
         if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
             break
+        if budget.reopen_worlds and n >= budget.reopen_worlds and len(pool) > len(finalists):
+            for move in pool:  # the finalists chosen again, once, on all the deals so far
+                for i in range(len(s.chips[move]), n):
+                    s.play(deals, i, move, me)
+            ranked = sorted(pool, key=lambda m: -s.mean(m))
+            finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
+            best, pool = _best(s, finalists, played), []
         if n >= budget.finalist_worlds:
-            finalists = [best, played]
+            finalists = _runners(s, finalists, best, played, budget)
         if want is not None and want not in finalists:
             break  # it cannot be the best any more
         end = min(n + max(budget.batch, n), budget.max_worlds)
@@ -318,6 +338,22 @@ def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, fl
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1) / max(n, 1))
     half = z * max(spread, 0.5 / math.sqrt(max(n, 1)))
     return mean - half, mean + half
+
+
+def _runners(
+    s: _Scores, finalists: Sequence[Move], best: Move, played: Move, budget: Budget
+) -> list[Move]:
+    """The finalists kept in play: the best, the move played, and the next best up to
+    ``budget.runners`` in all that the deals cannot tell apart from the best yet (the
+    paired interval of the best's lead over it holds 0). One dropped is not taken back."""
+    kept = [best]
+    others = sorted((m for m in finalists if m not in (best, played)), key=lambda m: -s.mean(m))
+    for move in others:
+        if len(kept) >= budget.runners:
+            break
+        if _interval(s, best, move, budget.z)[0] < 0:
+            kept.append(move)
+    return list(dict.fromkeys([*kept, played]))
 
 
 def _best(s: _Scores, moves: Sequence[Move], played: Move) -> Move:

@@ -84,6 +84,7 @@ FIRST_GIVE_UP = 128
 PUZZLE_BUDGET = replace(
     DEFAULT_BUDGET,
     marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512, second_look=0,
+    runners=1, reopen_worlds=0,
 )  # fmt: skip
 
 
@@ -94,6 +95,8 @@ def puzzle_budget(budget: Budget) -> Budget:
         marks=FINE_MARKS,
         lower=False,
         second_look=0,
+        runners=PUZZLE_BUDGET.runners,
+        reopen_worlds=PUZZLE_BUDGET.reopen_worlds,
         mark_worlds=PUZZLE_BUDGET.mark_worlds,
         give_up_worlds=min(budget.give_up_worlds, PUZZLE_BUDGET.give_up_worlds),
     )
