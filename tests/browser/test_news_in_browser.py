@@ -28,6 +28,12 @@ from tests.browser.support import (
 
 pytestmark = pytest.mark.browser
 
+# This seat may move now: its Draw or Discard button is enabled and shown.
+YOUR_TURN = (
+    "() => [...document.querySelectorAll('#my-hand button[name=action]')].some(b =>"
+    " ['Draw', 'Discard'].includes(b.textContent.trim()) && !b.disabled && b.offsetParent)"
+)
+
 PHONES = ("360x740", "740x360")
 
 COUNT_SOCKETS = """
@@ -206,6 +212,9 @@ def test_a_friend_request_is_answered_at_the_table_and_a_challenge_taken_back_le
     ben.wait_for_url(re.compile(r"/games/\d+/$"))
     ben.locator('#connection[data-state="connected"]').wait_for()
     ben.evaluate("window.sameTable = true")  # gone if the page loads again
+    # Ben's turn, so that nothing moves at the table while the toast is tapped (a board
+    # that changes the hand's height moves the toasts above it).
+    ben.wait_for_function(YOUR_TURN, timeout=30_000)
 
     cy.goto(f"{server}/players/{ben_name}/")
     cy.get_by_role("button", name=re.compile("^Add friend")).tap()
@@ -217,7 +226,12 @@ def test_a_friend_request_is_answered_at_the_table_and_a_challenge_taken_back_le
     assert menu_count(ben, ben.locator("#menu-sheet > summary")) == "1"
     ben.screenshot(path=ARTIFACTS / "news-request-table-360x740.png")
     toast.get_by_role("button", name=re.compile("^Accept")).tap()
-    ben.locator(".toast-answered", has_text="You are friends now.").wait_for()
+    answer = ben.locator(".toast-answered", has_text="You are friends now.")
+    try:
+        answer.wait_for()
+    except Exception as waited:
+        shown = ben.locator("#news-toasts").inner_html()
+        raise AssertionError(f"no answer in the toast's place; the toasts: {shown}") from waited
     assert ben.evaluate("window.sameTable === true")
     ben.locator("#menu-sheet > summary .news-count-number").wait_for(state="detached")
 
