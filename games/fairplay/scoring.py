@@ -38,14 +38,16 @@ EDGE_PRIOR = 20
 WEIGHT_ODDS = ODDS.index(3.0)
 
 
-# What rides on a game fair play counts: its rating, or a series' pot.
-STAKES = Q(rated=True) | Q(series_hand__isnull=False)
+def stakes(via: str = "") -> Q:
+    """What rides on a game fair play counts: its rating, or a series' pot; ``via`` the
+    path to the game from the rows filtered (``"game__"`` from a seat)."""
+    return Q(**{f"{via}rated": True}) | Q(**{f"{via}series_hand__isnull": False})
 
 
 def counted_games() -> QuerySet[Game]:
     """The finished games fair play scores and staff may void: rated ones and every hand
     of a series (each has a pot), played here (not uploaded)."""
-    return Game.objects.filter(STAKES, status=Game.Status.FINISHED, imported=False)
+    return Game.objects.filter(stakes(), status=Game.Status.FINISHED, imported=False)
 
 
 def score_game(game_id: int) -> int:
@@ -127,10 +129,7 @@ def _edge(game: Game, seat, apart: tuple[int, int] | None = None) -> float:
         others = counted_seats().filter(bot_kind=seat.bot_kind, user__isnull=True)
     else:
         return 0.0
-    others = others.filter(
-        Q(game__rated=True) | Q(game__series_hand__isnull=False),
-        game__finished_at__lt=game.finished_at,
-    )
+    others = others.filter(stakes("game__"), game__finished_at__lt=game.finished_at)
     if apart is not None:
         together = Seat.objects.filter(user_id=apart[0], game__seats__user_id=apart[1])
         others = others.exclude(game_id__in=together.values("game_id"))
