@@ -38,6 +38,9 @@ the phone would, and plays for the pair in some of its decisions:
   calls, never lays off on the receiver, blocks the third's Draw calls by laying off on
   its melds whenever it can, and (``dump-feed``) feeds the receiver. The receiver plays
   its base honestly.
+- ``quiet-dump`` (a probe, ``PROBES``): a dumper that treats both opponents alike: it never
+  opens, never calls and always folds, and otherwise plays its base (its lay-offs on
+  either opponent, no feeding).
 
 Only the engine and the bots: no database. A colluding seat reads the full ``GameState``
 only for its partner's hand (the cheat being simulated); every decision of an honest seat
@@ -55,7 +58,7 @@ from games.bots.greedy import TUNED, choose_read, discard_score, tongits_step
 from games.bots.knowledge import Reading, near_meld_outs
 from games.engine.cards import FULL_DECK, cards_of
 from games.engine.melds import deadwood, layoff_options, take_options
-from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, Move
+from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, Move
 from games.engine.rules import legal_moves
 from games.engine.scoring import hand_points
 from games.engine.state import GameState, Phase
@@ -76,7 +79,10 @@ KINDS = (
     "full", "feed", "light", "mixed-50", "mixed-25", "mixed-10", "cheap", "subtle", "stealth",
     "soft", "dump", "dump-feed",
 )  # fmt: skip
-SERIES_KINDS = ("dump", "dump-feed")
+# Probes: measured on request (``bench.fairplay_gain --kinds quiet-dump``,
+# ``bench.fairplay_edges --quiet``), not by ``bench.fairplay``'s default run.
+PROBES = ("quiet-dump",)
+SERIES_KINDS = ("dump", "dump-feed", "quiet-dump")
 CHEAP = 2.0  # points of discard score a cheap feeder gives up, at most
 SUBTLE_GAIN = 5  # points the partner's take must shed for a subtle feed
 STEALTH_CHANCE = 0.3  # the least chance, from its view, of a card a stealth feeder throws
@@ -326,7 +332,19 @@ def _dump_feed(state, seat, partner, r, move):
     return _feed(state, seat, partner, r, move, lambda card: True)
 
 
+def _quiet_dump(state, seat, partner, r, move):
+    """Its base's move, but never opens (no meld, no take), never calls, always folds
+    (R6, R7): both opponents treated alike."""
+    if r.phase is Phase.START:
+        return Move(DRAW, seat)
+    if r.phase is Phase.ANSWER:
+        return Move(FOLD, seat)
+    if move.type in (MELD, SECRET):
+        return _greedy_discard(r)
+    return move
+
+
 _KIND_ACTS = {
     "full": _full, "feed": _feed_only, "soft": _soft, "cheap": _cheap, "subtle": _subtle,
-    "stealth": _stealth, "dump": _dump, "dump-feed": _dump_feed,
+    "stealth": _stealth, "dump": _dump, "dump-feed": _dump_feed, "quiet-dump": _quiet_dump,
 }  # fmt: skip

@@ -20,7 +20,8 @@ pair against its results with them.
 - **dump**: two greedy friends in the same series, one dumping to the other
   (``bench.colluders`` ``dump``: never opens or calls, folds, blocks only the third).
 - **quiet-dump**: the same, but the dumper treats both opponents alike (greedy's own
-  lay-offs, on either): it only never opens, never calls and always folds. A probe of what
+  lay-offs, on either): it only never opens, never calls and always folds
+  (``bench.colluders`` ``quiet-dump``). A probe of what
   the chip signals see with the site's edges, not a kind the target covers.
 
 Engine and bots only (no database). Prints the command's seeds, each group's flagged share
@@ -36,13 +37,10 @@ import sys
 import time
 from multiprocessing import Pool
 
-from games.bots.greedy import choose_read
-from games.engine.moves import DRAW, FOLD, MELD, SECRET, Move
-from games.engine.state import Phase
 from games.fairplay.detector import SIGNALS, THRESHOLD, PairScore
 from games.fairplay.features import game_features
 
-from .colluders import HONEST, _greedy_discard, honest, kind_policies, reading
+from .colluders import HONEST, honest, kind_policies
 from .fairplay import SEATINGS, SERIES_HANDS, style_edges, upper_bound
 from .fairplay_sim import play
 
@@ -73,7 +71,7 @@ def run_pair(job: tuple) -> dict:
             # The first friend dumps to the second.
             policies[pair[0]], policies[pair[1]] = kind_policies("dump", pair, styles)
         elif group == "quiet-dump":
-            policies[pair[0]], policies[pair[1]] = _quiet_dump, honest(styles[1])
+            policies[pair[0]], policies[pair[1]] = kind_policies("quiet-dump", pair, styles)
         else:
             policies[pair[0]], policies[pair[1]] = honest(styles[0]), honest(styles[1])
         game_seed = seed * 100_003 + hand
@@ -97,19 +95,6 @@ def run_pair(job: tuple) -> dict:
         "edges": [totals[r] / (counts[r] + EDGE_PRIOR) for r in (0, 1)],
         "chips": [totals[r] / max(counts[r], 1) for r in (0, 1)],
     }  # fmt: skip
-
-
-def _quiet_dump(state, seat: int, rng: random.Random) -> Move:
-    """Greedy, but never opens (no meld, no take), never calls, always folds (R6, R7)."""
-    r = reading(state, seat)
-    if r.phase is Phase.START:
-        return Move(DRAW, seat)
-    if r.phase is Phase.ANSWER:
-        return Move(FOLD, seat)
-    move = choose_read(r)
-    if move.type in (MELD, SECRET):
-        return _greedy_discard(r)
-    return move
 
 
 def jobs_for(args, third_edges: dict) -> list[tuple]:

@@ -23,8 +23,8 @@ import random
 import sys
 from multiprocessing import Pool
 
-from .colluders import KINDS, MIXED_BASES, SERIES_KINDS, honest, kind_policies
-from .fairplay_sim import play, play_series
+from .colluders import KINDS, MIXED_BASES, PROBES, SERIES_KINDS, honest, kind_policies
+from .fairplay_sim import play, play_series, series_pots
 
 SERIES_HANDS = 12
 PAIRS = ((0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1))
@@ -38,8 +38,10 @@ HARD_KINDS = tuple(k for k in KINDS if not k.startswith("mixed"))
 _HONEST: dict[tuple, tuple[int, int, int]] = {}
 
 
-def one_deal(kind: str, base: str, seed: int) -> tuple[float, float]:
-    """(the pair's gain, the second seat's gain) per hand on one deal (or series)."""
+def one_deal(kind: str, base: str, seed: int) -> tuple[float, ...]:
+    """(the pair's gain, the second seat's gain) per hand on one deal (or series); for a
+    series also the pot's part of each (pot chips a hand) and the second seat's pots won
+    with the dump less without it (per series)."""
     rng = random.Random(seed)
     pair = PAIRS[rng.randrange(len(PAIRS))]
     bases = [base] * 3
@@ -51,9 +53,16 @@ def one_deal(kind: str, base: str, seed: int) -> tuple[float, float]:
     chosen = (bases[pair[0]], bases[pair[1]])
     cheat[pair[0]], cheat[pair[1]] = kind_policies(kind, pair, chosen, decide)
     if kind in SERIES_KINDS:
-        _, with_cheat = play_series(seed, cheat, SERIES_HANDS, 1)
-        _, without = play_series(seed, fair, SERIES_HANDS, 1)
+        games, with_cheat = play_series(seed, cheat, SERIES_HANDS, 1)
+        honest_games, without = play_series(seed, fair, SERIES_HANDS, 1)
         hands = SERIES_HANDS
+        (pot, won), (pot_0, won_0) = series_pots(games, 1), series_pots(honest_games, 1)
+        gain = sum(with_cheat[s] - without[s] for s in pair) / hands
+        return (
+            gain, (with_cheat[pair[1]] - without[pair[1]]) / hands,
+            sum(pot[s] - pot_0[s] for s in pair) / hands, (pot[pair[1]] - pot_0[pair[1]]) / hands,
+            won[pair[1]] - won_0[pair[1]],
+        )  # fmt: skip
     else:
         with_cheat = play(seed, cheat, seed).chips
         key = (seed, tuple(bases))
@@ -65,7 +74,7 @@ def one_deal(kind: str, base: str, seed: int) -> tuple[float, float]:
     return gain, (with_cheat[pair[1]] - without[pair[1]]) / hands
 
 
-def _job(args: tuple[str, str, list[int]]) -> list[tuple[float, float]]:
+def _job(args: tuple[str, str, list[int]]) -> list[tuple[float, ...]]:
     kind, base, seeds = args
     return [one_deal(kind, base, s) for s in seeds]
 
@@ -89,21 +98,32 @@ def hash_kind(kind: str, base: str) -> int:
     return sum((i + 1) * ord(ch) for i, ch in enumerate(f"{kind}/{base}")) % 9973
 
 
-def summary(kind: str, base: str, rows: list[tuple[float, float]]) -> dict:
+def summary(kind: str, base: str, rows: list[tuple[float, ...]]) -> dict:
     n = len(rows)
-    gains = [g for g, _ in rows]
-    mean = sum(gains) / n
-    sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(n - 1, 1))
-    receiver = sum(r for _, r in rows) / n
-    return {
-        "kind": kind, "base": base, "deals": n, "gain": mean,
-        "half_width": 1.96 * sd / math.sqrt(n), "receiver": receiver,
+    mean, half = _interval([row[0] for row in rows])
+    receiver, receiver_half = _interval([row[1] for row in rows])
+    out = {
+        "kind": kind, "base": base, "deals": n, "gain": mean, "half_width": half,
+        "receiver": receiver, "receiver_half_width": receiver_half,
     }  # fmt: skip
+    if rows and len(rows[0]) > 2:  # a series: the pot's part
+        out["pot"], out["pot_half_width"] = _interval([row[2] for row in rows])
+        out["receiver_pot"], out["receiver_pot_half_width"] = _interval([row[3] for row in rows])
+        out["receiver_pots_won"] = sum(row[4] for row in rows) / n
+    return out
+
+
+def _interval(values: list[float]) -> tuple[float, float]:
+    """The mean and its 95% interval's half width."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(n - 1, 1))
+    return mean, 1.96 * sd / math.sqrt(n)
 
 
 def plan(deals: int, hard_deals: int) -> list[tuple[str, str, int]]:
     out = []
-    for kind in KINDS:
+    for kind in (*KINDS, *PROBES):
         bases = ("mixed",) if kind.startswith("mixed") else ("greedy", "easy")
         out += [(kind, base, deals) for base in bases if deals]
     if hard_deals:
@@ -124,6 +144,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     for kind, base, deals in plan(args.deals, args.hard_deals):
         if args.kinds and kind not in args.kinds.split(","):
             continue
+        if not args.kinds and kind in PROBES:
+            continue  # a probe is measured when named
         row = measure(kind, base, deals, args.seed, args.jobs)
         out.append(row)
         print(
@@ -131,6 +153,14 @@ def main(argv: list[str] | None = None) -> list[dict]:
             f" {row['receiver']:+9.2f}",
             flush=True,
         )
+        if "pot" in row:
+            print(
+                f"{'':18} of which the pot's: pair {row['pot']:+.2f} ± {row['pot_half_width']:.2f},"
+                f" receiver {row['receiver_pot']:+.2f} ± {row['receiver_pot_half_width']:.2f}"
+                f" (receiver ± {row['receiver_half_width']:.2f}); the receiver's pots won"
+                f" {row['receiver_pots_won']:+.2f} a series",
+                flush=True,
+            )
     print(json.dumps(out))
     return out
 

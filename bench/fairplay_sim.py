@@ -51,14 +51,25 @@ def play(seed: int, policies: Sequence[Policy], rng_seed: int, dealer: int | Non
 
 
 def play_series(seed: int, policies: Sequence[Policy], hands: int, ante: int):
-    """The hands of one series and each seat's net (hands' chips and the pot's flows)."""
+    """The hands of one series and each seat's net (hands' chips and the pot's flows); the
+    pot's part of each net is ``series_pots(played, ante)``."""
     played, dealer = [], None
     for number in range(hands):
         game = play(seed * 1000 + number, policies, seed * 7919 + number, dealer)
         played.append(game)
         dealer = game.winner
+    book = _book(played, ante)
+    return played, tuple(s.net for s in book.standings)
+
+
+def series_pots(played: Sequence[Played], ante: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each seat's pot chips (antes paid, pots taken, shares returned) and pots won."""
+    book = _book(played, ante)
+    return tuple(s.pot_chips for s in book.standings), tuple(s.pots_won for s in book.standings)
+
+
+def _book(played: Sequence[Played], ante: int):
     results = [
         HandResult(n + 1, True, True, g.winner, g.chips, g.dealer) for n, g in enumerate(played)
     ]
-    book = ledger(ante, results, ended=True, people=(0, 1, 2))
-    return played, tuple(s.net for s in book.standings)
+    return ledger(ante, results, ended=True, people=(0, 1, 2))

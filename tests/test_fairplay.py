@@ -236,13 +236,14 @@ def test_the_staff_page_lists_flagged_pairs_with_evidence_and_links_to_the_repla
     assert f"{alice.username} withheld " in page and "on the third seat" in page
     assert sum(layoffs) > 0 and "nats" in page
     # And every other signal's (issue 49): feeding, answers, calls, the chips between the
-    # two and the third seat's.
+    # two, the third seat's and the takes passed up.
     for words in (
         "discards between them fitted the next hand",
         f"{alice.username} fought ",
         f"{alice.username} called Draw in ",
         "chips more from",
         "The third seat ended",
+        f"{alice.username} passed up ",
     ):
         assert words in page, words
 

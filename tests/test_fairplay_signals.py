@@ -1,7 +1,8 @@
-"""Fair play's six signals on hand-made move logs, each replayed through the engine: a
+"""Fair play's seven signals on hand-made move logs, each replayed through the engine: a
 discard the partner takes (feeding), a withheld lay-off, a hand dumped to the partner, a
-Draw call withheld while the partner would pay most, and the chips such hands move (to the
-partner, from the third) against the players' results elsewhere."""
+Draw call withheld while the partner would pay most, the chips such hands move (to the
+partner, from the third) against the players' results elsewhere, and takes passed up by a
+seat that never opens (a quiet chip dump)."""
 
 from __future__ import annotations
 
@@ -254,6 +255,74 @@ def test_a_seat_that_feeds_its_partner_again_and_again_is_flagged_by_feeding():
     assert feeder.parts()["feed"] >= THRESHOLD and feeder.flagged
     assert feeder.fits == 40 and feeder.expected < 15
     assert fair.parts()["feed"] <= 0 and not fair.flagged
+
+
+# The open signal (issue 49's quiet chip dump): seat 1 holds KD KH when seat 0 throws the
+# king of clubs, a take into a set that sheds 20 points of its deadwood (R3); it takes it,
+# or passes it up by drawing. Nothing else in the log is a take that sheds 5 or more.
+
+
+def _take_game(taken: bool):
+    state = _deal(*DRAW_DEAL)
+    script = [(0, MELD, "7S 8S 9S"), (0, DISCARD, "KC")]
+    script += [(1, TAKE, "KD KH"), (1, DISCARD, "QS"), (2, DRAW)] if taken else [(1, DRAW)]
+    return game_features(state, _moves(state, script))
+
+
+def test_a_take_passed_up_is_read_from_the_seats_own_hand_and_the_pile():
+    from games.fairplay.features import TakeChance
+
+    assert _take_game(taken=True).takes == [TakeChance(1, True, 2)]
+    assert _take_game(taken=False).takes == [TakeChance(1, False, 2)]
+
+
+def test_a_seat_that_passes_up_every_take_is_flagged_and_one_that_passes_up_half_is_not():
+    passed, taken = _take_game(taken=False), _take_game(taken=True)
+    dumper, weak = PairScore(), PairScore()
+    for n in range(80):
+        # Seats 1 and 2 as the pair: no discard between them, no lay-off, no call.
+        dumper.add_game(passed, 1, 2)
+        # A player of random legal moves passes up about half of them (bench.fairplay).
+        weak.add_game(passed if n % 2 else taken, 1, 2)
+    assert dumper.parts()["open"] >= THRESHOLD and dumper.flagged
+    assert dumper.opens == [80, 80, 0, 0]  # role 0 is seat 1 (80 chances, all passed up)
+    assert weak.parts()["open"] < 0 and not weak.flagged
+    # A seat with no chances gives no evidence.
+    assert PairScore().parts()["open"] == 0
+
+
+def test_the_staff_page_says_the_takes_passed_up_in_english_and_filipino():
+    from django.utils import translation
+
+    from games.fairplay.evidence import lines
+    from games.fairplay.models import Pair
+
+    score = PairScore()
+    for _ in range(80):
+        score.add_game(_take_game(taken=False), 1, 2)
+    pair = Pair(
+        games=score.games, feeds=score.feeds, fits=score.fits, expected=score.expected,
+        signals={"layoffs": score.layoffs, "answers": score.answers, "calls": score.calls,
+                 "chips": score.chips, "opens": score.opens},
+        parts=score.parts(),
+    )  # fmt: skip
+    with translation.override("en"):
+        top = lines(pair, "ann", "ben")[0]
+    assert top.signal == "open" and top.part >= THRESHOLD
+    assert top.words[0] == (
+        "ann passed up 80 of 80 chances to take the discard into a meld that would shed 5 "
+        "points or more, in 80 games together (honest players pass up a few of them; one "
+        "who passes up nearly all never opens and loses to both others)."
+    )
+    assert top.words[1].startswith("ben passed up 0 of 0 chances")
+    with translation.override("fil"):
+        words = lines(pair, "ann", "ben")[0].words[0]
+    assert words.startswith("Pinalampas ni ann ang 80 sa 80 na pagkakataong kunin ang tapon")
+    # A pair kept before this signal has no counts of it: nothing is said to have happened.
+    del pair.signals["opens"]
+    with translation.override("en"):
+        said = {line.signal: line.words for line in lines(pair, "ann", "ben")}
+    assert said["open"][0].startswith("ann passed up 0 of 0 chances")
 
 
 @pytest.mark.parametrize("side", ["low", "high", "both"])

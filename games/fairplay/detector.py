@@ -28,6 +28,13 @@ Balakrishnan, 2020): a mixture likelihood over the alternative divided by the nu
 maximum likelihood, the null being "the odds towards the partner are within a tolerance of
 the odds towards the third", each situation with its own unknown rate.
 
+The chip signals (**flow**, **third**) bet on each game's chips against the players'
+results elsewhere (below), and **open** counts the takes of the discard into a meld that
+would shed points which a seat passed up (R3, R6): a seat that passes up nearly all of them
+never opens and loses every hand it can, to both others alike (a quiet chip dump). It is
+tested against a fixed rate no honest style comes near, and is the seat's own conduct, not
+towards the partner against the third, so it rises in every pair such a seat sits in.
+
 The bounds hold as far as the nulls do: the chance of a fit ignores what a seat could read
 from the others' earlier play, and the situations are coarse; which is why the honest rate
 is measured (``bench/fairplay.py``), on styles chosen to strain them.
@@ -71,7 +78,7 @@ ALPHA = 1e-4
 THRESHOLD = math.log(1 / ALPHA)
 # A chance is kept inside this margin so one impossible-looking fit cannot decide alone.
 EDGE = 1e-3
-SIGNALS = ("feed", "layoff", "answer", "call", "flow", "third")
+SIGNALS = ("feed", "layoff", "answer", "call", "flow", "third", "open")
 
 # Tolerances of the comparisons (odds ratio towards the partner over towards the third):
 # honest seats are let differ up to these before the evidence counts.
@@ -92,6 +99,12 @@ CALL_SHAPE = (2, 5, 2, 2)  # role, value, (withheld 0, called 1), (n, partner hi
 # expected by more than CHIP_BOUND (R10 at its worst).
 BETS = (0.05, 0.1, 0.2, 0.4)
 CHIP_BOUND = 60.0
+# The open signal: each seat's takes passed up (``features.TakeChance``) against the null
+# "it passes up at most OPEN_NULL of them", with the alternatives OPEN_ALT; counts per
+# role, (chances, passed up). Honest styles pass up 0 to 15%, random legal moves 45%.
+OPEN_NULL = 0.75
+OPEN_ALT = (0.8, 0.85, 0.9, 0.95, 0.99)
+OPEN_SHAPE = (2, 2)
 
 
 def feed_log_ratios(chance: float, fits: bool) -> tuple[float, ...]:
@@ -118,6 +131,7 @@ class PairScore:
     layoffs: list[int] = field(default_factory=lambda: _zeros(LAYOFF_SHAPE))
     answers: list[int] = field(default_factory=lambda: _zeros(ANSWER_SHAPE))
     calls: list[int] = field(default_factory=lambda: _zeros(CALL_SHAPE))
+    opens: list[int] = field(default_factory=lambda: _zeros(OPEN_SHAPE))
     # log wealth per bet: flow towards the second seat, towards the first, the third's loss;
     # then the sums of the flow and of the third's chips against expected (for the words)
     chips: list[float] = field(default_factory=lambda: [0.0] * (3 * len(BETS) + 2))
@@ -168,6 +182,10 @@ class PairScore:
                 at = _index(CALL_SHAPE, roles[x.seat], x.value, x.called)
                 self.calls[at] += 1
                 self.calls[at + 1] += x.higher in roles
+        for x in features.takes:
+            if x.seat in roles:
+                self.opens[2 * roles[x.seat]] += 1
+                self.opens[2 * roles[x.seat] + 1] += not x.taken
 
     def _bet(self, chips: tuple[int, ...], a: int, b: int, edges: tuple) -> None:
         c = 3 - a - b
@@ -193,6 +211,7 @@ class PairScore:
             "call": _tables_log_e(self.calls, CALL_SHAPE, (0.0, CALL_HIGH), "high"),
             "flow": _log_mean_exp(self.chips[: 2 * n]),
             "third": _log_mean_exp(self.chips[2 * n : 3 * n]),
+            "open": open_log_e(self.opens),
         }
 
     @property
@@ -215,6 +234,21 @@ def _index(shape: tuple[int, ...], *at: int) -> int:
     for size, i in zip(shape, (*at, 0), strict=True):
         flat = flat * size + int(i)
     return flat
+
+
+def open_log_e(opens: list[int]) -> float:
+    """The mean over the pair's two seats of each one's e-value for "passes up at most
+    OPEN_NULL of its takes": a mixture over OPEN_ALT of the likelihood ratio against the
+    null's edge (for a seat passing up at most OPEN_NULL, each factor's mean is at most 1)."""
+    per_seat = []
+    for role in range(OPEN_SHAPE[0]):
+        n, passed = opens[2 * role], opens[2 * role + 1]
+        per_seat.append(_log_mean_exp([_open_log_ratio(p, n, passed) for p in OPEN_ALT]))
+    return _log_mean_exp(per_seat)
+
+
+def _open_log_ratio(p: float, n: int, passed: int) -> float:
+    return passed * math.log(p / OPEN_NULL) + (n - passed) * math.log((1 - p) / (1 - OPEN_NULL))
 
 
 def _feed_log_e(logs: list[float]) -> float:

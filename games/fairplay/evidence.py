@@ -14,6 +14,7 @@ import numpy as np
 from django.utils.translation import gettext
 
 from .detector import ANSWER_SHAPE, BETS, CALL_SHAPE, LAYOFF_SHAPE, SIGNALS
+from .features import TAKE_SHED
 from .models import Pair
 
 
@@ -36,6 +37,7 @@ def lines(pair: Pair, low: str, high: str) -> list[Line]:
         "answer": [_answers(signals["answers"], r, *names[r]) for r in (0, 1)],
         "call": [_calls(signals["calls"], r, *names[r]) for r in (0, 1)],
         **_chips(signals.get("chips"), low, high, pair.games),
+        "open": [_opens(signals.get("opens"), r, names[r][0], pair.games) for r in (0, 1)],
     }
     out = [Line(s, float(parts.get(s, 0.0)), said[s]) for s in SIGNALS]
     return sorted(out, key=lambda line: -line.part)
@@ -87,6 +89,16 @@ def _calls(counts: list[int], role: int, me: str, partner: str) -> str:
         "me": me, "partner": partner, "called_p": p_call, "n_p": p_call + p_wait,
         "called_t": n_call - p_call, "n_t": (n_call - p_call) + (n_wait - p_wait),
     }  # fmt: skip
+
+
+def _opens(counts: list[int] | None, role: int, me: str, games: int) -> str:
+    n, passed = (counts or [0, 0, 0, 0])[2 * role : 2 * role + 2]
+    return gettext(
+        "%(me)s passed up %(passed)s of %(n)s chances to take the discard into a meld that "
+        "would shed %(shed)s points or more, in %(games)s games together (honest players "
+        "pass up a few of them; one who passes up nearly all never opens and loses to both "
+        "others)."
+    ) % {"me": me, "passed": passed, "n": n, "shed": TAKE_SHED, "games": games}
 
 
 def _chips(kept: list[float] | None, low: str, high: str, games: int) -> dict[str, list[str]]:

@@ -17,7 +17,10 @@ Beside feeding, each seat's decisions that the detector compares towards its par
 towards the third, each judged from the seat's own view: the turns it could lay off on a
 seat's melds and whether it did (``Layoff``), its answers to each seat's Draw calls
 (``Answer``), and its chances to call Draw with which other seat held the more points a
-card (``CallChance``: hidden from it, so an honest choice cannot follow it). And the chips,
+card (``CallChance``: hidden from it, so an honest choice cannot follow it). And each
+start step at which a seat could take the discard into a meld that sheds at least
+``TAKE_SHED`` points of its deadwood, and whether it did (``TakeChance``: a seat that passes
+up nearly every such take never opens, and loses every hand it can, R6). And the chips,
 and per direction the counts staff read (``PairCounts``).
 
 Runs on finished games only (their hands are known then); nothing here imports Django.
@@ -34,7 +37,7 @@ from games.bots.greedy import discard_score
 from games.bots.knowledge import Reading
 from games.engine.cards import FULL_DECK, RANK_MASKS, cards_of, points
 from games.engine.melds import deadwood, layoff_options, take_options
-from games.engine.moves import CALL, DISCARD, FIGHT, FOLD, LAYOFF, Move
+from games.engine.moves import CALL, DISCARD, FIGHT, FOLD, LAYOFF, TAKE, Move
 from games.engine.rules import apply
 from games.engine.scoring import hand_points
 from games.engine.state import GameState, Phase
@@ -97,6 +100,22 @@ class CallChance:
     ply: int
 
 
+@dataclass(frozen=True)
+class TakeChance:
+    """A start step at which ``seat`` could take the top discard into a meld (R3) that
+    sheds at least ``TAKE_SHED`` points of its deadwood: its hand and the pile's top, all
+    in its own view. ``taken`` whether it did."""
+
+    seat: int
+    taken: bool
+    ply: int
+
+
+# The least deadwood a take must shed to count as a chance: honest styles pass up 0 to 15%
+# of these, a player of random legal moves 45% (bench.fairplay measures it).
+TAKE_SHED = 5
+
+
 @dataclass
 class PairCounts:
     """Counts from one seat ``a`` towards another ``b`` in one game (directed)."""
@@ -118,6 +137,7 @@ class GameFeatures:
     layoffs: list[Layoff] = field(default_factory=list)
     answers: list[Answer] = field(default_factory=list)
     calls: list[CallChance] = field(default_factory=list)
+    takes: list[TakeChance] = field(default_factory=list)
     counts: dict[tuple[int, int], PairCounts] = field(default_factory=dict)
     chips: tuple[int, int, int] = (0, 0, 0)
     paid: dict[tuple[int, int], int] = field(default_factory=dict)  # (loser, winner): chips
@@ -137,6 +157,8 @@ def game_features(start: GameState, moves: Iterable[Move]) -> GameFeatures:
         seat = move.seat
         if state.phase is Phase.PLAY:
             turn.look(state, seat, ply)
+        elif state.phase is Phase.START and state.discards:
+            _note_take_chance(out, state, move, ply)
         if move.type == DISCARD:
             _note_discard(out, state, move, ply)
             turn.flush(out)
@@ -275,6 +297,15 @@ def _note_call_chance(out: GameFeatures, state: GameState, move: Move, ply: int)
     py = hand_points(state, y) * state.hands[x].bit_count()
     higher = x if px > py else y if py > px else -1
     out.calls.append(CallChance(seat, move.type == CALL, value, higher, ply))
+
+
+def _note_take_chance(out: GameFeatures, state: GameState, move: Move, ply: int) -> None:
+    seat, hand = move.seat, state.hands[move.seat]
+    options = take_options(hand, state.discards[-1])
+    if not options:
+        return
+    if deadwood(hand) - min(deadwood(hand & ~o) for o in options) >= TAKE_SHED:
+        out.takes.append(TakeChance(seat, move.type == TAKE, ply))
 
 
 def _note_withheld(out: GameFeatures, state: GameState, seat: int, discard: int) -> None:

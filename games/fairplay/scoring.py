@@ -149,7 +149,7 @@ def _add(game: Game, features: GameFeatures, first: tuple, second: tuple, edges:
     )  # fmt: skip
     pair.signals = {
         "layoffs": score.layoffs, "answers": score.answers, "calls": score.calls,
-        "chips": score.chips,
+        "chips": score.chips, "opens": score.opens,
     }  # fmt: skip
     pair.parts = score.parts()
     if score.flagged_at is not None and pair.flagged_after is None:
@@ -179,6 +179,8 @@ def _kept(pair: Pair) -> PairScore:
         list(signals["layoffs"]), list(signals["answers"]), list(signals["calls"]),
         list(signals["chips"]),
     )  # fmt: skip
+    if "opens" in signals:  # kept since the open signal (issue 49); before it, none counted
+        score.opens = list(signals["opens"])
     score.games, score.feeds, score.fits, score.expected = (
         pair.games, pair.feeds, pair.fits, pair.expected,
     )  # fmt: skip
