@@ -153,6 +153,29 @@ def test_each_hand_of_a_rated_series_is_checked_again_before_its_deal(alice, bob
 
 
 @pytest.mark.django_db
+def test_a_casual_series_says_so_at_its_first_hand_and_each_next_one(alice, bob):
+    """A casual series' hands have a pot, so fair play counts them (issue 49), and its table
+    says who shares, as a rated one does; a casual table outside a series does not (below)."""
+    from games.series import services as series
+    from tests.fast_games import finish
+
+    devices.record(alice.pk, "203.0.113.7", "c" * 32)
+    devices.record(bob.pk, "198.51.100.1", "c" * 32)
+    made = series.create_series(alice, ante=1, others=("open", "greedy"))
+    first = series.state(made).latest
+    assert not first.rated
+    play_tables.join_table(first.pk, bob)
+    first.refresh_from_db()
+    assert first.status == Game.Status.PLAYING and first.shared == [[0, 1, ["device"]]]
+    page = browser(alice, "203.0.113.7").get(reverse("table", args=[first.pk])).content.decode()
+    assert f"{NOTE} alice and bob play from the same device." in page
+    finish(first.pk)
+    series.ready(made.pk, alice)
+    st = series.ready(made.pk, bob)
+    assert len(st.hands) == 2 and st.latest.shared == [[0, 1, ["device"]]]
+
+
+@pytest.mark.django_db
 def test_a_casual_table_says_nothing(alice, bob):
     client = browser(alice, "203.0.113.7")
     form = {"visibility": "public", "seat_2": "open", "seat_3": "normal", "rated": "casual"}
@@ -312,7 +335,9 @@ def test_a_rated_arena_does_not_seat_two_accounts_of_one_device_together(alice, 
 
 
 @pytest.mark.django_db
-def test_an_unrated_arena_pairs_as_before(alice, bob, carol):
+def test_an_unrated_arena_keeps_them_apart_too(alice, bob, carol):
+    """Its standings and podium ride on its games as a rated arena's do, and fair play does
+    not score them, so sharers never sit together there either."""
     for user in (alice, bob):
         devices.record(user.pk, "203.0.113.7", None)
     staff = get_user_model().objects.create_user("staff", is_staff=True)
@@ -321,8 +346,11 @@ def test_an_unrated_arena_pairs_as_before(alice, bob, carol):
     )
     for person in (alice, bob, carol):
         arena.join(t.pk, person)
-    [game] = arena.pair(t.pk)
-    assert game.seats.exclude(user=None).count() == 3
+    assert arena.pair(t.pk) == []  # only Alice and Bob could fill Carol's table
+    tables = arena.pair(t.pk, timezone.now() + BOT_WAIT)
+    for game in tables:
+        people = set(game.seats.exclude(user=None).values_list("user__username", flat=True))
+        assert {"alice", "bob"} - people, people
 
 
 def test_with_nobody_answering_play_finds_nobody_sharing(monkeypatch):

@@ -183,6 +183,50 @@ def test_a_pot_won_beside_a_flagged_partner_is_held_on_the_series_page_until_cle
     assert pages.pots_won(taker.pk)["pots_held"] == 0
 
 
+def test_the_series_record_says_a_held_pot_is_held_and_its_replay_counts_it_apart(
+    client, alice, bob, monkeypatch
+):
+    import json
+
+    from games.series.record import replay_series
+
+    made, taken, _hands = a_pot_taken_by_a_person(alice, bob, monkeypatch)
+    client.force_login(alice)
+
+    def downloaded() -> dict:
+        return json.loads(client.get(reverse("series_record", args=[made.pk])).content)
+
+    def pots(data: dict) -> list[dict]:
+        return [e for e in data["pot"] if e["kind"] == "pot"]
+
+    before = downloaded()
+    assert not [e for e in before["pot"] if "held" in e]
+    won, _ = replay_series(before)
+    pair = flag(alice, bob)
+    data = downloaded()
+    # The same events, the pot taken beside the flagged partner marked held.
+    held = [e for e in pots(data) if e.get("held")]
+    assert [(e["seat"], e["amount"]) for e in held] == [(taken.seat, taken.amount)]
+    assert [{k: v for k, v in e.items() if k != "held"} for e in data["pot"]] == before["pot"]
+    result, status = replay_series(data)
+    assert status == 0
+    row, was = result["ledger"]["standings"][taken.seat], won["ledger"]["standings"][taken.seat]
+    assert (row["pots_won"], row["pots_held"]) == (was["pots_won"] - 1, 1)
+    assert row["pot_chips"] == was["pot_chips"] - taken.amount
+    assert row["net"] == was["net"] - taken.amount and result["ledger"]["held"] == taken.amount
+    assert [e for e in result["ledger"]["events"] if e.get("held")] == held
+    # Held marks only a pot taken, as true.
+    wrong = json.loads(json.dumps(data))
+    wrong["pot"][0]["held"] = True  # an ante
+    assert replay_series(wrong) == (
+        {"ok": False, "hand": None, "move": None, "error": "held can only be true, on a pot taken"},
+        2,
+    )
+    # Cleared, it counts again and the record says nothing of it.
+    review.clear_pair(fair_play_staff("warden"), pair, "Friends; ten replays looked at.")
+    assert downloaded()["pot"] == before["pot"]
+
+
 # --- 3. Voiding from the staff page makes pots and ratings again -----------------------------
 
 

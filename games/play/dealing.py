@@ -25,6 +25,7 @@ from games.play.aborts import _end_unplayed
 from games.play.errors import InAnotherGame
 from games.play.moves import _due_at
 from games.play.telling import _changed
+from games.series import hooks as series
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +40,14 @@ def _check_free(people: list[int], game: Game | None = None) -> None:
 
 
 def _note_shared(game: Game, seats: list[Seat]) -> None:
-    """At a rated table, before the deal: which seats' accounts share a network address
-    or a device (``hooks.shared``: fair play knows). Stored on the game, so that every
-    board of it says so to everyone at the table."""
-    if not game.rated:
-        return
+    """At a table something rides on, before the deal: a rated one, or a hand of a series,
+    casual ones too (its pot; fair play counts them alike, issue 49): which seats' accounts
+    share a network address or a device (``hooks.shared``: fair play knows). Stored on the
+    game, so that every board of it says so to everyone at the table. An unrated table
+    costs one query more, once two people sit at it (is it a series' hand?)."""
     people = {s.user_id: s.index for s in seats if s.user_id is not None}
+    if not game.rated and len(people) >= 2 and series.series_of(game.pk) is None:
+        return  # a casual table outside a series: nothing rides on it
     # Asked again as people sit down and get up: one who left takes the notice with them.
     found = (
         [[people[a], people[b], list(why)] for a, b, why in hooks.shared(people)]

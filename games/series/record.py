@@ -13,11 +13,12 @@ against them.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.engine.record import RecordError, load_record, replay, summary
-from games.series.ledger import HandResult, Ledger, ledger
+from games.series.ledger import HandResult, Ledger, counted, ledger
 
 FORMAT = "tongits-series/1"
 DEALER_RULE = "winner-deals-next"
@@ -48,12 +49,21 @@ def parse(text: str | bytes | dict) -> dict[str, Any] | None:
     return data if is_series(data) else None
 
 
-def ledger_json(book: Ledger) -> dict[str, Any]:
-    """The ledger as ``manage.py replay`` prints it: events, pot, house, standings."""
+def ledger_json(book: Ledger, held: Collection[tuple[int, int]] = ()) -> dict[str, Any]:
+    """The ledger as ``manage.py replay`` prints it: events, pot, house, standings. A pot
+    taken at ``held`` (hand, seat), marked held in the record, counts apart as the series
+    page counts it (``ledger.counted``): out of its taker's pots won and chips, in its
+    ``pots_held`` and the ``held`` chips, and its event says ``"held": true``."""
+    count = counted(book, held)
+    events = pot_events(book)
+    for event in events:
+        if event["kind"] == "pot" and (event["hand"], event["seat"]) in held:
+            event["held"] = True
     return {
-        "events": pot_events(book),
+        "events": events,
         "pot": book.pot,
         "house": book.house,
+        "held": sum(count.held_chips),
         "standings": [
             {
                 "seat": s.seat,
@@ -62,8 +72,9 @@ def ledger_json(book: Ledger) -> dict[str, Any]:
                 "pot_chips": s.pot_chips,
                 "net": s.net,
                 "pots_won": s.pots_won,
+                "pots_held": count.held_pots[s.seat],
             }
-            for s in book.standings
+            for s in count.standings
         ],  # fmt: skip
     }
 
@@ -170,10 +181,21 @@ def _check_end(header: Header, last_bots: list[str | None]) -> None:
         raise SeriesRecordError("people_at_end must be people seated in the last hand")
 
 
-def _check_pot(data: dict[str, Any], book: Ledger) -> None:
+def _check_pot(data: dict[str, Any], book: Ledger) -> set[tuple[int, int]]:
+    """The pot's events as written against those the hands derive; the (hand, seat) of the
+    pots the record marks held for a fair play review (``"held": true`` on a pot taken)."""
     written = data.get("pot")
     if not isinstance(written, list):
         raise SeriesRecordError("pot must be the list of the pot's events")
+    marked = []
+    for index, event in enumerate(written):
+        if isinstance(event, dict) and "held" in event:
+            if event["held"] is not True or event.get("kind") != "pot":
+                raise SeriesRecordError("held can only be true, on a pot taken")
+            marked.append(index)
+    written = [
+        {k: v for k, v in e.items() if k != "held"} if isinstance(e, dict) else e for e in written
+    ]
     derived = pot_events(book)
     if written != derived:
         index = next(
@@ -181,6 +203,7 @@ def _check_pot(data: dict[str, Any], book: Ledger) -> None:
             min(len(written), len(derived)),
         )
         raise SeriesRecordError(f"pot event {index} does not follow from the hands")
+    return {(derived[i]["hand"], derived[i]["seat"]) for i in marked}
 
 
 def replay_series(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
@@ -220,10 +243,10 @@ def replay_series(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
         number = None
         _check_end(header, bots or [])
         book = ledger(header.ante, results, header.ended, header.people_at_end)
-        _check_pot(data, book)
+        held = _check_pot(data, book)
     except (SeriesRecordError, RecordError) as e:
         return {"ok": False, "hand": number, "move": None, "error": str(e)}, 2
-    return {"ok": True, "format": FORMAT, "hands": lines, "ledger": ledger_json(book)}, 0
+    return {"ok": True, "format": FORMAT, "hands": lines, "ledger": ledger_json(book, held)}, 0
 
 
 def replay_series_text(text: str | bytes | dict) -> tuple[dict[str, Any], int]:

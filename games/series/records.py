@@ -28,8 +28,8 @@ def series_dict(series: Series, st: services.State | None = None) -> dict[str, A
     with who held its seats, and the pot's events of those hands only. A hand in play is
     left out with its antes (its deal is secret until it ends), so the record is a whole
     series at every moment; PermissionError before the first hand is over. ``st``: the
-    series' state, if the caller has it. Three queries (four more without ``st``), however
-    many hands."""
+    series' state, if the caller has it. Five queries at most (four more without ``st``),
+    however many hands: the two of ``pages.held_seats`` mark a pot held for review."""
     st = st or services.state(series)
     # A table aborted before it was dealt has no record and put nothing in the pot; the
     # record numbers the hands it holds from 1, as a replay of it does.
@@ -65,8 +65,22 @@ def series_dict(series: Series, st: services.State | None = None) -> dict[str, A
         "ended": series.ended,
         "people_at_end": list(series.people_at_end),
         "hands": hands,
-        "pot": pot_events(book),
+        "pot": _marked(pot_events(book), series, done),
     }
+
+
+def _marked(events: list[dict[str, Any]], series: Series, done: list) -> list[dict[str, Any]]:
+    """The pot's events, a pot held for a fair play review (``pages.held_seats``: its taker
+    sat with an account fair play holds it with) marked ``"held": true``, as the series
+    page shows it (issue 49). The record numbers the hands that were dealt from 1."""
+    from games.series.pages import held_seats  # pages reads the ledger these records write
+
+    number = {hand.number: n for n, hand in enumerate(done, start=1)}
+    held = {(number.get(n), seat) for _s, n, seat in held_seats({series.pk})}
+    for event in events:
+        if event["kind"] == "pot" and (event["hand"], event["seat"]) in held:
+            event["held"] = True
+    return events
 
 
 def _index(seat: Seat) -> int:

@@ -160,8 +160,9 @@ def board_context(
 
 
 def shared_note(shared: Collection, names: list[str]) -> str:
-    """What a rated table says to everyone at it when two of its accounts share a network
-    address or a device (found as they sat down, before the deal: games.fairplay)."""
+    """What a table something rides on (rated, or a series' hand) says to everyone at it
+    when two of its accounts share a network address or a device (found as they sat down,
+    before the deal: games.fairplay)."""
     said = []
     for a, b, why in shared:
         who = {"one": names[a], "other": names[b]}

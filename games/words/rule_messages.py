@@ -268,6 +268,10 @@ UNREADABLE: list[tuple[str, str]] = [
         r"pot event (?P<index>\d+) does not follow from the hands",
         gettext_noop("pot event %(index)s does not follow from the hands"),
     ),
+    (
+        r"held can only be true, on a pot taken",
+        gettext_noop("held can only be true, on a pot taken"),
+    ),
 ]
 
 _UNREADABLE = [(re.compile(pattern, re.DOTALL), text) for pattern, text in UNREADABLE]
