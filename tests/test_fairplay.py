@@ -282,6 +282,16 @@ def test_the_benchmark_runs_small(capsys):
     assert "honest pairs" in out and "full" in out and "detection over" in out
 
 
+def test_the_takes_benchmark_counts_a_quiet_dumper_passing_up_every_take(capsys):
+    from bench import fairplay_takes
+
+    counts = fairplay_takes.shares(40, 3)
+    n, passed = counts["quiet-dump"]
+    assert n > 0 and passed == n
+    assert fairplay_takes.main(["--games", "5"]) == 0
+    assert "passed up (the null: at most 75%)" in capsys.readouterr().out
+
+
 def test_the_edges_benchmark_runs_small_with_the_sites_prior(capsys):
     from bench import fairplay_edges
 

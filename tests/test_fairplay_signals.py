@@ -282,7 +282,7 @@ def test_a_seat_that_passes_up_every_take_is_flagged_and_one_that_passes_up_half
     for n in range(80):
         # Seats 1 and 2 as the pair: no discard between them, no lay-off, no call.
         dumper.add_game(passed, 1, 2)
-        # A player of random legal moves passes up about half of them (bench.fairplay).
+        # A player of random legal moves passes up about half of them (bench.fairplay_takes).
         weak.add_game(passed if n % 2 else taken, 1, 2)
     assert dumper.parts()["open"] >= THRESHOLD and dumper.flagged
     assert dumper.opens == [80, 80, 0, 0]  # role 0 is seat 1 (80 chances, all passed up)

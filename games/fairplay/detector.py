@@ -101,7 +101,8 @@ BETS = (0.05, 0.1, 0.2, 0.4)
 CHIP_BOUND = 60.0
 # The open signal: each seat's takes passed up (``features.TakeChance``) against the null
 # "it passes up at most OPEN_NULL of them", with the alternatives OPEN_ALT; counts per
-# role, (chances, passed up). Honest styles pass up 0 to 15%, random legal moves 45%.
+# role, (chances, passed up). Honest styles pass up 1 to 19%, random legal moves 51%
+# (bench.fairplay_takes).
 OPEN_NULL = 0.75
 OPEN_ALT = (0.8, 0.85, 0.9, 0.95, 0.99)
 OPEN_SHAPE = (2, 2)
