@@ -2,8 +2,8 @@
 to when it was made, and the one check that nobody holds two games in play
 (``_check_free``, asked where a person sits down and where a table is dealt). A table
 whose people include someone dealt elsewhere meanwhile is not dealt: they give their seat
-up (``_start_if_full``). ``_note_shared``: who at a rated table shares an address or a
-device (fair play answers through ``hooks``)."""
+up (``_start_if_full``). ``_note_shared``: who at a rated table, or a series' hand, shares
+an address or a device (fair play answers through ``hooks``)."""
 
 from __future__ import annotations
 

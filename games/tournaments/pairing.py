@@ -10,8 +10,8 @@
   (it is a preference: with only the same three waiting, they play again rather than wait).
 - Bots fill the seats of one or two people who have waited ``BOT_WAIT`` or longer; bots
   score nothing (they are no entry).
-- Never two who must sit apart: ``veto`` (an arena's, rated or not: fair play's accounts
-  that share an address or a device, ``games.play.hooks.veto``) refuses a group, which is never
+- Never two who must sit apart: ``veto`` (a rated arena's: fair play's accounts that share
+  an address or a device, ``games.play.hooks.veto``) refuses a group, which is never
   made; whoever is left without a table waits, and gets bots like anyone left over.
 
 No Django, no clock: the caller passes ``now`` and the waiting people; the database side

@@ -289,10 +289,9 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         # Everyone's rating now, and the bots': the pairing's, and each game's record of
         # its seats' ratings at the deal (the tie-break counts opponents as they were).
         skills = ratings.skills_of(user_ids=[e.user_id for e in waiting], bot_kinds=[t.bot_kind])
-        # An arena, rated or not, never seats together two accounts that share an address
-        # or a device (fair play answers through play's hooks): its standings and podium
-        # ride on every game, and an unrated arena's games are not scored by fair play.
-        veto = hooks.veto([e.user_id for e in waiting])
+        # A rated arena never seats together two accounts that share an address or a
+        # device (fair play answers through play's hooks).
+        veto = hooks.veto([e.user_id for e in waiting]) if t.rated else None
         tables = pairing.pair(_waiting(waiting, now, skills), now, veto=veto)
         made = _seat(t, [[users[u] for u in table.people] for table in tables], skills)
         if made:
