@@ -342,12 +342,12 @@ def _act(request: HtmxHttpRequest, tournament_id: int, action, done) -> HttpResp
         messages.error(request, str(e.message))
     else:
         messages.success(request, done(entry) if callable(done) else done)
-        if action is not services.join:
-            forget(tournament_id)  # the page they go back to shows their change at once
-        # A join leaves this worker's board be: their entry's buttons and words are their
-        # own (read fresh), their row comes with the next board (TONGITS_STANDINGS_SECONDS).
-        # In a crowd joining, each join made the page it sends its person back to compute
-        # and render every entrant's standing again, a cost that grew with the crowd.
+        if action is services.join:
+            # To the waiting table (games/tournaments/waiting.py), whose socket brings the
+            # game. The worker's board is left be: their row comes with the next board
+            # (TONGITS_STANDINGS_SECONDS); a crowd's joins made it computed again each.
+            return redirect(reverse("tournament_table", args=[tournament_id]))
+        forget(tournament_id)  # the page they go back to shows their change at once
     url = reverse("tournament", args=[tournament_id])
     return redirect(f"{url}?invite={token}" if token else url)
 

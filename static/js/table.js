@@ -6,12 +6,14 @@
 
   // --- The socket opened early by static/js/socket.js: the ws extension takes it. ---
   // A reconnect goes to the game the page shows now: an arena's next game comes over the
-  // socket (below), while the ws extension keeps the address the page was loaded with.
+  // socket (below), while the ws extension keeps the address the page was loaded with
+  // (an arena's waiting table's, /ws/arena/<id>/, until its first game came).
   if (window.htmx) {
     var makeSocket = htmx.createWebSocket;
     htmx.createWebSocket = function (url) {
       var shown = document.querySelector("[ws-connect][data-game]");
-      if (shown) url = url.replace(/\/ws\/game\/\d+\//, "/ws/game/" + shown.getAttribute("data-game") + "/");
+      var game = shown && shown.getAttribute("data-game");
+      if (game) url = url.replace(/\/ws\/(game|arena)\/\d+\//, "/ws/game/" + game + "/");
       var early = window.tongitsEarlySocket && window.tongitsEarlySocket.take(url);
       if (early) return early;
       if (makeSocket) return makeSocket(url);
@@ -449,6 +451,19 @@
     if (state === "offline") say(reconnecting ? "reconnecting" : "connected");
   });
   say(navigator.onLine === false ? "offline" : "connecting"); // the buttons wait for the socket
+
+  // An arena's waiting table (no game yet) whose socket stays down loads itself again,
+  // each page after its own while: the page sends its person to their table if their
+  // game was dealt meanwhile (games/tournaments/waiting.py), or opens a fresh socket.
+  var downSince = 0;
+  var downFor = 20000 + 10000 * Math.random();
+  window.setInterval(function () {
+    var section = document.querySelector("[ws-connect][data-arena-wait]");
+    if (!section || section.getAttribute("data-game")) return;
+    if (connected()) { downSince = 0; return; }
+    if (!downSince) downSince = Date.now();
+    else if (Date.now() - downSince > downFor) window.location.reload();
+  }, 5000);
   if (socketShown) {
     socketShown.addEventListener("click", function (event) {
       // The socket retries by itself; this is for the impatient: a fresh page and socket.
