@@ -22,7 +22,8 @@ as a browser does:
   start**: every table's three waiting sockets told of their game and gone on to it,
   each to its person's first board (the process's CPU from the pairing's start until the
   last first board, less the pairing's own, a table); then **table page** (each seat's,
-  as a page loaded at a game, the way without the socket).
+  as a page loaded at a game, the way without the socket) and **arena bar**, the line
+  of the tournament the table's page asks for again every little while.
 
 Each request's CPU is this thread's (``time.thread_time``), and the sockets' the
 process's (``time.process_time``: their work runs on the database threads). It
@@ -64,6 +65,7 @@ KINDS = (
     "pairing",
     "table start",
     "table page",
+    "arena bar",
 )
 
 
@@ -328,6 +330,17 @@ async def start_tables(tournament_id: int, people: list, opts, costs: Costs) -> 
                 )
             )()
             assert page.status_code == 200, page.status_code
+            # The table's arena bar (its name, clock, rank and points), as its htmx asks.
+            bar = await sync_to_async(
+                lambda c=client: costs.measure(
+                    "arena bar",
+                    lambda: c.get(
+                        f"/tournaments/{tournament_id}/at-table/", HTTP_HX_REQUEST="true"
+                    ),
+                    count="arena bar" not in costs.queries,
+                )
+            )()
+            assert bar.status_code == 200, bar.status_code
     for ws in sockets:
         await ws.disconnect()
 

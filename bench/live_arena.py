@@ -6,7 +6,7 @@ the run; here are its people and the arena's own pieces).
 a browser does (with ``--join-pages`` each joins from the page, which sends them to the
 arena's waiting table: they load it, open its socket and wait there, and the first game
 comes over that socket, games/sockets/arena.py; the table's arena bar is asked for a
-second after the page's load and every 15 s from then on, as its htmx attributes say).
+second after the page's load and 5 to 60 s after each game comes, as the page asks).
 When it starts, the workers' server clocks pair them all (three at a
 time, in one pairing); each person's page learns of their table from its live part
 (polled as the page says, every 10 s before the start and 2 s while waiting to be paired,
@@ -65,9 +65,8 @@ TABLE_URL = re.compile(r"/games/(\d+)/")
 NEXT_GAME = re.compile(r'<div id="next-game" hidden data-game="(\d+)"')
 NEXT_WAIT = 40.0  # seconds at a finished table before going back (bots fill in after 20)
 WAITING_SOCKET = re.compile(r'ws-connect="(/ws/arena/\d+/)"')
-ARENA_BAR = re.compile(
-    r'id="arena-bar"[^>]*hx-get="([^"]+)" hx-trigger="load delay:(\d+)s, every (\d+)s"'
-)
+ARENA_BAR = re.compile(r'id="arena-bar"[^>]*hx-get="([^"]+)" hx-trigger="load delay:(\d+)s"')
+BAR_AFTER_GAME = (5.0, 60.0)  # the bar asked for again this long after a game comes (table.js)
 WAITING_RELOAD = (20.0, 30.0)  # a waiting table whose socket is down loads again (table.js)
 PAIRING_LINE = re.compile(r"Tournament \d+: (\d+) games made \(([\d.]+) ms CPU a game\)")
 
@@ -133,12 +132,13 @@ class Person(Client):
 
     async def play(self) -> None:
         bench: ArenaBench = self.bench  # type: ignore[assignment]
-        self.bar: asyncio.Task | None = None
+        self.bar_url = ""
+        self.bar: set[asyncio.Task] = set()
         try:
             await self.play_all(bench)
         finally:
-            if self.bar is not None:
-                self.bar.cancel()
+            for task in self.bar:
+                task.cancel()
 
     async def play_all(self, bench: ArenaBench) -> None:
         if bench.join_pages:  # the waiting table's socket brings the first game
@@ -146,6 +146,8 @@ class Person(Client):
         else:
             game_id, ws, frame = await self.wait_for_game(), None, ""
         while game_id is not None and not bench.closing:
+            if ws is not None:  # the page's tongits:nextgame: the bar again, a while on
+                self.ask_bar(self.rng.uniform(*BAR_AFTER_GAME))
             self.table = await bench.table_for(game_id)
             self.table.join(self)
             self.first_board_at = None
@@ -200,8 +202,8 @@ class Person(Client):
             bench.pages_opened += 1
             return None, None, ""
         if bar := ARENA_BAR.search(body):
-            url, first, every = html.unescape(bar.group(1)), int(bar.group(2)), int(bar.group(3))
-            self.bar = asyncio.create_task(self.arena_bar(url, first, every))
+            self.bar_url = html.unescape(bar.group(1))
+            self.ask_bar(int(bar.group(2)))
         talk = 'id="chat-log"' in body
         while not bench.closing:
             ws = await self.open_waiting(found.group(1), talk)
@@ -263,15 +265,21 @@ class Person(Client):
             bench.stats.closes[ws.close_code or 1006] += 1
         return None, ""
 
-    async def arena_bar(self, url: str, first: int, every: int) -> None:
-        """The table's arena bar (its name, clock, rank and points), as its htmx asks."""
+    def ask_bar(self, delay: float) -> None:
+        """The table's arena bar (its name, clock, rank and points) asked for in ``delay``
+        seconds, as the page asks for it (static/js/table.js)."""
+        if self.bar_url:
+            task = asyncio.create_task(self.get_bar(delay))
+            self.bar.add(task)
+            task.add_done_callback(self.bar.discard)
+
+    async def get_bar(self, delay: float) -> None:
         bench: ArenaBench = self.bench  # type: ignore[assignment]
-        await asyncio.sleep(first)
-        while not bench.closing:
-            status, _headers, _body = await self.get(url, htmx=True)
+        await asyncio.sleep(delay)
+        if not bench.closing:
+            status, _headers, _body = await self.get(self.bar_url, htmx=True)
             key = f"arena bar {status}"
             bench.polls[key] = bench.polls.get(key, 0) + 1
-            await asyncio.sleep(every)
 
     def on_frame(self, text: str) -> None:
         if self.first_board_at is None:  # this frame is the game's first board

@@ -306,13 +306,11 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return response
 
 
-AT_TABLE_SECONDS = 15  # how often an arena's table asks for its line again
-
-
 def at_table(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The line an arena's table shows under its bar (issue 48): the tournament's name,
-    its time left, and the person's rank and points, asked for again every little while
-    (the standings are this worker's board, computed once a change, as the page's)."""
+    its time left (counted down by the page), and the person's rank and points, asked for
+    again a while after each of their games (the standings are this worker's board,
+    computed once a change, as the page's). Every 15 s it was a crowd's busiest request."""
     t = _visible(request, tournament_id)
     now = timezone.now()
     state = t.state(now)
@@ -322,10 +320,10 @@ def at_table(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "t": t,
         "state": state,
-        "clock_shown": _clock(max(0, math.ceil((t.ends_at - now).total_seconds()))),
+        "seconds_left": (left := max(0, math.ceil((t.ends_at - now).total_seconds()))),
+        "clock_shown": _clock(left),
         "own": own,
         "players": len(rows),
-        "poll_seconds": AT_TABLE_SECONDS,
     }
     return render(request, "games/tournaments/at_table.html", context)
 

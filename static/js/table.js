@@ -212,6 +212,32 @@
   }
   document.addEventListener("htmx:wsAfterMessage", goOnToNextGame);
 
+  // --- An arena's bar: its clock counts down here; the line is asked for again a while
+  // after each game comes (points and rank change as games end), each page at its own
+  // moment within a minute, so a round of a crowd's games ending asks for it spread out,
+  // and once when the clock reaches zero (games/tournaments/views.py: at_table). ---
+  function askForBar(low, high) {
+    window.setTimeout(function () {
+      var bar = document.getElementById("arena-bar");
+      if (bar && window.htmx) window.htmx.trigger(bar, "tongits:bar");
+    }, (low + (high - low) * Math.random()) * 1000);
+  }
+  document.addEventListener("tongits:nextgame", function () { askForBar(5, 60); });
+  var barShown = null, barSince = 0;
+  window.setInterval(function () {
+    var clock = document.querySelector("#arena-bar .arena-clock[data-seconds]");
+    if (!clock) return;
+    if (clock !== barShown) { barShown = clock; barSince = Date.now(); }
+    var left = Math.max(0, parseInt(clock.getAttribute("data-seconds"), 10) - Math.floor((Date.now() - barSince) / 1000));
+    var m = Math.floor(left / 60), h = Math.floor(m / 60), sec = left % 60;
+    var shown = (h ? h + ":" + (m % 60 < 10 ? "0" : "") + (m % 60) : m) + ":" + (sec < 10 ? "0" : "") + sec;
+    clock.textContent = (clock.getAttribute("data-says") || "@@").replace("@@", shown);
+    if (left === 0 && !clock.hasAttribute("data-asked")) {
+      clock.setAttribute("data-asked", "1");
+      askForBar(0.3, 5);
+    }
+  }, 1000);
+
   // A board part never goes back in time: a late answer (say, to a POST) for an older
   // seq than the one shown is dropped. Equal seqs swap (a reconnect's snapshot), and
   // so does every part of an arena's next game.
