@@ -73,6 +73,7 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     over = False  # the last board sent was of a finished game
     left: int | None = None  # the game this socket went on from
     waits: int | None = None  # a waiting table's tournament, until its first game comes
+    unseen = False  # no friend to tell of this person's games, as the socket opened
 
     async def __call__(self, scope, receive, send):
         try:
@@ -147,7 +148,10 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
             # Here, for their friends: online, or playing. Before the first frame, so the
             # page is counted once it shows the table.
             self.counted = True
-            await on_arrival(presence.connected)(self.user.pk)
+            status = await on_arrival(presence.connected)(self.user.pk)
+            # Nobody to tell of their games (no friend yet): going on to a game asks
+            # nothing more (a crowd's start is 999 of them); a friend made resets it.
+            self.unseen = status == presence.UNSEEN
             presence.keep_beating()  # so a crash of this worker heals
 
     def is_invited(self) -> bool:
@@ -298,7 +302,7 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         if snap is None or spectators.refusal_code(snap, self.user) is not None:
             await self.close(code=4403)  # never: the pairing seated this person there
             return
-        if self.counted:
+        if self.counted and not self.unseen:
             await in_db_thread(presence.recheck)(self.user.pk)  # playing again
         await self.send_board(snap, whole=True, next_game=True)
         await self.chat.start_empty()  # a new game's talk: none yet
@@ -311,6 +315,7 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     async def social_changed(self, event: dict) -> None:
         """The person's challenges or friend requests changed (games/social/services.py,
         on their tables' group): the page's news again, which no card is part of."""
+        self.unseen = False  # a friend made, perhaps: their games are told from now on
         await self.send_news(event.get("go"))
 
     async def send_news(self, go: int | None = None, *, challenges_only: bool = False) -> None:
