@@ -306,16 +306,19 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return response
 
 
+BAR_BOARD_SECONDS = 15.0
+
+
 def at_table(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The line an arena's table shows under its bar (issue 48): the tournament's name,
-    its time left (counted down by the page), and the person's rank and points, asked for
-    again a while after each of their games (the standings are this worker's board,
-    computed once a change, as the page's). Every 15 s it was a crowd's busiest request."""
-    t = _visible(request, tournament_id)
+    its time left (counted down by the page), the person's rank and points, asked for a
+    while after each of their games (from this worker's board, up to ``BAR_BOARD_SECONDS``
+    old: a board of 999 rows a second, in a round of games ending, held the workers up)."""
+    t = _visible(request, tournament_id, poll=True)
     now = timezone.now()
     state = t.state(now)
     entry, _current = _entry(request, t)
-    rows = board(t).rows
+    rows = board(t, seconds=BAR_BOARD_SECONDS).rows
     own = next((row for row, e in rows if entry is not None and e.pk == entry.pk), None)
     context = {
         "t": t,
