@@ -28,7 +28,7 @@ from games.play.live.db import in_db_thread, on_arrival
 from games.social.chat import live as chat
 from games.sockets.guard import whole
 from games.sockets.table import GameConsumer
-from games.tournaments import services as tournaments
+from games.tournaments.waiting import first_games, their_game
 
 NOT_DEALT = gettext_lazy("Your game has not been dealt yet: it comes to this table.")
 
@@ -46,7 +46,7 @@ class WaitingTableConsumer(GameConsumer):
         # The person's group before the database is asked: a pairing that commits in
         # between is either found below or heard as its event.
         await self.chat.join()
-        game_id, entered = await on_arrival(_their_game)(self.user.pk, tournament_id)
+        game_id, entered = await on_arrival(their_game)(self.user.pk, tournament_id)
         if not entered:  # not in its pool (never joined, paused, withdrew): the page says
             await self.leave()
             await self.close(code=4403)
@@ -80,29 +80,13 @@ class WaitingTableConsumer(GameConsumer):
             await self.go_on(game_id, after=None)
 
 
-def _their_game(user_id: int, tournament_id: int) -> tuple[int | None, bool]:
-    """(On a database thread.) The person's game of the tournament being played (None:
-    none), and whether they are in its pool at all. One query."""
-    from games.models import Game
-    from games.tournaments.models import Entry
-
-    row = (
-        Entry.objects.filter(tournament_id=tournament_id, user_id=user_id)
-        .values_list("state", "game_id", "game__status")
-        .first()
-    )
-    if row is None or row[0] != Entry.State.ACTIVE:
-        return None, False
-    return (row[1] if row[2] == Game.Status.PLAYING else None), True
-
-
 async def _first_games_lost(sockets: list) -> None:
     """At each socket check: a waiting table's socket whose person's game is being played
     goes on to it (its event was lost: Redis restarted, say)."""
     waiting = [s for s in sockets if getattr(s, "waits", None) and s.game_id is None]
     if not waiting:
         return
-    found = await in_db_thread(tournaments.first_games)([(s.user.pk, s.waits) for s in waiting])
+    found = await in_db_thread(first_games)([(s.user.pk, s.waits) for s in waiting])
     for socket in waiting:
         game_id = found.get((socket.user.pk, socket.waits))
         if game_id is not None:

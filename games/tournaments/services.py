@@ -8,7 +8,7 @@ server clock's tick (``tick``, through ``games.play.hooks``) and after the commi
 tournament game's last move (``game_finished``: one pairing queued for all the games that
 end before it begins).
 
-Size: ~600 lines, kept whole: every write of a tournament and the order of its locks
+Size: ~590 lines, kept whole: every write of a tournament and the order of its locks
 (the tournament's row, then its people's) are read together in one place."""
 
 from __future__ import annotations
@@ -321,20 +321,6 @@ def _send_on(tournament_id: int, waiting: list[Entry], tables, made: list[Game])
             if last.get(user_id) is not None:
                 event["after"] = last[user_id]
             telling.notify_group(telling.person_tables_group(user_id), event)
-
-
-def first_games(at: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
-    """For each (person, tournament) of ``at``, the person's game of it being played, if
-    any (a waiting table's socket whose event was lost, or that opened after the pairing,
-    goes on to it: games/sockets/arena.py). One query."""
-    if not at:
-        return {}
-    rows = Entry.objects.filter(
-        user_id__in={u for u, _ in at}, tournament_id__in={t for _, t in at},
-        state=Entry.State.ACTIVE, game__status=Game.Status.PLAYING,
-    ).values_list("user_id", "tournament_id", "game_id")  # fmt: skip
-    wanted = set(at)
-    return {(u, t): g for u, t, g in rows if (u, t) in wanted}
 
 
 def next_games(at: list[tuple[int, int]]) -> dict[tuple[int, int], int]:

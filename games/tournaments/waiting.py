@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from games.htmx import HtmxHttpRequest
+from games.models import Game
 from games.tournaments import views
 from games.tournaments.models import Entry
 
@@ -62,3 +63,28 @@ def waiting_table(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     }
     context["arena_wait"]["clock_shown"] = views._clock(context["arena_wait"]["seconds_left"])
     return render(request, "games/table.html", context)
+
+
+def their_game(user_id: int, tournament_id: int) -> tuple[int | None, bool]:
+    """(A waiting table's socket, on a database thread: games/sockets/arena.py.) The
+    person's game of the tournament being played (None: none), and whether they are in
+    its pool at all. One query."""
+    row = (
+        Entry.objects.filter(tournament_id=tournament_id, user_id=user_id)
+        .values_list("state", "game_id", "game__status")
+        .first()
+    )
+    if row is None or row[0] != Entry.State.ACTIVE:
+        return None, False
+    return (row[1] if row[2] == Game.Status.PLAYING else None), True
+
+
+def first_games(at: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """(On a database thread.) For each (person, tournament) of ``at``, the person's game
+    of it being played, if any. One query for all of a process's waiting sockets."""
+    rows = Entry.objects.filter(
+        user_id__in={u for u, _ in at}, tournament_id__in={t for _, t in at},
+        state=Entry.State.ACTIVE, game__status=Game.Status.PLAYING,
+    ).values_list("user_id", "tournament_id", "game_id")  # fmt: skip
+    wanted = set(at)
+    return {(u, t): g for u, t, g in rows if (u, t) in wanted}
