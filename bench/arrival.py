@@ -8,18 +8,25 @@ site's middleware, gzip included, as a browser asks, with CSRF checked), has the
 as a browser does:
 
 - **page**: the tournament's page, before joining;
-- **join**: Join posted from it with the page's CSRF token, and **page after joining**,
-  the page it sends them back to;
-- **poll, unchanged**: the page's live part asked with the version it was given, nothing
-  changed for its reader;
+- **join**: Join posted from it with the page's CSRF token, and **waiting table**, the
+  page it sends them to (the arena's table with no game yet, games/tournaments/waiting.py),
+  and **waiting socket**, that page's socket opened (channels' ``WebsocketCommunicator``
+  on the site's ASGI application, in this process) and asked for the table's talk, as the
+  page does;
+- **poll, unchanged**: the tournament page's live part asked with the version it was
+  given, nothing changed for its reader (a watcher: a person who joined waits at the
+  table, whose socket replaces the polls);
 - **poll, after others joined**: the same, after others have joined (what a watcher sees
   of a crowd arriving);
-- then the arena starts and pairs them: **table page** (each seat's), and **table start**
-  (the three table pages of a game, its three sockets opened to their first board,
-  channels' ``WebsocketCommunicator`` on the site's ASGI application, in this process).
+- then the arena starts and pairs them all (**pairing**, its CPU a table), and **table
+  start**: every table's three waiting sockets told of their game and gone on to it,
+  each to its person's first board (the process's CPU from the pairing's start until the
+  last first board, less the pairing's own, a table); then **table page** (each seat's,
+  as a page loaded at a game, the way without the socket) and **arena bar**, the line
+  of the tournament the table's page asks for again every little while.
 
-Each request's CPU is this thread's (``time.thread_time``), and a table's start the
-process's (``time.process_time``: the sockets' work runs on the database threads). It
+Each request's CPU is this thread's (``time.thread_time``), and the sockets' the
+process's (``time.process_time``: their work runs on the database threads). It
 prints, per kind, the median and the 90th centile in milliseconds and the queries of one
 such request, and the last line is one JSON object. A worker adds Daphne's own share
 (the HTTP parsing, the ASGI handler); ``python -m bench.live --arena`` measures the whole
@@ -50,19 +57,22 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 LIVE_URL = re.compile(r'id="tournament-live" hx-get="([^"]+)"')
 KINDS = (
     "page",
-    "page after joining",
     "join",
+    "waiting table",
+    "waiting socket",
     "poll, unchanged",
     "poll, after others joined",
-    "table page",
+    "pairing",
     "table start",
+    "table page",
+    "arena bar",
 )
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.arrival", description=__doc__.split("\n")[0])
     p.add_argument("--people", type=int, default=150, help="people who arrive (150)")
-    p.add_argument("--tables", type=int, default=10, help="tables started and measured (10)")
+    p.add_argument("--tables", type=int, default=10, help="tables whose pages are measured (10)")
     p.add_argument("--postgres", help="server to make the bench database on")
     p.add_argument("--profile", choices=KINDS, help="print cProfile's figures for this kind")
     opts = p.parse_args(argv)
@@ -210,7 +220,13 @@ def arrive(opts: argparse.Namespace, costs: Costs) -> tuple[int, list]:
             count=i == 5,
         )
         assert joined.status_code == 302, joined.status_code
-        back = costs.measure("page after joining", lambda c=client: c.get(page_url), count=i == 5)
+        table = costs.measure(
+            "waiting table", lambda c=client, u=joined.url: c.get(u), count=i == 5
+        )
+        assert table.status_code == 200 and "/ws/arena/" in text(table), table.status_code
+        # A watcher's poll (a person who joined waits at the table, whose socket replaces
+        # the polls): the tournament's page, not measured, then its live part.
+        back = client.get(page_url)
         live = LIVE_URL.search(text(back)).group(1).replace("&amp;", "&")
         for _ in range(3):  # the page's board may be a second old: its row comes in a poll
             first = htmx(client, live)
@@ -241,63 +257,96 @@ def arrive(opts: argparse.Namespace, costs: Costs) -> tuple[int, list]:
                     )
     client, url = watched[len(watched) // 2]
     costs.count_queries("poll, after others joined", lambda: htmx(client, url))
-    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now(), due_at=timezone.now())
-    games = services.pair(t.pk)
-    assert games, "nobody was paired"
-    return t.pk, [(g.pk, people) for g in games]
+    return t.pk, people
 
 
-async def start_tables(tables: list[tuple[int, list]], opts, costs: Costs) -> None:
+async def start_tables(tournament_id: int, people: list, opts, costs: Costs) -> None:
+    """Everyone's waiting table's socket opened, then the start: the pairing, and every
+    socket gone on to its person's first board."""
     from asgiref.sync import sync_to_async
     from channels.testing import WebsocketCommunicator
+    from django.utils import timezone
 
     from games.models import Seat
+    from games.tournaments import services
+    from games.tournaments.models import Tournament
     from tongits_site.asgi import application
 
-    people = tables[0][1] if tables else []
+    sockets = []
+    for _user_id, cookie in people:
+        headers = [
+            (b"cookie", cookie.encode()),
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+        ]
+
+        async def wait_at_table(h=headers):
+            ws = WebsocketCommunicator(application, f"/ws/arena/{tournament_id}/", headers=h)
+            connected, _ = await ws.connect(timeout=10)
+            assert connected
+            await ws.send_to(text_data=json.dumps({"chat_history": "1"}))
+            assert "chat-log" in await ws.receive_from(timeout=10)
+            return ws
+
+        sockets.append(await costs.measure_async("waiting socket", wait_at_table))
+
+    def pair() -> tuple[list, float]:
+        now = timezone.now()
+        Tournament.objects.filter(pk=tournament_id).update(starts_at=now, due_at=now)
+        cpu = time.thread_time()
+        games = services.pair(tournament_id)
+        return games, time.thread_time() - cpu
+
+    async def first_board(ws) -> None:
+        while 'id="next-game"' not in await ws.receive_from(timeout=60):
+            pass
+
+    profiling = costs.profile is not None and costs.profile_kind == "table start"
+    start = time.process_time()
+    if profiling:  # the event loop's part (the sockets' database work is on threads)
+        costs.profile.enable()
+    games, pairing_s = await sync_to_async(pair)()
+    assert len(games) == len(people) // 3, "not everyone was paired"
+    await asyncio.gather(*(first_board(ws) for ws in sockets))
+    if profiling:
+        costs.profile.disable()
+    total = time.process_time() - start
+    costs.ms["pairing"].append(pairing_s * 1000 / len(games))
+    costs.ms["table start"].append((total - pairing_s) * 1000 / len(games))
+    costs.statuses["table start"][f"{len(games)} tables"] += 1
+
+    # A table's page, as a person who loads it at their game has it (no socket, or a
+    # reload): each seat's, at the first tables.
     by_user = {user_id: (i, cookie) for i, (user_id, cookie) in enumerate(people)}
-
-    def seats(game_id: int) -> list[int]:
-        return list(
-            Seat.objects.filter(game_id=game_id, user__isnull=False)
-            .order_by("index")
-            .values_list("user_id", flat=True)
-        )
-
-    async def one_table(game_id: int, measure_pages: bool) -> None:
-        users = await sync_to_async(seats)(game_id)
-        for user_id in users:
+    for game in games[: opts.tables]:
+        seated = await sync_to_async(
+            lambda g=game: list(
+                Seat.objects.filter(game=g, user__isnull=False).values_list("user_id", flat=True)
+            )
+        )()
+        for user_id in seated:
             index, cookie = by_user[user_id]
             client = client_for(cookie, index)
             page = await sync_to_async(
-                lambda c=client: (
-                    costs.measure(
-                        "table page",
-                        lambda: c.get(f"/games/{game_id}/"),
-                        count="table page" not in costs.queries,
-                    )
-                    if measure_pages
-                    else c.get(f"/games/{game_id}/")
+                lambda c=client, g=game: costs.measure(
+                    "table page",
+                    lambda: c.get(f"/games/{g.pk}/"),
+                    count="table page" not in costs.queries,
                 )
             )()
             assert page.status_code == 200, page.status_code
-            headers = [
-                (b"cookie", cookie.encode()),
-                (b"origin", b"http://localhost"),
-                (b"host", b"localhost"),
-            ]
-            ws = WebsocketCommunicator(application, f"/ws/game/{game_id}/", headers=headers)
-            connected, _ = await ws.connect(timeout=10)
-            assert connected
-            await ws.receive_from(timeout=10)
-            opened.append(ws)
-
-    opened: list = []
-    ids = [game_id for game_id, _ in tables]
-    await one_table(ids[0], False)  # warms up the process
-    for game_id in ids[1 : opts.tables + 1]:
-        await costs.measure_async("table start", lambda g=game_id: one_table(g, True))
-    for ws in opened:
+            # The table's arena bar (its name, clock, rank and points), as its htmx asks.
+            bar = await sync_to_async(
+                lambda c=client: costs.measure(
+                    "arena bar",
+                    lambda: c.get(
+                        f"/tournaments/{tournament_id}/at-table/", HTTP_HX_REQUEST="true"
+                    ),
+                    count="arena bar" not in costs.queries,
+                )
+            )()
+            assert bar.status_code == 200, bar.status_code
+    for ws in sockets:
         await ws.disconnect()
 
 
@@ -313,8 +362,8 @@ def main(argv: list[str] | None = None) -> int:
         setup_django(env)
         ready = True
         costs = Costs(opts.profile)
-        _t, tables = arrive(opts, costs)
-        asyncio.run(start_tables(tables, opts, costs))
+        tournament_id, people = arrive(opts, costs)
+        asyncio.run(start_tables(tournament_id, people, opts, costs))
         report = costs.report()
         for kind, row in report.items():
             print(

@@ -3,7 +3,11 @@ the outside (bench/live.py starts the workers and the database; bench/live_arena
 the run; here are its people and the arena's own pieces).
 
 ``--people N`` (999) accounts enter one rated arena before it starts and open its page, as
-a browser does. When it starts, the workers' server clocks pair them all (three at a
+a browser does (with ``--join-pages`` each joins from the page, which sends them to the
+arena's waiting table: they load it, open its socket and wait there, and the first game
+comes over that socket, games/sockets/arena.py; the table's arena bar is asked for a
+second after the page's load and 5 to 60 s after each game comes, as the page asks).
+When it starts, the workers' server clocks pair them all (three at a
 time, in one pairing); each person's page learns of their table from its live part
 (polled as the page says, every 10 s before the start and 2 s while waiting to be paired,
 from a random moment, as htmx does, and once more 0.3 to 2.3 s after the start), loads
@@ -27,6 +31,9 @@ does. The run measures, from the start:
 
 ``--profile-pairing`` instead profiles one pairing of ``--people`` waiting people in this
 process (cProfile, the standard library's) and prints where its time goes.
+
+Size: ~540 lines: a person of the arena's whole way (the tournament's page, the waiting
+table and its socket, the polls, each table) and the arena's own figures, read together.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import asyncio
 import cProfile
 import html
 import io
+import json
 import os
 import pstats
 import random
@@ -43,7 +51,8 @@ import re
 import time
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench.live_clients import Bench, Client, Table
 from bench.live_pages import Browser, join_through_the_page
@@ -55,6 +64,10 @@ LIVE_URL = re.compile(r'id="tournament-live" hx-get="([^"]+)"')
 TABLE_URL = re.compile(r"/games/(\d+)/")
 NEXT_GAME = re.compile(r'<div id="next-game" hidden data-game="(\d+)"')
 NEXT_WAIT = 40.0  # seconds at a finished table before going back (bots fill in after 20)
+WAITING_SOCKET = re.compile(r'ws-connect="(/ws/arena/\d+/)"')
+ARENA_BAR = re.compile(r'id="arena-bar"[^>]*hx-get="([^"]+)" hx-trigger="load delay:(\d+)s"')
+BAR_AFTER_GAME = (5.0, 60.0)  # the bar asked for again this long after a game comes (table.js)
+WAITING_RELOAD = (20.0, 30.0)  # a waiting table whose socket is down loads again (table.js)
 PAIRING_LINE = re.compile(r"Tournament \d+: (\d+) games made \(([\d.]+) ms CPU a game\)")
 
 
@@ -119,9 +132,22 @@ class Person(Client):
 
     async def play(self) -> None:
         bench: ArenaBench = self.bench  # type: ignore[assignment]
-        game_id = await self.wait_for_game()
-        ws, frame = None, ""
+        self.bar_url = ""
+        self.bar: set[asyncio.Task] = set()
+        try:
+            await self.play_all(bench)
+        finally:
+            for task in self.bar:
+                task.cancel()
+
+    async def play_all(self, bench: ArenaBench) -> None:
+        if bench.join_pages:  # the waiting table's socket brings the first game
+            game_id, ws, frame = await self.arrive()
+        else:
+            game_id, ws, frame = await self.wait_for_game(), None, ""
         while game_id is not None and not bench.closing:
+            if ws is not None:  # the page's tongits:nextgame: the bar again, a while on
+                self.ask_bar(self.rng.uniform(*BAR_AFTER_GAME))
             self.table = await bench.table_for(game_id)
             self.table.join(self)
             self.first_board_at = None
@@ -156,6 +182,104 @@ class Person(Client):
             return None, ""
         await ws.close()
         return None, ""
+
+    async def arrive(self) -> tuple[int | None, Any, str]:
+        """Join from the tournament's page, which sends the person to the arena's waiting
+        table: its page, its socket opened (and asked for the table's talk, as the page
+        does at every open), and the first game awaited on it. Without the socket (its
+        handshake failed, or it closed), the page is loaded again after a while, as
+        static/js/table.js does, and sends its person to their table once paired."""
+        bench: ArenaBench = self.bench  # type: ignore[assignment]
+        self.joined = True
+        page = f"/tournaments/{bench.tournament_id}/"
+        status, body = await join_through_the_page(self, page)
+        found = WAITING_SOCKET.search(body) if status == 200 else None
+        counted = False
+        if found is None:
+            bench.polls[f"waiting table {status}"] = (
+                bench.polls.get(f"waiting table {status}", 0) + 1
+            )
+            bench.pages_opened += 1
+            return None, None, ""
+        if bar := ARENA_BAR.search(body):
+            self.bar_url = html.unescape(bar.group(1))
+            self.ask_bar(int(bar.group(2)))
+        talk = 'id="chat-log"' in body
+        while not bench.closing:
+            ws = await self.open_waiting(found.group(1), talk)
+            if not counted:
+                counted = True
+                bench.pages_opened += 1
+            if ws is not None:
+                game_id, frame = await self.first_game_on(ws)
+                if game_id is not None:
+                    return game_id, ws, frame
+            await asyncio.sleep(self.rng.uniform(*WAITING_RELOAD))
+            status, headers, body = await self.get(f"{page}table/")
+            bench.polls[f"waiting table again {status}"] = (
+                bench.polls.get(f"waiting table again {status}", 0) + 1
+            )
+            went = TABLE_URL.search(headers.get("location", "")) if status == 302 else None
+            if went is not None:
+                return int(went.group(1)), None, ""
+            if status != 200:
+                return None, None, ""
+        return None, None, ""
+
+    async def open_waiting(self, path: str, talk: bool):
+        bench: ArenaBench = self.bench  # type: ignore[assignment]
+        worker = bench.workers.next_alive()  # not one game's: routed as pages are
+        stats = bench.stats
+        try:
+            ws = await connect(
+                f"ws://127.0.0.1:{worker.port}{path}", origin=f"http://127.0.0.1:{worker.port}",
+                additional_headers={"Cookie": self.socket_cookie()},
+                open_timeout=bench.open_timeout, max_size=None,
+            )  # fmt: skip
+        except TimeoutError:
+            stats.handshakes["timed_out"] += 1
+            return None
+        except (OSError, InvalidHandshake) as e:
+            stats.handshakes["failed"] += 1
+            stats.note(f"handshake failed: {type(e).__name__}: {e}")
+            return None
+        stats.handshakes["accepted"] += 1
+        self.url = f"http://127.0.0.1:{worker.port}/games/0/"
+        if talk:
+            await ws.send(json.dumps({"chat_history": "1"}))
+        return ws
+
+    async def first_game_on(self, ws) -> tuple[int | None, str]:
+        """The waiting table's socket until its frame naming the first game."""
+        bench: ArenaBench = self.bench  # type: ignore[assignment]
+        try:
+            while not bench.closing:
+                text = await ws.recv()
+                text = text if isinstance(text, str) else text.decode()
+                if found := NEXT_GAME.search(text):
+                    bench.polls["first game over the socket"] = (
+                        bench.polls.get("first game over the socket", 0) + 1
+                    )
+                    return int(found.group(1)), text
+        except ConnectionClosed:
+            bench.stats.closes[ws.close_code or 1006] += 1
+        return None, ""
+
+    def ask_bar(self, delay: float) -> None:
+        """The table's arena bar (its name, clock, rank and points) asked for in ``delay``
+        seconds, as the page asks for it (static/js/table.js)."""
+        if self.bar_url:
+            task = asyncio.create_task(self.get_bar(delay))
+            self.bar.add(task)
+            task.add_done_callback(self.bar.discard)
+
+    async def get_bar(self, delay: float) -> None:
+        bench: ArenaBench = self.bench  # type: ignore[assignment]
+        await asyncio.sleep(delay)
+        if not bench.closing:
+            status, _headers, _body = await self.get(self.bar_url, htmx=True)
+            key = f"arena bar {status}"
+            bench.polls[key] = bench.polls.get(key, 0) + 1
 
     def on_frame(self, text: str) -> None:
         if self.first_board_at is None:  # this frame is the game's first board

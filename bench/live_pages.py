@@ -10,7 +10,8 @@ HTTP of a browser (its cookies, the CSRF token a page gives, htmx's headers), an
   opens its socket. Before that the bench made the next table itself, outside the workers.
 - ``--arena --join-pages`` (the arena): nobody is entered beforehand; each person loads
   the tournament's page, posts Join from it with its CSRF token, loads the page it is sent
-  back to, then polls its live part as the page asks (bench/live_arena.py).
+  to (the arena's waiting table), opens that page's socket and waits on it for the first
+  game, as the page does (bench/live_arena.py).
 
 Every person comes from an address of their own, as a proxy in front says
 (``X-Forwarded-For``, ``TONGITS_TRUSTED_PROXIES=1``): a rated arena never seats together
@@ -208,8 +209,8 @@ AgainTable.client_class = AgainClient
 
 async def join_through_the_page(person: Client, page: str) -> tuple[int, str]:
     """The tournament's page, Join posted from it with its CSRF token, and the page it
-    sends the person back to: (its status, its body). ``person``: an arena's
-    (bench/live_arena.py), with a ``browser``."""
+    sends the person to (the arena's waiting table, games/tournaments/waiting.py): (its
+    status, its body). ``person``: an arena's (bench/live_arena.py), with a ``browser``."""
     bench = person.bench
     browser: Browser = person.browser  # type: ignore[attr-defined]
     port = bench.workers.next_alive().port
@@ -226,5 +227,6 @@ async def join_through_the_page(person: Client, page: str) -> tuple[int, str]:
     if status != 302:
         return status, ""
     port = bench.workers.next_alive().port
+    to = headers.get("location", page)
     async with bench.page_slots:
-        return (await browser.request(port, "GET", page))[::2]
+        return (await browser.request(port, "GET", to))[::2]

@@ -30,7 +30,9 @@ def test_every_socket_that_takes_frames_counts_them_against_the_budget():
         if c is not None and issubclass(c, AsyncWebsocketConsumer) and c is not WebsocketDenier
     ]
 
-    assert len(taking) == 2  # the table's and the lobby's (the denier refuses handshakes)
+    # The table's, the arena's waiting table's (a table's until its first game) and the
+    # lobby's (the denier refuses handshakes).
+    assert len(taking) == 3
     assert all(issubclass(c, GuardedSocket) for c in taking)
 
 

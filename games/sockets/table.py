@@ -72,6 +72,8 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     ended = False  # and told that their game ended
     over = False  # the last board sent was of a finished game
     left: int | None = None  # the game this socket went on from
+    waits: int | None = None  # a waiting table's tournament, until its first game comes
+    unseen = False  # no friend to tell of this person's games, as the socket opened
 
     async def __call__(self, scope, receive, send):
         try:
@@ -98,6 +100,30 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id: int = self.scope["url_route"]["kwargs"]["game_id"]
+        await self.begin()
+        # Join before loading, so no move falls between the load and the first event.
+        # Anyone may watch a public table or a game of bots, logged in or not.
+        self.group = game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        snap = await snapshots.current(self.game_id, on_arrival)
+        code = spectators.refusal_code(snap, self.user)
+        if code not in (None, spectators.NOT_FOUND) and await on_arrival(self.is_invited)():
+            # A private tournament's game, watched by someone who may see the tournament.
+            self.invited = self.game_id
+            code = None
+        if code is not None:
+            await self.leave()
+            await self.close(code=code)
+            return
+        if self.user.is_authenticated:
+            await self.chat.join()  # the blocks and mutes they make meanwhile
+        await self.count_present()
+        watch.add(self)
+        await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
+
+    async def begin(self) -> None:
+        """What every table socket sets up first: its person, its language, its state,
+        the handshake accepted and bound to its session."""
         # The user itself, not channels' lazy stand-in for it: every frame asks who it is.
         user = self.scope["user"]
         self.user = getattr(user, "_wrapped", user) if user.is_authenticated else user
@@ -116,30 +142,17 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         # while a 44xx close after accepting stops it.
         await self.accept()
         await self.bind_session()  # closed when its session ends (accounts/sockets.py)
-        # Join before loading, so no move falls between the load and the first event.
-        # Anyone may watch a public table or a game of bots, logged in or not.
-        self.group = game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        snap = await snapshots.current(self.game_id, on_arrival)
-        code = spectators.refusal_code(snap, self.user)
-        if code not in (None, spectators.NOT_FOUND) and await on_arrival(self.is_invited)():
-            # A private tournament's game, watched by someone who may see the tournament.
-            self.invited = self.game_id
-            code = None
-        if code is not None:
-            await self.leave()
-            await self.close(code=code)
-            return
-        if self.user.is_authenticated:
-            await self.chat.join()  # the blocks and mutes they make meanwhile
+
+    async def count_present(self) -> None:
         if self.user.is_authenticated and settings.TONGITS_SOCKET_PRESENCE:
             # Here, for their friends: online, or playing. Before the first frame, so the
             # page is counted once it shows the table.
             self.counted = True
-            await on_arrival(presence.connected)(self.user.pk)
+            status = await on_arrival(presence.connected)(self.user.pk)
+            # Nobody to tell of their games (no friend yet): going on to a game asks
+            # nothing more (a crowd's start is 999 of them); a friend made resets it.
+            self.unseen = status == presence.UNSEEN
             presence.keep_beating()  # so a crash of this worker heals
-        watch.add(self)
-        await self.send_board(snap, whole=True)  # every (re)connect heals whatever was missed
 
     def is_invited(self) -> bool:
         """(On a database thread: reading the session may query.)"""
@@ -153,12 +166,12 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
 
     async def leave(self) -> None:
         watch.forget(self)
-        if not self.group:
-            return
         group, self.group = self.group, ""
+        self.waits = None
         try:
-            await self.chat.leave()
-            await self.channel_layer.group_discard(group, self.channel_name)
+            await self.chat.leave()  # (a waiting table's socket has only this group)
+            if group:
+                await self.channel_layer.group_discard(group, self.channel_name)
         except LAYER_DOWN as e:
             # The group's entry expires by itself (the layer's group_expiry).
             log.warning("Could not leave %s: channel layer: %s", group, e)
@@ -269,12 +282,16 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         there, led by the new game's number for the page; nothing if it is at another
         game by now."""
         async with self.lock:  # the event and the check (below) may both bring it
-            if after != self.game_id or game_id == self.game_id or not self.group:
+            if after != self.game_id or game_id == self.game_id:
+                return
+            if not (self.group or self.waits):  # closed, or closing
                 return
             group = game_group(game_id)
             await self.channel_layer.group_add(group, self.channel_name)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.group:  # (a waiting table's socket is at no game yet)
+                await self.channel_layer.group_discard(self.group, self.channel_name)
             watch.forget(self)
+            self.waits = None
             self.left = self.game_id  # its news still on the way is not this socket's
             self.game_id, self.group = game_id, group
             self.rev = self.seq = -1
@@ -285,7 +302,7 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         if snap is None or spectators.refusal_code(snap, self.user) is not None:
             await self.close(code=4403)  # never: the pairing seated this person there
             return
-        if self.counted:
+        if self.counted and not self.unseen:
             await in_db_thread(presence.recheck)(self.user.pk)  # playing again
         await self.send_board(snap, whole=True, next_game=True)
         await self.chat.start_empty()  # a new game's talk: none yet
@@ -298,6 +315,7 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     async def social_changed(self, event: dict) -> None:
         """The person's challenges or friend requests changed (games/social/services.py,
         on their tables' group): the page's news again, which no card is part of."""
+        self.unseen = False  # a friend made, perhaps: their games are told from now on
         await self.send_news(event.get("go"))
 
     async def send_news(self, go: int | None = None, *, challenges_only: bool = False) -> None:

@@ -36,6 +36,20 @@ BUILDERS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "moves-tail": moves_tail,
 }
 
+# Each part as an empty place of its id (an arena's waiting table, before its first game:
+# games/tournaments/waiting.py), for the first board's parts to take (hx-swap-oob).
+EMPTY: dict[str, str] = {
+    "result": '<section id="table-result" class="result" hidden></section>',
+    "status": '<div id="table-status" class="turn-bar"></div>',
+    "live": '<div id="table-live" class="visually-hidden" aria-live="polite"></div>',
+    "seats": '<ul id="seats" class="seats" role="list"></ul>',
+    "melds": '<div id="table-melds" class="felt-part"></div>',
+    "hand": '<div id="my-hand" class="my-hand"></div>',
+    "piles": '<div id="table-piles" class="felt-part"></div>',
+    "moves-head": '<ol id="moves-head" class="move-lines"></ol>',
+    "moves-tail": '<ol id="moves-tail" class="move-lines"></ol>',
+}
+
 
 def forget() -> None:
     """Drop the panels and melds made so far (tests, and a change of templates)."""

@@ -61,7 +61,10 @@ def _example_card(code: str) -> SafeString:
 @register.simple_tag(takes_context=True)
 def board_part(context, part: str) -> SafeString:
     """One of the board's parts made in Python (games/table/board_html.py), from the page's
-    context: the same HTML the socket sends."""
+    context: the same HTML the socket sends. An arena's waiting table has no game yet:
+    each part is an empty place of its id, which the first game's board fills."""
+    if context.get("arena_wait"):
+        return SafeString(board_html.EMPTY[part])
     return SafeString(board_html.BUILDERS[part](context) or "")
 
 

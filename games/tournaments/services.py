@@ -8,7 +8,7 @@ server clock's tick (``tick``, through ``games.play.hooks``) and after the commi
 tournament game's last move (``game_finished``: one pairing queued for all the games that
 end before it begins).
 
-Size: ~560 lines, kept whole: every write of a tournament and the order of its locks
+Size: ~590 lines, kept whole: every write of a tournament and the order of its locks
 (the tournament's row, then its people's) are read together in one place."""
 
 from __future__ import annotations
@@ -309,14 +309,17 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
 
 def _send_on(tournament_id: int, waiting: list[Entry], tables, made: list[Game]) -> None:
     """After the commit, tell each seated person's table sockets of their new game: a
-    socket still at the person's last game of this tournament goes on to the new one
-    (games/sockets/table.py), with no page to load and no socket to open between games."""
+    socket still at the person's last game of this tournament goes on to the new one, and
+    so does the waiting table's socket of this tournament (games/sockets/arena.py), where
+    a person who joined waits for their first game. No page to load and no socket to open,
+    at the start as between games (a crowd's start: 999 table pages and handshakes in the
+    same seconds before)."""
     last = {e.user_id: e.game_id for e in waiting}
     for table, game in zip(tables, made, strict=True):
         for user_id in table.people:
-            if last.get(user_id) is None:
-                continue  # a first game: its page sends them there (a crowd's start: all)
-            event = {"type": "arena.next", "after": last[user_id], "game": game.pk}
+            event = {"type": "arena.next", "tournament": tournament_id, "game": game.pk}
+            if last.get(user_id) is not None:
+                event["after"] = last[user_id]
             telling.notify_group(telling.person_tables_group(user_id), event)
 
 

@@ -130,14 +130,15 @@ _computing: dict[int, threading.Lock] = {}
 _guard = threading.Lock()
 
 
-def board(t: Tournament) -> Board:
+def board(t: Tournament, seconds: float | None = None) -> Board:
     """The tournament's board at its revision ``t.rev``, computed once a change in this
-    worker. A board computed less than ``TONGITS_STANDINGS_SECONDS`` ago is still shown:
-    in a crowd games end several times a second, and their changes are shown together."""
+    worker. A board computed less than ``TONGITS_STANDINGS_SECONDS`` ago (``seconds``, if
+    given) is still shown: in a crowd games end several times a second, and their changes
+    are shown together."""
     # Its creation time too: a database made again (tests) numbers tournaments from 1 again.
     key = (t.pk, t.created_at)
     held = _boards.get(key)
-    if held is not None and _fresh(held, t):
+    if held is not None and _fresh(held, t, seconds):
         return held
     with _guard:
         lock = _computing.setdefault(t.pk, threading.Lock())
@@ -187,9 +188,10 @@ def forget(tournament_id: int) -> None:
         _boards.pop(key, None)
 
 
-def _fresh(held: Board, t: Tournament) -> bool:
+def _fresh(held: Board, t: Tournament, seconds: float | None = None) -> bool:
     if held.rev >= t.rev:
         return True
     if t.finished_at is not None:
         return False  # the podium is shown at once
-    return time.monotonic() - held.made < settings.TONGITS_STANDINGS_SECONDS
+    kept = settings.TONGITS_STANDINGS_SECONDS if seconds is None else seconds
+    return time.monotonic() - held.made < kept

@@ -306,26 +306,27 @@ def live(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     return response
 
 
-AT_TABLE_SECONDS = 15  # how often an arena's table asks for its line again
+BAR_BOARD_SECONDS = 15.0
 
 
 def at_table(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The line an arena's table shows under its bar (issue 48): the tournament's name,
-    its time left, and the person's rank and points, asked for again every little while
-    (the standings are this worker's board, computed once a change, as the page's)."""
-    t = _visible(request, tournament_id)
+    its time left (counted down by the page), the person's rank and points, asked for a
+    while after each of their games (from this worker's board, up to ``BAR_BOARD_SECONDS``
+    old: a board of 999 rows a second, in a round of games ending, held the workers up)."""
+    t = _visible(request, tournament_id, poll=True)
     now = timezone.now()
     state = t.state(now)
     entry, _current = _entry(request, t)
-    rows = board(t).rows
+    rows = board(t, seconds=BAR_BOARD_SECONDS).rows
     own = next((row for row, e in rows if entry is not None and e.pk == entry.pk), None)
     context = {
         "t": t,
         "state": state,
-        "clock_shown": _clock(max(0, math.ceil((t.ends_at - now).total_seconds()))),
+        "seconds_left": (left := max(0, math.ceil((t.ends_at - now).total_seconds()))),
+        "clock_shown": _clock(left),
         "own": own,
         "players": len(rows),
-        "poll_seconds": AT_TABLE_SECONDS,
     }
     return render(request, "games/tournaments/at_table.html", context)
 
@@ -342,12 +343,12 @@ def _act(request: HtmxHttpRequest, tournament_id: int, action, done) -> HttpResp
         messages.error(request, str(e.message))
     else:
         messages.success(request, done(entry) if callable(done) else done)
-        if action is not services.join:
-            forget(tournament_id)  # the page they go back to shows their change at once
-        # A join leaves this worker's board be: their entry's buttons and words are their
-        # own (read fresh), their row comes with the next board (TONGITS_STANDINGS_SECONDS).
-        # In a crowd joining, each join made the page it sends its person back to compute
-        # and render every entrant's standing again, a cost that grew with the crowd.
+        if action is services.join:
+            # To the waiting table (games/tournaments/waiting.py), whose socket brings the
+            # game. The worker's board is left be: their row comes with the next board
+            # (TONGITS_STANDINGS_SECONDS); a crowd's joins made it computed again each.
+            return redirect(reverse("tournament_table", args=[tournament_id]))
+        forget(tournament_id)  # the page they go back to shows their change at once
     url = reverse("tournament", args=[tournament_id])
     return redirect(f"{url}?invite={token}" if token else url)
 

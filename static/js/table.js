@@ -6,12 +6,14 @@
 
   // --- The socket opened early by static/js/socket.js: the ws extension takes it. ---
   // A reconnect goes to the game the page shows now: an arena's next game comes over the
-  // socket (below), while the ws extension keeps the address the page was loaded with.
+  // socket (below), while the ws extension keeps the address the page was loaded with
+  // (an arena's waiting table's, /ws/arena/<id>/, until its first game came).
   if (window.htmx) {
     var makeSocket = htmx.createWebSocket;
     htmx.createWebSocket = function (url) {
       var shown = document.querySelector("[ws-connect][data-game]");
-      if (shown) url = url.replace(/\/ws\/game\/\d+\//, "/ws/game/" + shown.getAttribute("data-game") + "/");
+      var game = shown && shown.getAttribute("data-game");
+      if (game) url = url.replace(/\/ws\/(game|arena)\/\d+\//, "/ws/game/" + game + "/");
       var early = window.tongitsEarlySocket && window.tongitsEarlySocket.take(url);
       if (early) return early;
       if (makeSocket) return makeSocket(url);
@@ -209,6 +211,32 @@
     document.dispatchEvent(new CustomEvent("tongits:nextgame", { detail: { game: game } }));
   }
   document.addEventListener("htmx:wsAfterMessage", goOnToNextGame);
+
+  // --- An arena's bar: its clock counts down here; the line is asked for again a while
+  // after each game comes (points and rank change as games end), each page at its own
+  // moment within a minute, so a round of a crowd's games ending asks for it spread out,
+  // and once when the clock reaches zero (games/tournaments/views.py: at_table). ---
+  function askForBar(low, high) {
+    window.setTimeout(function () {
+      var bar = document.getElementById("arena-bar");
+      if (bar && window.htmx) window.htmx.trigger(bar, "tongits:bar");
+    }, (low + (high - low) * Math.random()) * 1000);
+  }
+  document.addEventListener("tongits:nextgame", function () { askForBar(5, 60); });
+  var barShown = null, barSince = 0;
+  window.setInterval(function () {
+    var clock = document.querySelector("#arena-bar .arena-clock[data-seconds]");
+    if (!clock) return;
+    if (clock !== barShown) { barShown = clock; barSince = Date.now(); }
+    var left = Math.max(0, parseInt(clock.getAttribute("data-seconds"), 10) - Math.floor((Date.now() - barSince) / 1000));
+    var m = Math.floor(left / 60), h = Math.floor(m / 60), sec = left % 60;
+    var shown = (h ? h + ":" + (m % 60 < 10 ? "0" : "") + (m % 60) : m) + ":" + (sec < 10 ? "0" : "") + sec;
+    clock.textContent = (clock.getAttribute("data-says") || "@@").replace("@@", shown);
+    if (left === 0 && !clock.hasAttribute("data-asked")) {
+      clock.setAttribute("data-asked", "1");
+      askForBar(0.3, 5);
+    }
+  }, 1000);
 
   // A board part never goes back in time: a late answer (say, to a POST) for an older
   // seq than the one shown is dropped. Equal seqs swap (a reconnect's snapshot), and
@@ -449,6 +477,19 @@
     if (state === "offline") say(reconnecting ? "reconnecting" : "connected");
   });
   say(navigator.onLine === false ? "offline" : "connecting"); // the buttons wait for the socket
+
+  // An arena's waiting table (no game yet) whose socket stays down loads itself again,
+  // each page after its own while: the page sends its person to their table if their
+  // game was dealt meanwhile (games/tournaments/waiting.py), or opens a fresh socket.
+  var downSince = 0;
+  var downFor = 20000 + 10000 * Math.random();
+  window.setInterval(function () {
+    var section = document.querySelector("[ws-connect][data-arena-wait]");
+    if (!section || section.getAttribute("data-game")) return;
+    if (connected()) { downSince = 0; return; }
+    if (!downSince) downSince = Date.now();
+    else if (Date.now() - downSince > downFor) window.location.reload();
+  }, 5000);
   if (socketShown) {
     socketShown.addEventListener("click", function (event) {
       // The socket retries by itself; this is for the impatient: a fresh page and socket.

@@ -1,8 +1,9 @@
 """A short arena in three browsers: a person makes a private two-minute tournament, two
-friends come by its invite link; two join, and after 20 s a bot fills their third seat
-and their pages send them to their table; the third joins late, pauses and withdraws; the game's
-end reaches every tournament page live (no reload), and when the arena's clock ends the
-podium stands. Screenshots at 360x740 and 1280x800 in artifacts/."""
+friends come by its invite link; two join and wait at the arena's waiting table, and after
+20 s a bot fills their third seat and the game comes over its socket; the third joins
+late, pauses and withdraws; the game's end reaches every tournament page live (no
+reload), and when the arena's clock ends the podium stands. Screenshots at 360x740 and
+1280x800 in artifacts/."""
 
 from __future__ import annotations
 
@@ -57,18 +58,22 @@ def test_a_short_arena_with_a_bot_filled_seat_to_its_podium(browser, server, man
 
     for page in (ben, cy):
         page.goto(invite)
-    # Ann and Ben join; after 20 s with nobody else waiting, a bot takes the third seat
-    # and their pages send them to their table.
+    # Ann and Ben join: Join leads to the arena's waiting table, whose socket is open
+    # (issue 52); after 20 s with nobody else waiting, a bot takes the third seat and the
+    # game comes to that table over its socket, which takes the game's address.
     for page in (ann, ben):
         page.get_by_role("button", name="Join").click()
-        page.get_by_role("button", name="Pause").wait_for()
+        page.wait_for_url(re.compile(rf"/tournaments/{t}/table/$"))
+        page.locator("#connection[data-state=connected]").wait_for()
     for page in (ann, ben):
         page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=40_000)
     game = int(re.search(r"/games/(\d+)/$", ann.url).group(1))
     assert ben.url == ann.url
     assert "Easy bot" in ann.locator("#seats").inner_text()
-    # Cy joins late and pauses at once: she is out of the pool.
+    # Cy joins late, goes back to the tournament's page and pauses: out of the pool.
     cy.get_by_role("button", name="Join").click()
+    cy.wait_for_url(re.compile(rf"/tournaments/{t}/table/$"))
+    cy.goto(f"{server}/tournaments/{t}/")
     cy.get_by_role("button", name="Pause").click()
     cy.get_by_role("button", name="Come back").wait_for()
     assert "(paused)" in cy.locator(".tournament-standings").inner_text()

@@ -83,6 +83,9 @@ class TableChat:
         """The talk so far: the page asks for it each time its socket opens
         (static/js/chat.js), so a reconnect heals what it missed; the connect itself
         costs nothing more than before."""
+        if self.socket.game_id is None:  # a waiting table's socket, at no game yet
+            await self.start_empty()
+            return
         events, muted = await on_arrival(_start)(
             self.socket.game_id, self.user_id, self.watchers_too
         )
