@@ -65,6 +65,7 @@ def test_a_short_arena_with_a_bot_filled_seat_to_its_podium(browser, server, man
         page.get_by_role("button", name="Join").click()
         page.wait_for_url(re.compile(rf"/tournaments/{t}/table/$"))
         page.locator("#connection[data-state=connected]").wait_for()
+    ann.screenshot(path=ARTIFACTS / "arena-waiting-table-1280x800.png")
     for page in (ann, ben):
         page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=40_000)
     game = int(re.search(r"/games/(\d+)/$", ann.url).group(1))
@@ -73,6 +74,10 @@ def test_a_short_arena_with_a_bot_filled_seat_to_its_podium(browser, server, man
     # Cy joins late, goes back to the tournament's page and pauses: out of the pool.
     cy.get_by_role("button", name="Join").click()
     cy.wait_for_url(re.compile(rf"/tournaments/{t}/table/$"))
+    cy.set_viewport_size({"width": 360, "height": 740})
+    cy.locator("#connection[data-state=connected]").wait_for()
+    cy.screenshot(path=ARTIFACTS / "arena-waiting-table-360x740.png")
+    cy.set_viewport_size({"width": 1280, "height": 800})
     cy.goto(f"{server}/tournaments/{t}/")
     cy.get_by_role("button", name="Pause").click()
     cy.get_by_role("button", name="Come back").wait_for()
