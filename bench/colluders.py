@@ -13,7 +13,9 @@ every pair and neighbour: its hand fits a thrown card more often than chance), h
 (keeps its melds in hand and lays off nothing until the stock runs low), fighter and
 folder (always fight, always fold a Draw call), caller and shy (call Draw whenever it may,
 never). Honest pairs also sit as friends who always play together, and as a very strong
-player beside a very weak one.
+player beside a very weak one. Beside them, ``BEGINNERS``: ``stock-only`` plays as greedy
+but never takes the discard (many casual rummy players only ever draw from the stock),
+kept out of ``HONEST`` so that the honest figures' draws stay those of their commands.
 
 Colluding kinds (``KINDS``): a colluding seat sees its partner's hand, as two people on
 the phone would, and plays for the pair in some of its decisions:
@@ -58,7 +60,7 @@ from games.bots.greedy import TUNED, choose_read, discard_score, tongits_step
 from games.bots.knowledge import Reading, near_meld_outs
 from games.engine.cards import FULL_DECK, cards_of
 from games.engine.melds import deadwood, layoff_options, take_options
-from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, Move
+from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, SECRET, TAKE, Move
 from games.engine.rules import legal_moves
 from games.engine.scoring import hand_points
 from games.engine.state import GameState, Phase
@@ -72,6 +74,9 @@ HONEST = (
     "greedy", "easy", "noisy", "careless", "collector", "hoarder", "fighter", "folder",
     "caller", "shy",
 )  # fmt: skip
+# Honest styles measured on request (``bench.fairplay_takes``, ``bench.fairplay_edges
+# --stock-only``), not drawn by the benches that draw from HONEST.
+BEGINNERS = ("stock-only",)
 # The first four are the styles of the detector's first measurements; bases that a
 # colluding seat of a mixed kind is drawn from.
 MIXED_BASES = ("greedy", "easy", "noisy", "careless")
@@ -197,10 +202,15 @@ def _shy(state, seat, rng, r, move):
     return Move(DRAW, seat) if move.type == CALL else move
 
 
+def _stock_only(state, seat, rng, r, move):
+    """Greedy, but draws from the stock where greedy would take the discard (R3)."""
+    return Move(DRAW, seat) if move.type == TAKE else move
+
+
 _STYLES = {
     "noisy": _noisy, "careless": _careless, "collector": _collector, "hoarder": _hoarder,
     "fighter": _answer_always(FIGHT), "folder": _answer_always(FOLD), "caller": _caller,
-    "shy": _shy, "greedy": lambda state, seat, rng, r, move: move,
+    "shy": _shy, "stock-only": _stock_only, "greedy": lambda state, seat, rng, r, move: move,
 }  # fmt: skip
 
 

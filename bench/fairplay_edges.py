@@ -23,10 +23,15 @@ pair against its results with them.
   lay-offs, on either): it only never opens, never calls and always folds
   (``bench.colluders`` ``quiet-dump``). A probe of what
   the chip signals see with the site's edges, not a kind the target covers.
+- **stock-only**: honest friends, a greedy player and a beginner who only draws from the
+  stock (``bench.colluders`` ``stock-only``), who always play together as the friends do:
+  the beginner passes up every take of the discard, as the quiet dumper does, so the open
+  signal's part rises in their pair; it is shown to staff, not counted, and none should be
+  flagged.
 
 Engine and bots only (no database). Prints the command's seeds, each group's flagged share
 within 100, 400 and 1,000 hands, the highest score of the honest pairs and the parts of the
-score at the flag.
+score at the flag (each signal's, counted or only shown: ``detector.COUNTED``).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import sys
 import time
 from multiprocessing import Pool
 
-from games.fairplay.detector import SIGNALS, THRESHOLD, PairScore
+from games.fairplay.detector import COUNTED, SIGNALS, THRESHOLD, PairScore
 from games.fairplay.features import game_features
 
 from .colluders import HONEST, honest, kind_policies
@@ -48,7 +53,8 @@ from .fairplay_sim import play
 # chips over its games plus this many games at 0.
 EDGE_PRIOR = 20
 CHECKS = (100, 400, 1000)
-GROUPS = ("friends", "dump", "quiet-dump")
+GROUPS = ("friends", "dump", "quiet-dump", "stock-only")
+HONEST_GROUPS = ("friends", "stock-only")
 
 
 def run_pair(job: tuple) -> dict:
@@ -57,6 +63,8 @@ def run_pair(job: tuple) -> dict:
     rng = random.Random(seed)
     if group == "friends":
         styles = ("tuned", rng.choice(("random", "easy")))
+    elif group == "stock-only":
+        styles = ("greedy", "stock-only")
     else:
         styles = ("greedy", "greedy")
     score, first = PairScore(), 0
@@ -72,7 +80,7 @@ def run_pair(job: tuple) -> dict:
             policies[pair[0]], policies[pair[1]] = kind_policies("dump", pair, styles)
         elif group == "quiet-dump":
             policies[pair[0]], policies[pair[1]] = kind_policies("quiet-dump", pair, styles)
-        else:
+        else:  # honest friends
             policies[pair[0]], policies[pair[1]] = honest(styles[0]), honest(styles[1])
         game_seed = seed * 100_003 + hand
         game = play(game_seed, policies, game_seed, dealer)
@@ -100,11 +108,14 @@ def run_pair(job: tuple) -> dict:
 def jobs_for(args, third_edges: dict) -> list[tuple]:
     jobs = []
     for g, group in enumerate(GROUPS):
-        count = {"friends": args.friends, "dump": args.dumps, "quiet-dump": args.quiet}[group]
-        hands = args.friend_hands if group == "friends" else args.dump_hands
+        count = {
+            "friends": args.friends, "dump": args.dumps, "quiet-dump": args.quiet,
+            "stock-only": args.stock_only,
+        }[group]  # fmt: skip
+        hands = args.friend_hands if group in HONEST_GROUPS else args.dump_hands
         for i in range(count):
             seed = args.seed * 10_000_000 + g * 1_000_000 + i
-            jobs.append((group, seed, hands, group != "friends", third_edges))
+            jobs.append((group, seed, hands, group not in HONEST_GROUPS, third_edges))
     return jobs
 
 
@@ -128,10 +139,10 @@ def report(rows: list[dict]) -> None:
         )
         heaviest: dict[str, int] = {}
         for r in mine:
-            top = max(SIGNALS, key=lambda s: r["parts"][s])
+            top = max(COUNTED, key=lambda s: r["parts"][s])
             heaviest[top] = heaviest.get(top, 0) + 1
         print(
-            "  heaviest signal (at the flag, else at the end): "
+            "  heaviest counted signal (at the flag, else at the end): "
             + ", ".join(f"{k} {v}" for k, v in sorted(heaviest.items()))
         )
         highest = {s: max(r["parts"][s] for r in mine) for s in SIGNALS}
@@ -157,19 +168,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dumps", type=int, default=50, help="chip-dumping pairs")
     parser.add_argument("--dump-hands", type=int, default=400)
     parser.add_argument("--quiet", type=int, default=0, help="quiet-dump pairs (a probe)")
+    parser.add_argument(
+        "--stock-only", type=int, default=0, help="honest friends, one of them stock-only"
+    )
     parser.add_argument("--edge-games", type=int, default=4000, help="games to measure edges")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--small", action="store_true", help="a smoke run")
     args = parser.parse_args(argv)
     if args.small:
         args.friends, args.friend_hands, args.dumps, args.dump_hands = 2, 24, 2, 24
-        args.quiet = 1
+        args.quiet = args.stock_only = 1
         args.edge_games = 60
     started = time.process_time(), time.time()
     print(
         f"python -m bench.fairplay_edges --seed {args.seed} --friends {args.friends} "
         f"--friend-hands {args.friend_hands} --dumps {args.dumps} --dump-hands "
-        f"{args.dump_hands} --quiet {args.quiet} --edge-games {args.edge_games} --jobs {args.jobs}"
+        f"{args.dump_hands} --quiet {args.quiet} --stock-only {args.stock_only} --edge-games "
+        f"{args.edge_games} --jobs {args.jobs}"
     )
     third_edges = style_edges(args.edge_games, args.seed)
     print("thirds' edges (mean chips a game apart, by style): " + ", ".join(

@@ -1,13 +1,16 @@
 """How often each honest style passes up a take of the discard into a meld, the open
-signal's evidence (``games.fairplay.features.TakeChance``), against the quiet dumper.
+signal's evidence (``games.fairplay.features.TakeChance``), against the quiet dumper and an
+honest beginner who only draws from the stock.
 
     python -m bench.fairplay_takes [--games N] [--seed S]
 
 Games of three seats, each a style drawn from ``bench.colluders.HONEST``, tuned greedy,
-random legal moves, or a quiet dumper (``quiet-dump``, next to its next seat); every start
+random legal moves, ``stock-only`` (``bench.colluders.BEGINNERS``: greedy that never takes
+the discard) or a quiet dumper (``quiet-dump``, next to its next seat); every start
 step with a take that sheds ``TAKE_SHED`` points or more is read from the log exactly as the
-site reads it. The open signal's null (``detector.OPEN_NULL``) must stay well above every
-honest style's share. Engine and bots only.
+site reads it. The stock-only beginner passes up every take, as the quiet dumper does: why
+open is evidence shown to staff and not counted in the score that flags (issue 49). Engine
+and bots only.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ import sys
 from games.fairplay.detector import OPEN_NULL
 from games.fairplay.features import TAKE_SHED, game_features
 
-from .colluders import FULL, HONEST, colluder, honest
+from .colluders import BEGINNERS, FULL, HONEST, colluder, honest
 from .fairplay_sim import play
 
-STYLES = (*HONEST, "tuned", "random", "quiet-dump")
+STYLES = (*HONEST, "tuned", "random", *BEGINNERS, "quiet-dump")
 
 
 def shares(games: int, seed: int) -> dict[str, tuple[int, int]]:

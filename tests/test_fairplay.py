@@ -246,6 +246,9 @@ def test_the_staff_page_lists_flagged_pairs_with_evidence_and_links_to_the_repla
         f"{alice.username} passed up ",
     ):
         assert words in page, words
+    # The takes passed up are shown, not counted in the score (issue 49: a seat's own play).
+    assert page.count("(shown, not counted in the score)") == 1
+    assert page.index("(shown, not counted in the score)") > page.index("The third seat ended")
 
 
 @pytest.mark.django_db
@@ -282,12 +285,13 @@ def test_the_benchmark_runs_small(capsys):
     assert "honest pairs" in out and "full" in out and "detection over" in out
 
 
-def test_the_takes_benchmark_counts_a_quiet_dumper_passing_up_every_take(capsys):
+def test_the_takes_benchmark_counts_a_quiet_dumper_and_a_stock_only_beginner_passing_up_all(capsys):
     from bench import fairplay_takes
 
     counts = fairplay_takes.shares(40, 3)
-    n, passed = counts["quiet-dump"]
-    assert n > 0 and passed == n
+    for style in ("quiet-dump", "stock-only"):  # an honest beginner passes them all up too
+        n, passed = counts[style]
+        assert n > 0 and passed == n, style
     assert fairplay_takes.main(["--games", "5"]) == 0
     assert "passed up (the null: at most 75%)" in capsys.readouterr().out
 
@@ -300,6 +304,7 @@ def test_the_edges_benchmark_runs_small_with_the_sites_prior(capsys):
     out = capsys.readouterr().out
     assert "python -m bench.fairplay_edges --seed 1" in out
     assert "friends: 2 pairs" in out and "dump: 2 pairs" in out
+    assert "stock-only: 1 pairs" in out
 
 
 @pytest.mark.django_db

@@ -2,7 +2,7 @@
 discard the partner takes (feeding), a withheld lay-off, a hand dumped to the partner, a
 Draw call withheld while the partner would pay most, the chips such hands move (to the
 partner, from the third) against the players' results elsewhere, and takes passed up by a
-seat that never opens (a quiet chip dump)."""
+seat that never opens (a quiet chip dump, or an honest beginner): shown, not counted."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from games.engine import apply
 from games.engine.cards import CODES, cards_of, mask_of_codes, parse_card
 from games.engine.moves import CALL, DISCARD, DRAW, FIGHT, FOLD, LAYOFF, MELD, TAKE, Move
 from games.engine.state import GameState
-from games.fairplay.detector import THRESHOLD, PairScore
+from games.fairplay.detector import COUNTED, SIGNALS, THRESHOLD, PairScore
 from games.fairplay.features import game_features
 from games.models import Game, Seat
 from games.models import Move as MoveRow
@@ -276,7 +276,7 @@ def test_a_take_passed_up_is_read_from_the_seats_own_hand_and_the_pile():
     assert _take_game(taken=False).takes == [TakeChance(1, False, 2)]
 
 
-def test_a_seat_that_passes_up_every_take_is_flagged_and_one_that_passes_up_half_is_not():
+def test_a_seat_that_passes_up_every_take_raises_opens_part_but_flags_no_pair():
     passed, taken = _take_game(taken=False), _take_game(taken=True)
     dumper, weak = PairScore(), PairScore()
     for n in range(80):
@@ -284,11 +284,35 @@ def test_a_seat_that_passes_up_every_take_is_flagged_and_one_that_passes_up_half
         dumper.add_game(passed, 1, 2)
         # A player of random legal moves passes up about half of them (bench.fairplay_takes).
         weak.add_game(passed if n % 2 else taken, 1, 2)
-    assert dumper.parts()["open"] >= THRESHOLD and dumper.flagged
+    # The open signal is a seat's own play, not its conduct towards its partner against the
+    # third (an honest beginner who only draws passes up every take too): its evidence is
+    # kept and shown, and the score that flags rests on the other six (issue 49).
     assert dumper.opens == [80, 80, 0, 0]  # role 0 is seat 1 (80 chances, all passed up)
+    assert dumper.parts()["open"] >= THRESHOLD
+    assert not dumper.flagged and dumper.score < 1 and dumper.peak < 1
+    assert set(SIGNALS) - set(COUNTED) == {"open"}
     assert weak.parts()["open"] < 0 and not weak.flagged
     # A seat with no chances gives no evidence.
     assert PairScore().parts()["open"] == 0
+
+
+def test_an_honest_pair_with_a_stock_only_beginner_is_not_flagged():
+    """A greedy player and a friend who never takes the discard (only draws, R3), beside a
+    greedy third, game after game: the beginner passes up every take that would shed
+    points, which the open signal shows, and the pair is not flagged."""
+    from bench.colluders import honest
+    from bench.fairplay_sim import play
+
+    policies = [honest("greedy"), honest("stock-only"), honest("greedy")]
+    score = PairScore()
+    for n in range(150):
+        game = play(4900 + n, policies, n)
+        score.add_game(game_features(game.start(), game.moves), 0, 1)
+    n_greedy, passed_greedy, n_beginner, passed_beginner = score.opens
+    assert n_beginner > 0 and passed_beginner == n_beginner
+    assert passed_greedy < n_greedy / 4
+    assert score.parts()["open"] >= THRESHOLD  # the open signal alone would have flagged it
+    assert not score.flagged and score.peak < THRESHOLD
 
 
 def test_the_staff_page_says_the_takes_passed_up_in_english_and_filipino():
@@ -307,17 +331,22 @@ def test_the_staff_page_says_the_takes_passed_up_in_english_and_filipino():
         parts=score.parts(),
     )  # fmt: skip
     with translation.override("en"):
-        top = lines(pair, "ann", "ben")[0]
-    assert top.signal == "open" and top.part >= THRESHOLD
-    assert top.words[0] == (
+        said = lines(pair, "ann", "ben")
+    # The heaviest part, but shown after the counted signals, as not counted.
+    last = said[-1]
+    assert last.signal == "open" and last.part >= THRESHOLD and not last.counted
+    assert all(line.counted for line in said[:-1])
+    assert last.words[0] == (
         "ann passed up 80 of 80 chances to take the discard into a meld that would shed 5 "
         "points or more, in 80 games together (honest players pass up a few of them; one "
         "who passes up nearly all never opens and loses to both others)."
     )
-    assert top.words[1].startswith("ben passed up 0 of 0 chances")
+    assert last.words[1].startswith("ben passed up 0 of 0 chances")
     with translation.override("fil"):
-        words = lines(pair, "ann", "ben")[0].words[0]
+        words = lines(pair, "ann", "ben")[-1].words[0]
+        shown = translation.gettext("(shown, not counted in the score)")
     assert words.startswith("Pinalampas ni ann ang 80 sa 80 na pagkakataong kunin ang tapon")
+    assert shown == "(ipinapakita, hindi binibilang sa iskor)"
     # A pair kept before this signal has no counts of it: nothing is said to have happened.
     del pair.signals["opens"]
     with translation.override("en"):

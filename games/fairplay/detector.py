@@ -4,11 +4,11 @@ false-positive bound.
 Each signal is an *e-process* for "this pair plays honestly": a running figure that an
 honest pair, whatever its style, can push up to ``x`` with chance at most ``1 / x``, over
 any number of games checked after each one (Ville's inequality). The pair's score is the
-log of the mean of its signals' e-processes, which is an e-process too (a mean of them is,
-however they depend on each other); a pair is flagged when it reaches ln(1 / ALPHA), so an
-honest pair is flagged with chance at most ``ALPHA``, ever. Every signal is worked out
-from each seat's own view (``features``), and kept as a few sums and counts, so adding a
-game is cheap and the order of the games does not change the score.
+log of the mean of its counted signals' e-processes (``COUNTED``), which is an e-process too
+(a mean of them is, however they depend on each other); a pair is flagged when it reaches
+ln(1 / ALPHA), so an honest pair is flagged with chance at most ``ALPHA``, ever. Every
+signal is worked out from each seat's own view (``features``), and kept as a few sums and
+counts, so adding a game is cheap and the order of the games does not change the score.
 
 - **feed**: discards to the partner that fit its hand (R3), against the chance the
   discarder's own view gave. A product of likelihood ratios (odds ``k`` times the null's),
@@ -29,11 +29,13 @@ maximum likelihood, the null being "the odds towards the partner are within a to
 the odds towards the third", each situation with its own unknown rate.
 
 The chip signals (**flow**, **third**) bet on each game's chips against the players'
-results elsewhere (below), and **open** counts the takes of the discard into a meld that
-would shed points which a seat passed up (R3, R6): a seat that passes up nearly all of them
-never opens and loses every hand it can, to both others alike (a quiet chip dump). It is
-tested against a fixed rate no honest style comes near, and is the seat's own conduct, not
-towards the partner against the third, so it rises in every pair such a seat sits in.
+results elsewhere (below). **open** counts the takes of the discard into a meld that would
+shed points which a seat passed up (R3, R6): a seat that passes up nearly all of them never
+opens and loses every hand it can, to both others alike (a quiet chip dump). It is tested
+against a fixed rate, and is shown to staff but not counted in the score: it judges a
+seat's own play, not its conduct towards the partner against the third, so it rises in
+every pair such a seat sits in, and an honest beginner who only ever draws from the stock
+passes up every take too (``bench.fairplay_takes``' ``stock-only``).
 
 The bounds hold as far as the nulls do: the chance of a fit ignores what a seat could read
 from the others' earlier play, and the situations are coarse; which is why the honest rate
@@ -79,6 +81,9 @@ THRESHOLD = math.log(1 / ALPHA)
 # A chance is kept inside this margin so one impossible-looking fit cannot decide alone.
 EDGE = 1e-3
 SIGNALS = ("feed", "layoff", "answer", "call", "flow", "third", "open")
+# The signals the score (and so the flag) rests on: those of a pair's conduct towards each
+# other. The rest are evidence shown to staff, not counted (issue 49: open).
+COUNTED = ("feed", "layoff", "answer", "call", "flow", "third")
 
 # Tolerances of the comparisons (odds ratio towards the partner over towards the third):
 # honest seats are let differ up to these before the evidence counts.
@@ -217,8 +222,10 @@ class PairScore:
 
     @property
     def score(self) -> float:
-        """log of the mean of the signals' e-values: the pair's evidence, in nats."""
-        return _log_mean_exp(list(self.parts().values()))
+        """log of the mean of the counted signals' e-values (``COUNTED``): the pair's
+        evidence, in nats."""
+        parts = self.parts()
+        return _log_mean_exp([parts[s] for s in COUNTED])
 
     @property
     def flagged(self) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.utils.translation import gettext
 
-from .detector import ANSWER_SHAPE, BETS, CALL_SHAPE, LAYOFF_SHAPE, SIGNALS
+from .detector import ANSWER_SHAPE, BETS, CALL_SHAPE, COUNTED, LAYOFF_SHAPE, SIGNALS
 from .features import TAKE_SHED
 from .models import Pair
 
@@ -23,10 +23,11 @@ class Line:
     signal: str
     part: float  # the signal's log e-value, in nats
     words: list[str]
+    counted: bool = True  # in the score that flags (``detector.COUNTED``), else only shown
 
 
 def lines(pair: Pair, low: str, high: str) -> list[Line]:
-    """One line per signal, the heaviest first."""
+    """One line per signal: the counted ones, the heaviest first, then those only shown."""
     signals, parts = pair.signals or {}, pair.parts or {}
     if not signals:
         return []
@@ -39,8 +40,8 @@ def lines(pair: Pair, low: str, high: str) -> list[Line]:
         **_chips(signals.get("chips"), low, high, pair.games),
         "open": [_opens(signals.get("opens"), r, names[r][0], pair.games) for r in (0, 1)],
     }
-    out = [Line(s, float(parts.get(s, 0.0)), said[s]) for s in SIGNALS]
-    return sorted(out, key=lambda line: -line.part)
+    out = [Line(s, float(parts.get(s, 0.0)), said[s], s in COUNTED) for s in SIGNALS]
+    return sorted(out, key=lambda line: (not line.counted, -line.part))
 
 
 def _feed(pair: Pair) -> str:
