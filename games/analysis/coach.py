@@ -99,6 +99,17 @@ class Budget:
     # judgement without it compares the move played with a lesser best). 0: never (the
     # puzzles).
     reopen_worlds: int = 256
+    # Before that, at this many deals, a move in question has every legal move played in
+    # all the deals so far, and the best ``finalists`` of them go on (the best
+    # ``second_look`` are the moves chosen from again at ``reopen_worlds``): in 12 deals the
+    # best can rank under the second look's six, and three judgements of one move measured
+    # it against three different best moves (docs/coach.md). 0: never (the puzzles).
+    reopen_all_worlds: int = 64
+    # Every meld and secret set joins the second look and the finalists, whatever its rank
+    # (so it is played in ``worlds`` deals): a meld of three nines worth 3 chips more than
+    # the move played ranked under six discards in 12 deals, and under three in 24, in two
+    # judgements of three (docs/coach.md). False: by rank alone (the puzzles).
+    look_melds: bool = True
     max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
     # From this many deals on, a close call whose line would stay inside the interval at
     # ``max_worlds`` is given up (docs/coach.md: the changed marks of issue 53's figures were
@@ -258,17 +269,19 @@ def evaluate(
         for move in legal:
             s.play(deals, i, move, me)
     ranked = sorted(legal, key=lambda m: -s.mean(m))
+    melds = [m for m in ranked if m.type in (MELD, SECRET)] if budget.look_melds else []
     pool = ranked  # the moves the finalists may be chosen again from (``reopen_worlds``)
+    reopened = False  # every legal move played on all the deals (``reopen_all_worlds``)
     n = first
     if len(legal) > budget.finalists and budget.second_look > 0 and n < budget.second_worlds:
-        looked = list(dict.fromkeys([*ranked[: budget.second_look], played]))
+        looked = list(dict.fromkeys([*ranked[: budget.second_look], *melds, played]))
         while n < budget.second_worlds:
             for move in looked:
                 s.play(deals, n, move, me)
             n += 1
         ranked = pool = sorted(looked, key=lambda m: -s.mean(m))
-    # Round two: the best few and the move played, in more deals.
-    finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
+    # Round two: the best few (every meld too) and the move played, in more deals.
+    finalists = list(dict.fromkeys([*ranked[: budget.finalists], *melds, played]))
     if len(legal) > 1 and (want is None or want in finalists):
         while n < budget.worlds and s.plies < budget.max_plies:
             for move in finalists:
@@ -287,6 +300,19 @@ def evaluate(
             break  # settled
         if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
             break
+        if budget.reopen_all_worlds and n >= budget.reopen_all_worlds and not reopened:
+            reopened = True  # every legal move on all the deals so far, once
+            for move in legal:
+                for i in range(len(s.chips[move]), n):
+                    s.play(deals, i, move, me)
+            ranked = sorted(legal, key=lambda m: -s.mean(m))
+            finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
+            pool = ranked[: max(budget.second_look, budget.finalists)]
+            best = _best(s, finalists, played)
+            low, high = _interval(s, best, played, budget.z)
+            stake = _stake(s, best)
+            if settled(low, high, stake, budget.marks) and not mark_for(low, stake, budget.marks):
+                break  # against the best of them all, the move is not in question
         if budget.reopen_worlds and n >= budget.reopen_worlds and len(pool) > len(finalists):
             for move in pool:  # the finalists chosen again, once, on all the deals so far
                 for i in range(len(s.chips[move]), n):
