@@ -51,8 +51,7 @@ import re
 import time
 from typing import Any
 
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed
 
 from bench.live_clients import Bench, Client, Table
 from bench.live_pages import Browser, join_through_the_page
@@ -229,21 +228,9 @@ class Person(Client):
     async def open_waiting(self, path: str, talk: bool):
         bench: ArenaBench = self.bench  # type: ignore[assignment]
         worker = bench.workers.next_alive()  # not one game's: routed as pages are
-        stats = bench.stats
-        try:
-            ws = await connect(
-                f"ws://127.0.0.1:{worker.port}{path}", origin=f"http://127.0.0.1:{worker.port}",
-                additional_headers={"Cookie": self.socket_cookie()},
-                open_timeout=bench.open_timeout, max_size=None,
-            )  # fmt: skip
-        except TimeoutError:
-            stats.handshakes["timed_out"] += 1
+        ws = await self.handshake(worker.port, path)
+        if ws is None:
             return None
-        except (OSError, InvalidHandshake) as e:
-            stats.handshakes["failed"] += 1
-            stats.note(f"handshake failed: {type(e).__name__}: {e}")
-            return None
-        stats.handshakes["accepted"] += 1
         self.url = f"http://127.0.0.1:{worker.port}/games/0/"
         if talk:
             await ws.send(json.dumps({"chat_history": "1"}))

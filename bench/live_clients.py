@@ -228,17 +228,20 @@ class Client:
         workers = self.bench.workers
         worker = workers.for_game(game_id) if self.bench.by_table else workers.next_alive()
         self.url = f"http://127.0.0.1:{worker.port}/games/{game_id}/"
+        paced = first and not self.bench.herd  # a herd connects all at once
+        async with self.bench.handshake_slots if paced else _no_limit():
+            return await self.handshake(worker.port, f"/ws/game/{game_id}/")
+
+    async def handshake(self, port: int, path: str) -> ClientConnection | None:
+        """A socket to ``path`` on the worker at ``port``, opened as the page opens it; None
+        if its handshake failed or timed out (each counted in the bench's stats)."""
         stats = self.bench.stats
         try:
-            paced = first and not self.bench.herd  # a herd connects all at once
-            async with self.bench.handshake_slots if paced else _no_limit():
-                ws = await connect(
-                    f"ws://127.0.0.1:{worker.port}/ws/game/{game_id}/",
-                    origin=f"http://127.0.0.1:{worker.port}",
-                    additional_headers={"Cookie": self.socket_cookie()},
-                    open_timeout=self.bench.open_timeout,
-                    max_size=None,
-                )  # fmt: skip
+            ws = await connect(
+                f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
+                additional_headers={"Cookie": self.socket_cookie()},
+                open_timeout=self.bench.open_timeout, max_size=None,
+            )  # fmt: skip
         except TimeoutError:
             stats.handshakes["timed_out"] += 1
             return None
