@@ -8,7 +8,8 @@ when the people were spread over workers that share no memory (issue 52)?
   (rank, points, games), asked of every worker directly rather than through the proxy,
   against the standings computed afresh from the database by the site's own
   ``standings.standings``. A worker may show a board up to ``TONGITS_STANDINGS_SECONDS``
-  old (games/tournaments/standings.py), so the pages are asked that long after the
+  old, and up to ``_shown_while_computing()`` (3 s) while it computes the next
+  (games/tournaments/standings.py), so the pages are asked that long after the
   tournament's revision was read, and the comparison counts only when the revision had
   not moved by the time they had all come back; otherwise it is tried again.
 """
@@ -89,7 +90,13 @@ async def standings_faults(bench, persons: list) -> dict[str, Any]:
     """Each checked person's row as every live worker shows it, against the database."""
     from django.conf import settings
 
-    wait = settings.TONGITS_STANDINGS_SECONDS + 0.3
+    from games.tournaments import standings
+
+    # A worker shows a board up to TONGITS_STANDINGS_SECONDS old, and while another of
+    # its threads computes the next one, a board up to _shown_while_computing() old (3 s):
+    # the rows are asked for once both have passed since the revision was read.
+    kept = max(settings.TONGITS_STANDINGS_SECONDS, standings._shown_while_computing())
+    wait = kept + 0.3
     page = f"/tournaments/{bench.tournament_id}/"
     step = max(1, len(persons) // CHECKED)
     checked = persons[::step][:CHECKED]
