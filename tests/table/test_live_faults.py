@@ -214,3 +214,32 @@ def test_the_layer_s_receiver_losing_redis_is_one_warning_line_not_a_traceback(c
     assert dropped.levelno == logging.WARNING and dropped.exc_info is None
     assert "Connection closed by server." in dropped.getMessage()
     assert bug.levelno == logging.ERROR and bug.exc_info is not None  # anything else stays
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (CI sets it)")
+async def test_a_socket_killed_again_while_it_leaves_its_channel_leaves_it_without_a_traceback(
+    caplog,
+):
+    # A consumer whose client left while it was still busy (an overloaded worker's opening)
+    # is cancelled by Daphne application_close_timeout after the disconnect, and again
+    # every second until it has ended. Its channel's receive unsubscribes while it ends,
+    # under the shard's one lock, queued behind the other sockets' (un)subscribes: a second
+    # cancel landing there was logged by channels_redis as an ERROR with a traceback
+    # ("Unexpected exception while cleaning-up channel") and left the channel subscribed.
+    layer = EchoFreeLayer(hosts=[REDIS_URL], prefix=f"test-{uuid.uuid4().hex[:8]}")
+    name = await layer.new_channel()
+    receiving = asyncio.ensure_future(layer.receive(name))
+    await asyncio.sleep(0.05)
+    shard = layer._get_layer()._get_shard(name)
+    async with shard._lock:  # the other sockets' subscribes and unsubscribes, meanwhile
+        receiving.cancel()  # the consumer's end cancels its receive
+        await asyncio.sleep(0.05)
+        receiving.cancel()  # and Daphne kills the consumer again
+        await asyncio.sleep(0.05)
+    with pytest.raises(asyncio.CancelledError):
+        await receiving
+    await asyncio.sleep(0.1)  # the unsubscribe, which goes on to its end
+
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert name not in shard._subscribed_to
+    await layer.flush()

@@ -102,6 +102,32 @@ class EchoFreeLayer(RedisPubSubChannelLayer):
 
 
 class _EchoFreeShard(RedisSingleShardConnection):
+    async def unsubscribe(self, channel):
+        """channels_redis's unsubscribe, carried to its end whoever cancels its caller.
+
+        A socket's channel is unsubscribed as its consumer ends: its receive, cancelled,
+        unsubscribes before it re-raises. A consumer whose client left while it was busy
+        (an overloaded worker's opening, issue 52) is cancelled by Daphne
+        ``application_close_timeout`` after the disconnect and again every second until
+        it has ended; the unsubscribe waits for the shard's one lock behind every other
+        socket's (un)subscribe, and a second cancel landing there broke it off: logged as
+        an ERROR with a traceback ("Unexpected exception while cleaning-up channel"), and
+        the channel stayed subscribed in Redis. Here it runs as a task of its own that a
+        cancel does not reach; the caller is let go at once (it re-raises its own
+        cancellation) and the task ends by itself."""
+        if GROUP_MARK in channel:  # a group's, left by group_discard: as channels_redis does
+            await super().unsubscribe(channel)
+            return
+        leaving = asyncio.ensure_future(super().unsubscribe(channel))
+        _leaving.add(leaving)
+        leaving.add_done_callback(_left)
+        try:
+            await asyncio.shield(leaving)
+        except asyncio.CancelledError:
+            # A socket's own channel is unsubscribed only by its receive, cleaning up after
+            # its own cancellation, which it re-raises next: nothing more to say here.
+            pass
+
     def _receive_message(self, message):
         if message is not None:
             site = self.channel_layer.channel_layer  # the EchoFreeLayer of this loop's layer
@@ -112,6 +138,19 @@ class _EchoFreeShard(RedisSingleShardConnection):
             if site._mark in data:
                 return  # published here: this process's sockets were told already
         super()._receive_message(message)
+
+
+# In the name of a group's Redis channel, never of a socket's (channels_redis names them so).
+GROUP_MARK = "__group__"
+# Unsubscribes still running whose caller was let go (a task is kept only as long as it
+# is referenced).
+_leaving: set[asyncio.Future] = set()
+
+
+def _left(leaving: asyncio.Future) -> None:
+    _leaving.discard(leaving)
+    if not leaving.cancelled() and leaving.exception() is not None:
+        log.warning("Could not unsubscribe a socket's channel: %s", leaving.exception())
 
 
 def drops_own_events(layer) -> bool:
