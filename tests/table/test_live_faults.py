@@ -243,3 +243,46 @@ async def test_a_socket_killed_again_while_it_leaves_its_channel_leaves_it_witho
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert name not in shard._subscribed_to
     await layer.flush()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (CI sets it)")
+async def test_a_crowd_of_sockets_subscribing_at_once_waits_for_a_few_commands_not_one_each():
+    # 150 tables' sockets opening at one worker: each socket's channel and its groups are
+    # subscribed together, in a few commands, and the leaves likewise; Redis ends up with
+    # exactly what the sockets hold, and every socket hears its group.
+    import redis.asyncio as aioredis
+
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    layer = EchoFreeLayer(hosts=[REDIS_URL], prefix=prefix)
+    names = await asyncio.gather(*(layer.new_channel() for _ in range(300)))
+    shard = layer._get_layer()._shards[0]
+    taken = 0
+    acquire = shard._lock.acquire
+
+    async def counted():
+        nonlocal taken
+        taken += 1
+        return await acquire()
+
+    shard._lock.acquire = counted
+    await asyncio.gather(*(layer.group_add(f"game-{i % 100}", n) for i, n in enumerate(names)))
+    assert taken <= 3  # one (or a few) SUBSCRIBE for 100 groups, not a hundred
+    other = EchoFreeLayer(hosts=[REDIS_URL], prefix=prefix, origin="another worker")
+    await other.group_send("game-7", {"type": "game.update", "rev": 1})
+    heard = [names[i] for i in range(7, 300, 100)]
+    assert [await asyncio.wait_for(layer.receive(n), 5) for n in heard] == [
+        {"type": "game.update", "rev": 1}
+    ] * 3
+
+    taken = 0
+    await asyncio.gather(*(layer.group_discard(f"game-{i % 100}", n) for i, n in enumerate(names)))
+    await asyncio.gather(*(shard.unsubscribe(n) for n in names))
+    assert taken <= 4
+    client = aioredis.from_url(REDIS_URL)
+    try:
+        left = await client.pubsub_channels(f"{prefix}*")
+    finally:
+        await client.aclose()
+    assert left == [] and shard._subscribed_to == set()
+    await layer.flush()
+    await other.flush()
