@@ -96,16 +96,18 @@ async def test_games_ending_and_tables_made_while_redis_is_down_log_no_traceback
     three_people, alice, bob, carol, unreachable_layer, caplog
 ):
     """The lobby hears of tables that start and end; while the layer is down it is not
-    told (its page catches up at its next change), and each such event is one warning
-    line, not an ERROR with a traceback per game (seen with Redis restarted mid-game)."""
+    told (its page catches up at its next change), and the events not sent are a warning
+    line a second at most, not an ERROR with a traceback per game (seen with Redis
+    restarted mid-game). (The lobby's events are written as the games' are, so they share
+    its warnings.)"""
     await database_sync_to_async(play_to_the_end)(three_people, [alice, bob, carol])
     made = await database_sync_to_async(tables.create_table)(alice, others=("easy", "easy"))
     await asyncio.sleep(0.5)  # the events' sending on the event loop, and its failure
 
     assert made.status == made.Status.PLAYING
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
-    told = [r.getMessage() for r in caplog.records if "Could not tell lobby" in r.getMessage()]
-    assert len(told) == 2  # the game's end and the new table
+    told = [r.getMessage() for r in caplog.records if "Could not tell" in r.getMessage()]
+    assert 1 <= len(told) <= 2  # the game's events, the game's end and the new table
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set (CI sets it)")
