@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from bench.live_frames import Board, choose, form_fields
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bench.live_server import Workers
 
 REFUSED = (4401, 4403, 4404)  # the table's "you may not watch" close codes
+BUSY = 503  # a handshake refused by a busy worker (tongits_site/serve.py)
 HTMX_RECONNECTS = (1006, 1011, 1012, 1013)  # the close codes htmx's ws extension retries
 STALE_WORDS = "changed before your move"
 
@@ -244,6 +245,15 @@ class Client:
             )  # fmt: skip
         except TimeoutError:
             stats.handshakes["timed_out"] += 1
+            return None
+        except InvalidStatus as e:
+            if e.response.status_code != BUSY:
+                stats.handshakes["failed"] += 1
+                stats.note(f"handshake failed: {type(e).__name__}: {e}")
+                return None
+            # A busy worker's answer (tongits_site/serve.py): the page's script tries again
+            # later, as after any failed handshake. Degraded, not an error.
+            stats.handshakes["busy"] += 1
             return None
         except (OSError, InvalidHandshake) as e:
             stats.handshakes["failed"] += 1

@@ -53,7 +53,8 @@ def print_report(r: dict[str, Any]) -> None:
     )
     say(
         f"errors {r['errors']} {r['error_kinds'] or ''}, stale moves {r['stale_moves']}, "
-        f"socket closes {r['socket_closes']}, reconnects {r['reconnects']}"
+        f"socket closes {r['socket_closes']}, reconnects {r['reconnects']}, "
+        f"handshakes refused busy {r.get('handshakes_busy', 0)}"
     )
     for example in r["error_examples"]:
         say(f"  {example}")

@@ -34,7 +34,7 @@ from bench.live_site import (
 SETTLE_SECONDS = 10
 # A table starts up to this many moves into its game (a game lasts some 35 to 40 moves).
 STAGGER_MOVES = 30
-HANDSHAKES = ("accepted", "failed", "timed_out")
+HANDSHAKES = ("accepted", "failed", "timed_out", "busy")
 MEMORY_EVERY = 100  # games between two RSS readings in memory mode (--games)
 CLIENT_BUSY = 85  # % of one core: above this the clients, not the server, set the pace
 LAG_TICK = 0.01  # s: how often the clients' event loop is checked for lateness
@@ -155,6 +155,8 @@ class LiveRun(Bench):
             "socket_closes": sum(s.closes.values()),
             "close_codes": {str(k): v for k, v in sorted(s.closes.items())},
             "reconnects": s.reconnects,
+            # Refused as busy (503) and tried again later: a degraded answer, not an error.
+            "handshakes_busy": s.handshakes["busy"],
             "resent_moves": s.resent,
             **self.events,
         }

@@ -9,6 +9,13 @@ takes exactly Daphne's arguments. Two differences from ``daphne``:
   uvloop runs asyncio's loop and its sockets in C; under a crowd at the table a worker
   spends about a tenth less CPU a move (`python -m bench.live`, README). Without uvloop
   installed it is plain Daphne.
+- A handshake the worker has not answered within ``--websocket_connect_timeout`` (5 s)
+  is refused with ``503 Service Unavailable``, a clear answer the page's script retries
+  (as any failed handshake). Daphne gave autobahn the same time for its own timeout,
+  which fired first and dropped the connection with no answer at all (issue 52: a
+  worker offered more than it could serve; the client's "did not receive a valid HTTP
+  response"); autobahn's now comes ``HANDSHAKE_SLACK`` seconds later, after Daphne's
+  check (every 2 s) has refused.
 - The sockets' frames are compressed (permessage-deflate, RFC 7692) for every client that
   offers it, as browsers do. Daphne has no option for it; autobahn, under it, has
   (``perMessageCompressionAccept``), set here on Daphne's socket factory. A board is some
@@ -58,22 +65,49 @@ def accept_deflate(offers: list):
     return None
 
 
+# Seconds autobahn's own opening-handshake timeout comes after Daphne's (checked every 2 s).
+HANDSHAKE_SLACK = 5
+BUSY = 503
+
+
 def compress_frames() -> None:
     """Daphne's socket factory, made to accept permessage-deflate: its server module makes
     the factory from the name it imported, replaced here by a subclass that sets autobahn's
     option as it is made (Daphne's own options are set after, and leave it alone)."""
+    from autobahn.websocket.types import ConnectionDeny
     from daphne import server
-    from daphne.ws_protocol import WebSocketFactory
+    from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 
     if getattr(server.WebSocketFactory, "compresses", False):
         return
 
+    class BusyRefusingProtocol(WebSocketProtocol):
+        def check_timeouts(self):
+            """Daphne's checks, but a handshake not answered in time is refused as busy
+            (Daphne's own refusal says 403, "Access denied")."""
+            late = self.duration() > self.server.websocket_connect_timeout
+            if self.state == self.STATE_CONNECTING and late:
+                deferred = getattr(self, "handshake_deferred", None)
+                if deferred is not None:
+                    del self.handshake_deferred
+                    deferred.errback(ConnectionDeny(BUSY, "Service Unavailable"))
+                    self.server.protocol_disconnected(self)
+                return
+            super().check_timeouts()
+
     class CompressingWebSocketFactory(WebSocketFactory):
         compresses = True
+        protocol = BusyRefusingProtocol
 
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
             self.setProtocolOptions(perMessageCompressionAccept=accept_deflate)
+
+        def setProtocolOptions(self, *args, **kwargs) -> None:  # noqa: N802 (autobahn's)
+            timeout = kwargs.get("openHandshakeTimeout")
+            if timeout:
+                kwargs["openHandshakeTimeout"] = timeout + HANDSHAKE_SLACK
+            super().setProtocolOptions(*args, **kwargs)
 
     server.WebSocketFactory = CompressingWebSocketFactory
 

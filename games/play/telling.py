@@ -103,13 +103,16 @@ _sending: set[asyncio.Task] = set()  # the loop keeps only weak references to ta
 
 def _send_soon(layer, group: str, message: dict, game_id: int | None, echo: bool = False) -> None:
     # A game's event is written at once, not waited for; this process's sockets of the
-    # game hear it from here, not back from Redis. A person's event (``echo``) is written
-    # at once too, and heard back. (Others, rare, go the layer's way.)
-    if echo and publish.publish(layer, group, message, echo=True):
-        return
+    # game hear it from here, not back from Redis. Any other (a person's, the lobby's) is
+    # written at once too, and heard back. Through the layer's group_send each took the
+    # layer's one lock for a round trip to Redis, which every socket's subscribe also
+    # waits for: at a game end and a new table each, an overloaded worker (issue 52) had
+    # 100 of them queued there ahead of the handshakes' subscribes.
     if game_id is not None and publish.publish(layer, group, message):
         if drops_own_events(layer):
             watch.tell(game_id, message)
+        return
+    if game_id is None and publish.publish(layer, group, message, echo=True):
         return
     task = asyncio.ensure_future(_send(layer, group, message))
     _sending.add(task)

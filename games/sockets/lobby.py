@@ -32,6 +32,7 @@ from django.utils import translation
 
 from accounts.languages import of_socket
 from accounts.sockets import SessionBoundSockets
+from games.play.live.auth import identify
 from games.play.live.db import in_db_thread, on_arrival
 from games.play.telling import LAYER_DOWN, LOBBY_GROUP
 from games.social import pages as social_pages
@@ -78,7 +79,7 @@ class LobbyConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         # Accept before closing, so the browser sees our close code rather than a refusal.
         await self.accept()
-        user = self.scope.get("user")
+        user = await identify(self.scope)  # after the handshake (games/play/live/auth.py)
         if user is None or not user.is_authenticated:
             await self.close(code=UNAUTHENTICATED)
             return

@@ -39,6 +39,7 @@ from accounts.sockets import SessionBoundSockets
 from games.play import actions, after_game, first_board
 from games.play.errors import ServiceError, StaleMove
 from games.play.live import snapshots, watch
+from games.play.live.auth import identify
 from games.play.live.db import in_db_thread, on_arrival
 from games.play.live.news import apply_news
 from games.play.live.snapshots import Snapshot
@@ -124,9 +125,6 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
     async def begin(self) -> None:
         """What every table socket sets up first: its person, its language, its state,
         the handshake accepted and bound to its session."""
-        # The user itself, not channels' lazy stand-in for it: every frame asks who it is.
-        user = self.scope["user"]
-        self.user = getattr(user, "_wrapped", user) if user.is_authenticated else user
         # Every frame is in the watcher's language: made active once, for this socket's
         # task (a context variable), not switched to and back at every frame.
         self.language = of_socket(self.scope)
@@ -139,8 +137,12 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
         self.lock = asyncio.Lock()  # one frame at a time, whoever asks (events, the watch)
         self.chat = chat.TableChat(self)  # the table's talk (games/social/chat/live.py)
         # Accept, then close: a refused handshake makes htmx's ws extension retry forever,
-        # while a 44xx close after accepting stops it.
+        # while a 44xx close after accepting stops it. Accepted before the person is looked
+        # up, so that a busy worker's handshake never waits on the database (a handshake
+        # that waited past the server's timeout was dropped unanswered: live/auth.py).
         await self.accept()
+        # The user itself, not channels' lazy stand-in for it: every frame asks who it is.
+        self.user = await identify(self.scope)
         await self.bind_session()  # closed when its session ends (accounts/sockets.py)
 
     async def count_present(self) -> None:

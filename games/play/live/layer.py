@@ -102,6 +102,90 @@ class EchoFreeLayer(RedisPubSubChannelLayer):
 
 
 class _EchoFreeShard(RedisSingleShardConnection):
+    """channels_redis's connection to Redis for one event loop, whose subscribes and
+    unsubscribes go to Redis together: one command for all those asked for meanwhile.
+
+    channels_redis sends each (un)subscribe on its own, each under the shard's one lock:
+    a lock handed from waiter to waiter one event-loop turn at a time, and a send and a
+    drain inside each. A worker offered more than it could serve (issue 52: 150 tables,
+    450 sockets opening, each socket subscribing its channel and three or four groups,
+    and Play again a new game's group) queued 100 to 300 of them there, each turn of the
+    busy loop tens of milliseconds: a handshake (its channel's subscribe comes before it
+    is accepted) waited past the server's opening-handshake timeout (5 s) and was dropped
+    unanswered, and the next game's group took past the page's wait. Here each change is
+    put in a list, in order, and one task takes the whole list at a time under the lock:
+    every run of subscribes in it one SUBSCRIBE, every run of unsubscribes one
+    UNSUBSCRIBE. A caller waits until its own change was sent, as before, so the more
+    are asked for at once, the fewer turns each waits.
+
+    And it is carried to its end whoever cancels the caller. A socket's channel is
+    unsubscribed as its consumer ends: its receive, cancelled, unsubscribes before it
+    re-raises. Daphne cancels a consumer whose client left ``application_close_timeout``
+    before, and again every second until it has ended; a second cancel landing in that
+    unsubscribe was logged by channels_redis as an ERROR with a traceback ("Unexpected
+    exception while cleaning-up channel") and left the channel subscribed."""
+
+    def __init__(self, host, channel_layer) -> None:
+        super().__init__(host, channel_layer)
+        self._changes: list[tuple[bool, str]] = []  # (subscribe?, channel), in order
+        self._sent: asyncio.Future | None = None  # done once those changes are sent
+        self._sending: asyncio.Task | None = None
+
+    async def subscribe(self, channel):
+        await self._change(True, channel)
+
+    async def unsubscribe(self, channel):
+        try:
+            await self._change(False, channel)
+        except asyncio.CancelledError:
+            if GROUP_MARK in channel:  # a group's, left by group_discard: cancelled as ever
+                raise
+            # A socket's own channel is unsubscribed only by its receive, cleaning up after
+            # its own cancellation, which it re-raises next; the change is sent anyway.
+
+    async def _change(self, subscribe: bool, channel: str) -> None:
+        self._changes.append((subscribe, channel))
+        if self._sent is None:
+            self._sent = asyncio.get_running_loop().create_future()
+        sent = self._sent
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.ensure_future(self._send_changes())
+        await asyncio.shield(sent)
+
+    async def _send_changes(self) -> None:
+        while self._changes:
+            changes, sent = self._changes, self._sent
+            self._changes, self._sent = [], None
+            try:
+                async with self._lock:
+                    self._ensure_redis()
+                    self._ensure_receiver()
+                    for subscribe, channels in _runs(changes):
+                        await self._send(subscribe, channels)
+            except asyncio.CancelledError:
+                if sent is not None:
+                    sent.cancel()
+                raise
+            except Exception as e:  # Redis down: each caller hears it, as from channels_redis
+                if sent is not None and not sent.done():
+                    sent.set_exception(e)
+                    sent.exception()  # (read here: a caller may have been let go)
+            else:
+                if sent is not None and not sent.done():
+                    sent.set_result(None)
+
+    async def _send(self, subscribe: bool, channels: list[str]) -> None:
+        if subscribe:
+            new = [c for c in dict.fromkeys(channels) if c not in self._subscribed_to]
+            if new:
+                await self._pubsub.subscribe(*new)
+                self._subscribed_to.update(new)
+        else:
+            gone = [c for c in dict.fromkeys(channels) if c in self._subscribed_to]
+            if gone:
+                await self._pubsub.unsubscribe(*gone)
+                self._subscribed_to.difference_update(gone)
+
     def _receive_message(self, message):
         if message is not None:
             site = self.channel_layer.channel_layer  # the EchoFreeLayer of this loop's layer
@@ -112,6 +196,21 @@ class _EchoFreeShard(RedisSingleShardConnection):
             if site._mark in data:
                 return  # published here: this process's sockets were told already
         super()._receive_message(message)
+
+
+# In the name of a group's Redis channel, never of a socket's (channels_redis names them so).
+GROUP_MARK = "__group__"
+
+
+def _runs(changes: list[tuple[bool, str]]) -> list[tuple[bool, list[str]]]:
+    """The changes, in order, as runs of subscribes and of unsubscribes."""
+    runs: list[tuple[bool, list[str]]] = []
+    for subscribe, channel in changes:
+        if runs and runs[-1][0] == subscribe:
+            runs[-1][1].append(channel)
+        else:
+            runs.append((subscribe, [channel]))
+    return runs
 
 
 def drops_own_events(layer) -> bool:
