@@ -65,3 +65,34 @@ def test_a_handshake_not_answered_in_time_is_refused_as_busy_not_dropped():
     finally:
         worker.terminate()
         worker.wait(10)
+
+
+NICE_PROBE = """
+import os, threading
+from concurrent.futures import ThreadPoolExecutor
+import tongits_site.serve as serve
+base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+if not serve.favour_the_loop(-3):
+    print("no right")
+else:
+    def nice():
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    pool = ThreadPoolExecutor(2)  # started from the loop's thread, as the worker's are
+    thread = threading.Thread(target=lambda: seen.append(nice()))
+    seen = []
+    thread.start()
+    thread.join()
+    print(nice() - base, pool.submit(nice).result() - base, seen[0] - base)
+"""
+
+
+def test_the_event_loops_thread_comes_first_and_no_other():
+    """A round of an arena's games ending together: the moves' boards are the loop's
+    work, so the loop's thread is given a lower nice value than the worker's others,
+    which start from it and take the process's value back (docs/scaling.md)."""
+    out = subprocess.run(
+        [sys.executable, "-c", NICE_PROBE], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    if out.stdout.strip() == "no right":  # not root, no CAP_SYS_NICE: nothing changes
+        return
+    assert out.stdout.split() == ["-3", "0", "0"]

@@ -30,7 +30,10 @@ takes exactly Daphne's arguments. Two differences from ``daphne``:
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sys
+import threading
 
 
 def use_uvloop() -> bool:
@@ -112,11 +115,57 @@ def compress_frames() -> None:
     server.WebSocketFactory = CompressingWebSocketFactory
 
 
+# The event loop's thread's nice value, relative to the worker's other threads (0: the
+# same). See ``favour_the_loop``.
+LOOP_NICE = int(os.environ.get("TONGITS_LOOP_NICE", "-5"))
+
+
+def favour_the_loop(step: int = LOOP_NICE) -> bool:
+    """Give this thread, the one that will run the event loop, ``step`` of nice value over
+    the threads the process starts after it (Linux keeps a nice value a thread). True if
+    it took.
+
+    The loop is what every move's seats wait for: it reads the sockets and renders and
+    sends each seat's board. The worker's other threads (the moves' database work, the
+    pairing after a game's end, the pages) and the database itself run beside it on the
+    same cores. When a round of an arena's games ends together they all want more of a
+    core at once, and the kernel made the loop wait for one: some 0.4 s of every second in
+    the arena benchmark's game-end seconds, when it needed a quarter of a core
+    (docs/scaling.md). Favoured, the loop comes first and the rest share what it leaves.
+    A lower nice value needs the right to it (root, or CAP_SYS_NICE; systemd's ``Nice=``
+    with each thread raising its own again is another way); without it nothing changes.
+
+    Threads inherit their starter's value, and the pools are started from the loop: each
+    new thread gives itself the process's value back, on its first call
+    (``threading.setprofile``, which then takes itself away in that thread)."""
+    if not step or not hasattr(os, "setpriority"):
+        return False
+    loop_thread = threading.get_native_id()
+    base = os.getpriority(os.PRIO_PROCESS, loop_thread)
+    try:
+        os.setpriority(os.PRIO_PROCESS, loop_thread, base + step)
+    except OSError:
+        log = logging.getLogger(__name__)
+        log.info("The event loop keeps nice %s (no right to %+d).", base, step)
+        return False
+
+    def as_the_process(*_args) -> None:
+        sys.setprofile(None)
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), base)
+        except OSError:
+            pass
+
+    threading.setprofile(as_the_process)
+    return True
+
+
 def main(argv: list[str] | None = None) -> None:
     if "daphne.server" in sys.modules:
         raise RuntimeError("tongits_site.serve must choose the event loop before Daphne loads")
     use_uvloop()
     compress_frames()
+    favour_the_loop()
     from daphne.cli import CommandLineInterface
 
     CommandLineInterface().run(sys.argv[1:] if argv is None else argv)

@@ -55,7 +55,7 @@ from django.utils import timezone
 
 from games.models import ClockBeat, Game, Seat
 from games.play import after_game, first_board, hooks, server_moves, telling
-from games.play.live import thinking
+from games.play.live import lag, thinking
 from games.play.live.db import in_db_thread, thread_pool
 
 log = logging.getLogger(__name__)
@@ -354,4 +354,5 @@ class ClockStarter:
 
     async def __call__(self, scope, receive, send):
         self.task = start_clock() or self.task
+        lag.start()  # (off unless TONGITS_LAG_LOG)
         return await self.app(scope, receive, send)

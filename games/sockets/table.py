@@ -239,8 +239,11 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
             if snap is not None and snap.is_over:
                 self.ended = True
                 # The game ended: its people are no longer playing, for their friends,
-                # and may now accept a challenge.
-                if self.counted:
+                # and may now accept a challenge. Of a person with no friend to tell (as in
+                # ``go_on``) the look would only ask whether they have one now, at every
+                # seat of every game's end; a friend made meanwhile says so
+                # (``social_changed``).
+                if self.counted and not self.unseen:
                     await in_db_thread(presence.recheck)(self.user.pk)
                 if snap.seat_of(self.user.pk) is not None:
                     await self.send_news(challenges_only=True)

@@ -55,7 +55,7 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
     ]
     at_deal = ratings_at_deal(tgs)
     # A closed account stands in no standings: it is no entrant here either.
-    entries = list(t.entries.filter(user__is_active=True).select_related("user"))
+    entries = list(t.entries.filter(user__is_active=True).select_related("user__profile"))
     names = _entrant_names(entries)
     games = []
     for tg in tgs:

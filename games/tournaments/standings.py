@@ -92,7 +92,9 @@ def standings(
     """Everyone who entered, best first, with their entry; but a closed account (staff
     closed it: it cannot log in), which leaves the standings and the podium while its
     games' results stand for the others (docs/rules.md, Arenas)."""
-    entries = {e.pk: e for e in t.entries.filter(user__is_active=True).select_related("user")}
+    # The names shown come from the profiles: one query for all, not one an entrant.
+    active = t.entries.filter(user__is_active=True).select_related("user__profile")
+    entries = {e.pk: e for e in active}
     found = results(t, tgs)
     table = scoring.standings(
         (e.pk, display_name_for(e.user), found.get(e.user_id, [])) for e in entries.values()

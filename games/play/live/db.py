@@ -23,6 +23,7 @@ import functools
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -30,6 +31,8 @@ from typing import Any
 from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import connections
+
+from games.play.live import lag
 
 log = logging.getLogger(__name__)
 _pools: dict[str, ThreadPoolExecutor] = {}
@@ -57,6 +60,9 @@ def in_db_thread(
             threads = thread_pool(pool, _SIZES[pool]())
         loop = asyncio.get_running_loop()
         call = functools.partial(_run, loop, func, args, kwargs)
+        if lag.ON:
+            name = getattr(threads, "_thread_name_prefix", pool).removeprefix("tongits-")
+            call = functools.partial(_timed, name, time.perf_counter(), call)
         return await loop.run_in_executor(threads, contextvars.copy_context().run, call)
 
     return in_thread
@@ -99,7 +105,14 @@ def afterwards(func: Callable[[], Any]) -> None:
     if elsewhere or name.startswith("tongits-afterwards"):  # (or already there: in turn)
         func()
         return
+    if lag.ON:
+        func = functools.partial(_timed, "afterwards", time.perf_counter(), func)
     thread_pool("afterwards", 1).submit(_run_logged, loop, func)
+
+
+def _timed(pool: str, since: float, call: Callable[[], Any]) -> Any:
+    lag.queued(pool, since)
+    return call()
 
 
 def _run_logged(loop: asyncio.AbstractEventLoop, func: Callable[[], Any]) -> None:
