@@ -263,7 +263,7 @@ def test_a_second_click_that_read_before_the_first_was_stored_gets_the_same_anal
 def test_an_analysis_survives_its_worker_dying(make_game, alice, bob, settings):
     # A game's budget of simulated moves that runs out before its last move (issue 53): the
     # moves judged after the worker died get the shares they would have got without.
-    settings.TONGITS_COACH_BUDGET = {**settings.TONGITS_COACH_BUDGET, "game_plies": 1500}
+    settings.TONGITS_COACH_BUDGET = {**settings.TONGITS_COACH_BUDGET, "game_work": 3000}
     game = finished_game(make_game, alice, bob)
     a = analysis.request_analysis(game, alice)
     # A worker takes the task, judges two moves and is killed.
@@ -288,7 +288,7 @@ def test_an_analysis_survives_its_worker_dying(make_game, alice, bob, settings):
     assert [tuple(getattr(e, f) for f in fields) for e in straight] == list(
         a.evaluations.order_by("seq").values_list(*fields)
     )
-    assert straight[-1].plies < straight[0].plies  # the budget ran out on the way
+    assert straight[-1].work < straight[0].work  # the budget ran out on the way
 
 
 def test_a_running_analysis_with_a_live_worker_is_left_alone(make_game, alice, bob):
@@ -774,11 +774,11 @@ def test_every_meld_is_a_finalist_so_no_judgement_misses_a_better_meld():
     assert {evaluate(view, move, seq, plain, salt=salt).best for salt in salts} != {meld}
 
 
-# A short budget, so that the test is quick; the site's is ``Budget.game_plies``.
+# A short budget, so that the test is quick; the site's is ``Budget.game_work``.
 SHARED = Budget(
     first_worlds=4, second_worlds=8, worlds=16, finalists=2, max_worlds=128, mark_worlds=32,
     finalist_worlds=32, give_up_worlds=64, reopen_worlds=0, reopen_all_worlds=32, batch=16,
-    reserve_plies=4000,
+    reserve_work=5000,
 )  # fmt: skip
 
 
@@ -791,13 +791,13 @@ def test_a_games_analysis_keeps_within_its_budget_of_simulated_moves():
     from bench.analysis import typical_game
 
     moments = typical_game(7)
-    free = list(judge_game(moments, replace(SHARED, game_plies=10**9), "budget/1"))
-    half = sum(e.plies for e in free) // 2
-    tight = replace(SHARED, game_plies=half)
+    free = list(judge_game(moments, replace(SHARED, game_work=10**9), "budget/1"))
+    half = sum(e.work for e in free) // 2
+    tight = replace(SHARED, game_work=half)
     got = list(judge_game(moments, tight, "budget/1"))
     # Over the budget by at most one move's first rounds (its reserve).
-    assert sum(e.plies for e in got) <= half + tight.reserve_plies
-    assert max(e.plies for e in got if e.worlds <= tight.worlds) <= tight.reserve_plies
+    assert sum(e.work for e in got) <= half + tight.reserve_work
+    assert max(e.work for e in got if e.worlds <= tight.worlds) <= tight.reserve_work
     # The check shows something: the budget ran out, and moves judged later got fewer deals.
     assert any(g.worlds < f.worlds for g, f in zip(got, free, strict=True))
     assert all(e.worlds >= tight.mark_worlds for e in got if e.mark)

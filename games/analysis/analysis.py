@@ -47,7 +47,15 @@ from games.engine.view import SeatView
 from games.models import Game
 from games.words.narration import distinct_names
 
-from .coach import DEFAULT_BUDGET, Budget, Evaluation, better_steps, judge_game, say_better
+from .coach import (
+    DEAL_WORK,
+    DEFAULT_BUDGET,
+    Budget,
+    Evaluation,
+    better_steps,
+    judge_game,
+    say_better,
+)
 from .models import Analysis, MoveEvaluation
 
 log = logging.getLogger(__name__)
@@ -210,11 +218,12 @@ def run(analysis_id: int, *, budget: Budget | None = None, stop_after: int | Non
 def _judge_rest(analysis: Analysis, game: Game, budget: Budget, stop_after: int | None) -> int:
     names = distinct_names(seat_names(game))
     people = judged_seats(game)
-    stored = dict(analysis.evaluations.values_list("seq", "plies"))
+    rows = analysis.evaluations.values_list("seq", "plies", "worlds")
+    stored = {seq: plies + DEAL_WORK * worlds for seq, plies, worlds in rows}
     done = set(stored)
     judged = 0
-    # The game's budget of simulated moves is shared by its moves in order (``judge_game``);
-    # the moves judged before a worker died spent theirs, so the rest get the same shares.
+    # The game's work is shared by its moves in order (``judge_game``); the moves judged
+    # before a worker died spent theirs (``Evaluation.work``), so the rest get the same.
     left = [(view, move, seq) for seq, view, move in moments(game.record(), people)
             if seq not in done]  # fmt: skip
     for found in judge_game(left, budget, spent=sum(stored.values())):

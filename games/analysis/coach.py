@@ -59,6 +59,10 @@ MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0))
 # by a quarter of the stake at least), and analyses stored before keep its marks.
 FINE_MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.25, 0.5))
 MIN_STAKE = 1.0  # chips: the least a loser pays
+# Drawing a deal of the unseen cards with the bot's model costs about as much CPU as 35
+# moves of a rollout (measured on the games of docs/coach.md): a game's work (``judge_game``)
+# counts both, so a late position's cheap rollouts do not hide its deals' cost.
+DEAL_WORK = 35
 MARK_NAMES = {
     "blunder": gettext_lazy("Blunder"),
     "mistake": gettext_lazy("Mistake"),
@@ -132,13 +136,14 @@ class Budget:
     # marked only when the interval's lower end clears the mark's line (docs/coach.md).
     z: float = 2.24
     max_plies: int = 240000  # moves simulated at most for one move
-    # Moves simulated at most for a whole game's analysis (``judge_game``), shared by its
-    # moves in order: a move may spend what is left less ``reserve_plies`` for each move
-    # still to judge after it; what still straddles a line when its share is spent is a
-    # close call. A count, never a time, so a verdict never depends on the machine. Some
-    # 35 s of CPU on the project's machine (docs/coach.md); the 60 s limit is issue 53's.
-    game_plies: int = 800_000
-    reserve_plies: int = 6_000
+    # The work of a whole game's analysis at most (``judge_game``; work: moves simulated,
+    # and ``DEAL_WORK`` for each deal drawn), shared by its moves in order: a move may
+    # spend what is left less ``reserve_work`` for each move still to judge after it; what
+    # still straddles a line when its share is spent is a close call. A count, never a
+    # time, so a verdict never depends on the machine: 25 to 45 s of CPU on the project's
+    # machine, by its load (docs/coach.md); the 60 s limit is issue 53's.
+    game_work: int = 1_000_000
+    reserve_work: int = 8_000
     marks: tuple = MARKS  # the scale the verdict is given on (FINE_MARKS for the puzzles)
     # An interval over one line and across a worse one gets the lesser mark (``verdict``);
     # without, a close call (the coach until 7 December 2026, and the puzzles).
@@ -168,7 +173,13 @@ class Evaluation:
     # so no mark is given (one could flip when judged again); the figures are shown instead.
     close: bool = False
     why: dict = field(default_factory=dict)  # the reason, as data (``say_why`` words it)
-    plies: int = 0  # moves simulated to judge it (what its CPU time goes on)
+    plies: int = 0  # moves simulated to judge it
+
+    @property
+    def work(self) -> int:
+        """What judging it cost: moves simulated, and ``DEAL_WORK`` a deal drawn (every deal
+        drawn is one the move played was played in)."""
+        return self.plies + DEAL_WORK * self.worlds
 
     @property
     def loss(self) -> float:
@@ -271,16 +282,15 @@ def evaluate(
     salt: str = "coach/2",
     *,
     want: Move | None = None,
-    max_plies: int | None = None,
+    max_work: int | None = None,
 ) -> Evaluation:
     """Judge ``played`` against every legal move of ``view``, from ``view`` alone. (Another
     ``salt`` samples other deals: ``bench.analysis --reproduce`` measures the marks so.)
     ``want``: only a verdict naming that move best is of use (a puzzle's second judgement):
     the deals stop as soon as it no longer can be (it is not a finalist), and the verdict
     returned then names another best. Until then the judgement is the very one without it.
-    ``max_plies``: this move's share of its game's budget (``judge_game``), if less than
-    ``budget.max_plies``."""
-    cap = budget.max_plies if max_plies is None else min(budget.max_plies, max_plies)
+    ``max_work``: this move's share of its game's work (``judge_game``): no more deals once
+    it is spent (nor once ``budget.max_plies`` moves are simulated)."""
     legal = list(view.legal)
     if played not in legal:
         raise ValueError(f"move {seq} is not one the seat could make")
@@ -307,7 +317,7 @@ def evaluate(
     # Round two: the best few (every meld too) and the move played, in more deals.
     finalists = list(dict.fromkeys([*ranked[: budget.finalists], *melds, played]))
     if len(legal) > 1 and (want is None or want in finalists):
-        while n < budget.worlds and s.plies < cap:
+        while n < budget.worlds and _more(s, deals, budget, max_work):
             for move in finalists:
                 s.play(deals, n, move, me)
             n += 1
@@ -315,7 +325,7 @@ def evaluate(
     # Close calls: while a threshold lies inside the loss's interval and could still be
     # cleared, the deals are doubled (the finalists kept in play at first, so the best is
     # chosen again on more deals; then only the best and the move played).
-    while best != played and n < budget.max_worlds and s.plies < cap:
+    while best != played and n < budget.max_worlds and _more(s, deals, budget, max_work):
         low, high = _judged(s, best, played, budget)
         stake = _stake(s, best)
         mark, close = verdict(low, high, stake, budget.marks, budget.lower)
@@ -349,7 +359,7 @@ def evaluate(
         if want is not None and want not in finalists:
             break  # it cannot be the best any more
         end = min(n + max(budget.batch, n), budget.max_worlds)
-        while n < end and s.plies < cap:
+        while n < end and _more(s, deals, budget, max_work):
             for move in finalists:
                 s.play(deals, n, move, me)
             n += 1
@@ -380,6 +390,12 @@ def evaluate(
     )
 
 
+def _more(s: _Scores, deals: _Deals, budget: Budget, max_work: int | None) -> bool:
+    """Whether a move's judgement may play another deal."""
+    work = s.plies + DEAL_WORK * len(deals.made)
+    return s.plies < budget.max_plies and (max_work is None or work < max_work)
+
+
 def judge_game(
     moments: Sequence[tuple[SeatView, Move, int]],
     budget: Budget = DEFAULT_BUDGET,
@@ -387,15 +403,15 @@ def judge_game(
     spent: int = 0,
 ) -> Iterator[Evaluation]:
     """Judge each (view, move, seq) of a game's moments still to judge, in order, within
-    the game's budget of simulated moves (``Budget.game_plies``), of which ``spent`` went on
-    its moves judged before (a worker that died: their stored ``plies``). Each move may
-    spend what is left less ``budget.reserve_plies`` for each move after it, so a game's
+    the game's work (``Budget.game_work``), of which ``spent`` went on its moves judged
+    before (a worker that died: their stored verdicts' ``Evaluation.work``). Each move may
+    spend what is left less ``budget.reserve_work`` for each move after it, so a game's
     analysis never passes the budget by more than a move's first rounds, and the same game
     always gets the same verdicts (the shares are counts, not times)."""
     for k, (view, move, seq) in enumerate(moments):
-        share = budget.game_plies - spent - budget.reserve_plies * (len(moments) - k - 1)
-        found = evaluate(view, move, seq, budget, salt, max_plies=max(share, 0))
-        spent += found.plies
+        share = budget.game_work - spent - budget.reserve_work * (len(moments) - k - 1)
+        found = evaluate(view, move, seq, budget, salt, max_work=max(share, 0))
+        spent += found.work
         yield found
 
 
