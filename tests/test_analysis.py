@@ -802,3 +802,21 @@ def test_a_games_analysis_keeps_within_its_budget_of_simulated_moves():
     assert any(g.worlds < f.worlds for g, f in zip(got, free, strict=True))
     assert all(e.worlds >= tight.mark_worlds for e in got if e.mark)
     assert list(judge_game(moments, tight, "budget/1")) == got  # the same every time
+
+
+def test_a_close_call_is_given_up_only_when_it_could_not_clear_its_least_line():
+    """Issue 53: from 1,024 deals a close call is given up when even a luckier mean of the
+    deals to come would leave it under the line at 4,096; with both lines inside its
+    interval that is the Mistake's, the one it could still clear. (Judged by the Blunder's
+    line, moves over the Mistake line by a standard error were given up at 1,024 deals as
+    close calls, where another judgement went on and marked them a Mistake.)"""
+    from games.analysis.coach import _hopeless
+
+    budget = Budget()
+    stake = 5.04  # the lines: a Mistake from 2.27 chips, a Blunder from 3.02
+    # The mean 2.77 on 1,024 deals, its upper end 3.19: a Blunder is out of reach, a
+    # Mistake is not (its mean lies a standard error of 4,096 deals over that line).
+    low = 2.77 - 0.42 * (budget.max_worlds / 1024) ** budget.spend
+    assert not _hopeless(low, 3.19, stake, 1024, budget)
+    # The same interval 0.8 chip lower reaches neither: given up.
+    assert _hopeless(low - 0.8, 3.19 - 0.8, stake, 1024, budget)

@@ -461,11 +461,11 @@ def _best(s: _Scores, moves: Sequence[Move], played: Move) -> Move:
 
 
 def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> bool:
-    """Whether a close call cannot clear its threshold even at the most deals: the interval
-    narrows as one over the square root of the deals, so were the loss to stay where it is,
-    the interval then would still hold the threshold. The deals are then spared: the move
-    is a close call either way. (Asked only from ``give_up_worlds`` deals on: the mean of
-    fewer deals moves too much to give up on.)"""
+    """Whether a close call cannot clear its threshold even at the most deals (``Budget.
+    give_up_odds``: even were the deals to come luckier than the mean now foretells, the
+    lower end at the most deals would stay under the least line inside the interval). The
+    deals are then spared: the verdict would be the same. (Asked only from
+    ``give_up_worlds`` deals on: the mean of fewer deals moves too much to give up on.)"""
     mean, half = _centre(low, high, n, budget)
     narrowed = half * math.sqrt(n / budget.max_worlds)  # the half-width at the most deals
     lines = thresholds(stake, budget.marks)
@@ -475,9 +475,10 @@ def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> 
     # taken as likely as the deals say) spreads by the standard error at the most deals
     # times sqrt(deals to come / deals now).
     spread = narrowed / budget.z * math.sqrt(max(budget.max_worlds - n, 0) / n)
-    return any(
-        low < t <= high and mean + budget.give_up_odds * spread < t + narrowed for _, t in lines
-    )
+    # The least line inside is the one the move could still clear (one over the Mistake
+    # line and across the Blunder line is a Mistake whatever the Blunder line does).
+    inside = [t for _, t in lines if low < t <= high]
+    return bool(inside) and mean + budget.give_up_odds * spread < min(inside) + narrowed
 
 
 def _centre(low: float, high: float, n: int, budget: Budget) -> tuple[float, float]:
