@@ -42,7 +42,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations, product
 
-from games.analysis.coach import DEFAULT_BUDGET, FINE_MARKS, MARKS, evaluate
+from games.analysis.coach import DEFAULT_BUDGET, FINE_MARKS, MARKS, judge_game
 from games.bots import bot_seed, choose
 from games.engine import apply, new_game, seat_view
 
@@ -69,9 +69,7 @@ def one_game(seed: int, salts: tuple[str, ...]) -> dict:
     judged = []
     for salt in salts:
         wall, cpu = time.perf_counter(), time.process_time()
-        judged.append(
-            [evaluate(view, move, seq, DEFAULT_BUDGET, salt) for view, move, seq in moments]
-        )
+        judged.append(list(judge_game(moments, DEFAULT_BUDGET, salt)))
         out["wall"].append(time.perf_counter() - wall)
         out["cpu"].append(time.process_time() - cpu)
     for k, (_, _, seq) in enumerate(moments):
@@ -85,6 +83,7 @@ def _row(e) -> dict:
     return {
         "mark": e.mark, "close": e.close, "loss": e.loss, "low": e.loss_low,
         "high": e.loss_high, "stake": e.stake, "worlds": e.worlds, "best": e.best.to_dict(),
+        "plies": e.plies,
     }  # fmt: skip
 
 
@@ -135,9 +134,11 @@ def _z_rms(pairs: list[tuple[dict, dict]]) -> list:
     z = DEFAULT_BUDGET.z
     zs = []
     for x, y in pairs:
-        se = math.hypot((x["high"] - x["low"]) / (2 * z), (y["high"] - y["low"]) / (2 * z))
+        # The upper end is the mean (the loss) give or take z standard errors; the lower end
+        # may lie further (``Budget.spend``).
+        se = math.hypot((x["high"] - x["loss"]) / z, (y["high"] - y["loss"]) / z)
         if se > 0:
-            zs.append(((x["low"] + x["high"]) - (y["low"] + y["high"])) / 2 / se)
+            zs.append((x["loss"] - y["loss"]) / se)
     return [round(math.sqrt(sum(v * v for v in zs) / len(zs)), 2) if zs else 0.0, len(zs)]
 
 

@@ -25,6 +25,7 @@ from games.analysis.coach import (
     better_steps,
     better_text,
     evaluate,
+    judge_game,
     mark_for,
     say_why,
     thresholds,
@@ -259,7 +260,10 @@ def test_a_second_click_that_read_before_the_first_was_stored_gets_the_same_anal
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_analysis_survives_its_worker_dying(make_game, alice, bob):
+def test_an_analysis_survives_its_worker_dying(make_game, alice, bob, settings):
+    # A game's budget of simulated moves that runs out before its last move (issue 53): the
+    # moves judged after the worker died get the shares they would have got without.
+    settings.TONGITS_COACH_BUDGET = {**settings.TONGITS_COACH_BUDGET, "game_work": 3000}
     game = finished_game(make_game, alice, bob)
     a = analysis.request_analysis(game, alice)
     # A worker takes the task, judges two moves and is killed.
@@ -276,6 +280,15 @@ def test_an_analysis_survives_its_worker_dying(make_game, alice, bob):
     stored = list(a.evaluations.values_list("pk", "seq"))
     assert stored[:2] == first_two and len(stored) == a.total  # none judged twice
     assert coach_tasks().filter(status="SUCCESSFUL").count() == 1
+    left = [
+        (v, m, seq) for seq, v, m in analysis.moments(game.record(), analysis.judged_seats(game))
+    ]
+    straight = list(judge_game(left, analysis.site_budget()))
+    fields = ("seq", "worlds", "plies", "mark", "close", "loss_low", "loss_high")
+    assert [tuple(getattr(e, f) for f in fields) for e in straight] == list(
+        a.evaluations.order_by("seq").values_list(*fields)
+    )
+    assert straight[-1].work < straight[0].work  # the budget ran out on the way
 
 
 def test_a_running_analysis_with_a_live_worker_is_left_alone(make_game, alice, bob):
@@ -759,3 +772,51 @@ def test_every_meld_is_a_finalist_so_no_judgement_misses_a_better_meld():
     # The check shows something: by rank alone, a judgement misses the meld.
     plain = replace(budget, look_melds=False)
     assert {evaluate(view, move, seq, plain, salt=salt).best for salt in salts} != {meld}
+
+
+# A short budget, so that the test is quick; the site's is ``Budget.game_work``.
+SHARED = Budget(
+    first_worlds=4, second_worlds=8, worlds=16, finalists=2, max_worlds=128, mark_worlds=32,
+    finalist_worlds=32, give_up_worlds=64, reopen_worlds=0, reopen_all_worlds=32, batch=16,
+    reserve_work=5000,
+)  # fmt: skip
+
+
+def test_a_games_analysis_keeps_within_its_budget_of_simulated_moves():
+    """Issue 53: a game's analysis stays under 60 s of CPU whatever its moves: its moves
+    share one budget of simulated moves (a count, so the same game always gets the same
+    verdicts), each spending what is left less a reserve for each move after it; a move
+    whose share runs out while a line is inside its interval is a close call, never a
+    mark measured on fewer deals than a mark needs."""
+    from bench.analysis import typical_game
+
+    moments = typical_game(7)
+    free = list(judge_game(moments, replace(SHARED, game_work=10**9), "budget/1"))
+    half = sum(e.work for e in free) // 2
+    tight = replace(SHARED, game_work=half)
+    got = list(judge_game(moments, tight, "budget/1"))
+    # Over the budget by at most one move's first rounds (its reserve).
+    assert sum(e.work for e in got) <= half + tight.reserve_work
+    assert max(e.work for e in got if e.worlds <= tight.worlds) <= tight.reserve_work
+    # The check shows something: the budget ran out, and moves judged later got fewer deals.
+    assert any(g.worlds < f.worlds for g, f in zip(got, free, strict=True))
+    assert all(e.worlds >= tight.mark_worlds for e in got if e.mark)
+    assert list(judge_game(moments, tight, "budget/1")) == got  # the same every time
+
+
+def test_a_close_call_is_given_up_only_when_it_could_not_clear_its_least_line():
+    """Issue 53: from 1,024 deals a close call is given up when even a luckier mean of the
+    deals to come would leave it under the line at 4,096; with both lines inside its
+    interval that is the Mistake's, the one it could still clear. (Judged by the Blunder's
+    line, moves over the Mistake line by a standard error were given up at 1,024 deals as
+    close calls, where another judgement went on and marked them a Mistake.)"""
+    from games.analysis.coach import _hopeless
+
+    budget = Budget()
+    stake = 5.04  # the lines: a Mistake from 2.27 chips, a Blunder from 3.02
+    # The mean 2.77 on 1,024 deals, its upper end 3.19: a Blunder is out of reach, a
+    # Mistake is not (its mean lies a standard error of 4,096 deals over that line).
+    low = 2.77 - 0.42 * (budget.max_worlds / 1024) ** budget.spend
+    assert not _hopeless(low, 3.19, stake, 1024, budget)
+    # The same interval 0.8 chip lower reaches neither: given up.
+    assert _hopeless(low - 0.8, 3.19 - 0.8, stake, 1024, budget)

@@ -47,7 +47,15 @@ from games.engine.view import SeatView
 from games.models import Game
 from games.words.narration import distinct_names
 
-from .coach import DEFAULT_BUDGET, Budget, Evaluation, better_steps, evaluate, say_better
+from .coach import (
+    DEAL_WORK,
+    DEFAULT_BUDGET,
+    Budget,
+    Evaluation,
+    better_steps,
+    judge_game,
+    say_better,
+)
 from .models import Analysis, MoveEvaluation
 
 log = logging.getLogger(__name__)
@@ -210,13 +218,17 @@ def run(analysis_id: int, *, budget: Budget | None = None, stop_after: int | Non
 def _judge_rest(analysis: Analysis, game: Game, budget: Budget, stop_after: int | None) -> int:
     names = distinct_names(seat_names(game))
     people = judged_seats(game)
-    done = set(analysis.evaluations.values_list("seq", flat=True))
+    rows = analysis.evaluations.values_list("seq", "plies", "worlds")
+    stored = {seq: plies + DEAL_WORK * worlds for seq, plies, worlds in rows}
+    done = set(stored)
     judged = 0
-    for seq, view, move in moments(game.record(), people):
-        if seq in done:
-            continue
-        found = evaluate(view, move, seq, budget)
-        steps = better_steps(view, found.best, seq) if found.mark or found.close else []
+    # The game's work is shared by its moves in order (``judge_game``); the moves judged
+    # before a worker died spent theirs (``Evaluation.work``), so the rest get the same.
+    left = [(view, move, seq) for seq, view, move in moments(game.record(), people)
+            if seq not in done]  # fmt: skip
+    for found in judge_game(left, budget, spent=sum(stored.values())):
+        view = next(v for v, _, seq in left if seq == found.seq)
+        steps = better_steps(view, found.best, found.seq) if found.mark or found.close else []
         _store(analysis, found, steps, names)
         judged += 1
         Analysis.objects.filter(pk=analysis.pk).update(
@@ -251,6 +263,7 @@ def _store(analysis: Analysis, e: Evaluation, steps: list[dict], names: list[str
                 choices=e.choices, worlds=e.worlds, mark=e.mark, close=e.close,
                 better=better, better_steps=steps, loss_low=e.loss_low,
                 loss_high=e.loss_high, stake=e.stake, why=e.why if e.mark or e.close else {},
+                plies=e.plies,
             )  # fmt: skip
     except IntegrityError:
         pass  # a worker taken for dead was only slow: it judged this move the same way

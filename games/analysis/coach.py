@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
@@ -59,6 +59,10 @@ MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0))
 # by a quarter of the stake at least), and analyses stored before keep its marks.
 FINE_MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.25, 0.5))
 MIN_STAKE = 1.0  # chips: the least a loser pays
+# Drawing a deal of the unseen cards with the bot's model costs about as much CPU as 35
+# moves of a rollout (measured on the games of docs/coach.md): a game's work (``judge_game``)
+# counts both, so a late position's cheap rollouts do not hide its deals' cost.
+DEAL_WORK = 35
 MARK_NAMES = {
     "blunder": gettext_lazy("Blunder"),
     "mistake": gettext_lazy("Mistake"),
@@ -111,15 +115,35 @@ class Budget:
     # judgements of three (docs/coach.md). False: by rank alone (the puzzles).
     look_melds: bool = True
     max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
-    # From this many deals on, a close call whose line would stay inside the interval at
-    # ``max_worlds`` is given up (docs/coach.md: the changed marks of issue 53's figures were
-    # close calls given up here that the other judgement cleared further on).
-    give_up_worlds: int = 2048
+    # From this many deals on, a close call that could not clear its line at ``max_worlds``
+    # is given up (``_hopeless``).
+    give_up_worlds: int = 1024
+    # How sure "could not clear" must be: given up when even a mean this many of its own
+    # standard errors (of the mean at ``max_worlds`` given the mean now) higher would leave
+    # the lower end at ``max_worlds`` under the line (2: a chance of some 2%). 0: the rule
+    # until 7 December 2026 (and the puzzles'): given up when the line, the loss staying
+    # where it is, would still lie inside the interval at ``max_worlds``, which also gave up
+    # moves over the line with even odds of clearing it (docs/coach.md).
+    give_up_odds: float = 2.0
+    # Alpha spending: a mark's lower end at n deals is the mean less z (max_worlds / n) **
+    # spend standard errors, so a mark cleared at an early look of the repeated ones (512,
+    # 1,024 …) needs a wider margin than one cleared at the last (docs/coach.md: each look
+    # is one more chance for a move just under a line to clear it by luck). 0: z at every
+    # look (the coach until 7 December 2026, and the puzzles).
+    spend: float = 0.25
     batch: int = 32  # deals a round adds at least (a round doubles the deals judged so far)
     # The loss's interval: its mean, give or take z standard errors (97.5%). A move is
     # marked only when the interval's lower end clears the mark's line (docs/coach.md).
     z: float = 2.24
     max_plies: int = 240000  # moves simulated at most for one move
+    # The work of a whole game's analysis at most (``judge_game``; work: moves simulated,
+    # and ``DEAL_WORK`` for each deal drawn), shared by its moves in order: a move may
+    # spend what is left less ``reserve_work`` for each move still to judge after it; what
+    # still straddles a line when its share is spent is a close call. A count, never a
+    # time, so a verdict never depends on the machine: 30 to 58 s of CPU on the project's
+    # machine, by its load (docs/coach.md); the 60 s limit is issue 53's.
+    game_work: int = 1_250_000
+    reserve_work: int = 8_000
     marks: tuple = MARKS  # the scale the verdict is given on (FINE_MARKS for the puzzles)
     # An interval over one line and across a worse one gets the lesser mark (``verdict``);
     # without, a close call (the coach until 7 December 2026, and the puzzles).
@@ -149,6 +173,13 @@ class Evaluation:
     # so no mark is given (one could flip when judged again); the figures are shown instead.
     close: bool = False
     why: dict = field(default_factory=dict)  # the reason, as data (``say_why`` words it)
+    plies: int = 0  # moves simulated to judge it
+
+    @property
+    def work(self) -> int:
+        """What judging it cost: moves simulated, and ``DEAL_WORK`` a deal drawn (every deal
+        drawn is one the move played was played in)."""
+        return self.plies + DEAL_WORK * self.worlds
 
     @property
     def loss(self) -> float:
@@ -251,12 +282,15 @@ def evaluate(
     salt: str = "coach/2",
     *,
     want: Move | None = None,
+    max_work: int | None = None,
 ) -> Evaluation:
     """Judge ``played`` against every legal move of ``view``, from ``view`` alone. (Another
     ``salt`` samples other deals: ``bench.analysis --reproduce`` measures the marks so.)
     ``want``: only a verdict naming that move best is of use (a puzzle's second judgement):
     the deals stop as soon as it no longer can be (it is not a finalist), and the verdict
-    returned then names another best. Until then the judgement is the very one without it."""
+    returned then names another best. Until then the judgement is the very one without it.
+    ``max_work``: this move's share of its game's work (``judge_game``): no more deals once
+    it is spent (nor once ``budget.max_plies`` moves are simulated)."""
     legal = list(view.legal)
     if played not in legal:
         raise ValueError(f"move {seq} is not one the seat could make")
@@ -283,7 +317,7 @@ def evaluate(
     # Round two: the best few (every meld too) and the move played, in more deals.
     finalists = list(dict.fromkeys([*ranked[: budget.finalists], *melds, played]))
     if len(legal) > 1 and (want is None or want in finalists):
-        while n < budget.worlds and s.plies < budget.max_plies:
+        while n < budget.worlds and _more(s, deals, budget, max_work):
             for move in finalists:
                 s.play(deals, n, move, me)
             n += 1
@@ -291,8 +325,8 @@ def evaluate(
     # Close calls: while a threshold lies inside the loss's interval and could still be
     # cleared, the deals are doubled (the finalists kept in play at first, so the best is
     # chosen again on more deals; then only the best and the move played).
-    while best != played and n < budget.max_worlds and s.plies < budget.max_plies:
-        low, high = _interval(s, best, played, budget.z)
+    while best != played and n < budget.max_worlds and _more(s, deals, budget, max_work):
+        low, high = _judged(s, best, played, budget)
         stake = _stake(s, best)
         mark, close = verdict(low, high, stake, budget.marks, budget.lower)
         done = settled(low, high, stake, budget.marks)
@@ -309,7 +343,7 @@ def evaluate(
             finalists = list(dict.fromkeys([*ranked[: budget.finalists], played]))
             pool = ranked[: max(budget.second_look, budget.finalists)]
             best = _best(s, finalists, played)
-            low, high = _interval(s, best, played, budget.z)
+            low, high = _judged(s, best, played, budget)
             stake = _stake(s, best)
             if settled(low, high, stake, budget.marks) and not mark_for(low, stake, budget.marks):
                 break  # against the best of them all, the move is not in question
@@ -325,12 +359,12 @@ def evaluate(
         if want is not None and want not in finalists:
             break  # it cannot be the best any more
         end = min(n + max(budget.batch, n), budget.max_worlds)
-        while n < end and s.plies < budget.max_plies:
+        while n < end and _more(s, deals, budget, max_work):
             for move in finalists:
                 s.play(deals, n, move, me)
             n += 1
         best = _best(s, finalists, played)
-    low, high = _interval(s, best, played, budget.z) if best != played else (0.0, 0.0)
+    low, high = _judged(s, best, played, budget) if best != played else (0.0, 0.0)
     stake = _stake(s, best)
     mark, close = (
         verdict(low, high, stake, budget.marks, budget.lower) if best != played else ("", False)
@@ -352,7 +386,33 @@ def evaluate(
         mark=mark,
         close=close,
         why=why_for(view, played, best, s),
+        plies=s.plies,
     )
+
+
+def _more(s: _Scores, deals: _Deals, budget: Budget, max_work: int | None) -> bool:
+    """Whether a move's judgement may play another deal."""
+    work = s.plies + DEAL_WORK * len(deals.made)
+    return s.plies < budget.max_plies and (max_work is None or work < max_work)
+
+
+def judge_game(
+    moments: Sequence[tuple[SeatView, Move, int]],
+    budget: Budget = DEFAULT_BUDGET,
+    salt: str = "coach/2",
+    spent: int = 0,
+) -> Iterator[Evaluation]:
+    """Judge each (view, move, seq) of a game's moments still to judge, in order, within
+    the game's work (``Budget.game_work``), of which ``spent`` went on its moves judged
+    before (a worker that died: their stored verdicts' ``Evaluation.work``). Each move may
+    spend what is left less ``budget.reserve_work`` for each move after it, so a game's
+    analysis never passes the budget by more than a move's first rounds, and the same game
+    always gets the same verdicts (the shares are counts, not times)."""
+    for k, (view, move, seq) in enumerate(moments):
+        share = budget.game_work - spent - budget.reserve_work * (len(moments) - k - 1)
+        found = evaluate(view, move, seq, budget, salt, max_work=max(share, 0))
+        spent += found.work
+        yield found
 
 
 def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, float]:
@@ -364,6 +424,18 @@ def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, fl
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1) / max(n, 1))
     half = z * max(spread, 0.5 / math.sqrt(max(n, 1)))
     return mean - half, mean + half
+
+
+def _judged(s: _Scores, best: Move, played: Move, budget: Budget) -> tuple[float, float]:
+    """The loss's interval a verdict is given on: its upper end at ``budget.z`` standard
+    errors, its lower end (a mark's) at more on fewer deals than ``budget.max_worlds``
+    (``Budget.spend``); the same interval as ``_interval`` at the most deals."""
+    low, high = _interval(s, best, played, budget.z)
+    n = len(s.chips[played])
+    if budget.spend and 0 < n < budget.max_worlds:
+        mean, half = (low + high) / 2, (high - low) / 2
+        low = mean - half * (budget.max_worlds / n) ** budget.spend
+    return low, high
 
 
 def _runners(
@@ -389,15 +461,33 @@ def _best(s: _Scores, moves: Sequence[Move], played: Move) -> Move:
 
 
 def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> bool:
-    """Whether a close call cannot clear its threshold even at the most deals: the interval
-    narrows as one over the square root of the deals, so were the loss to stay where it is,
-    the interval then would still hold the threshold. The deals are then spared: the move
-    is a close call either way. (Asked only from ``give_up_worlds`` deals on: the mean of
-    fewer deals moves too much to give up on.)"""
-    mean, half = (low + high) / 2, (high - low) / 2
-    narrowed = half * math.sqrt(n / budget.max_worlds)
+    """Whether a close call cannot clear its threshold even at the most deals (``Budget.
+    give_up_odds``: even were the deals to come luckier than the mean now foretells, the
+    lower end at the most deals would stay under the least line inside the interval). The
+    deals are then spared: the verdict would be the same. (Asked only from
+    ``give_up_worlds`` deals on: the mean of fewer deals moves too much to give up on.)"""
+    mean, half = _centre(low, high, n, budget)
+    narrowed = half * math.sqrt(n / budget.max_worlds)  # the half-width at the most deals
     lines = thresholds(stake, budget.marks)
-    return any(low < t <= high and abs(mean - t) < narrowed for _, t in lines)
+    if not budget.give_up_odds:
+        return any(low < t <= high and abs(mean - t) < narrowed for _, t in lines)
+    # The mean at the most deals as foretold from the mean now (the loss itself unknown,
+    # taken as likely as the deals say) spreads by the standard error at the most deals
+    # times sqrt(deals to come / deals now).
+    spread = narrowed / budget.z * math.sqrt(max(budget.max_worlds - n, 0) / n)
+    # The least line inside is the one the move could still clear (one over the Mistake
+    # line and across the Blunder line is a Mistake whatever the Blunder line does).
+    inside = [t for _, t in lines if low < t <= high]
+    return bool(inside) and mean + budget.give_up_odds * spread < min(inside) + narrowed
+
+
+def _centre(low: float, high: float, n: int, budget: Budget) -> tuple[float, float]:
+    """(mean, half-width at ``budget.z``) of an interval from ``_judged``."""
+    stretch = 1.0
+    if budget.spend and n < budget.max_worlds:
+        stretch = (budget.max_worlds / n) ** budget.spend
+    half = (high - low) / (1 + stretch)
+    return high - half, half
 
 
 def _stake(s: _Scores, best: Move) -> float:

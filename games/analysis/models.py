@@ -96,6 +96,9 @@ class MoveEvaluation(models.Model):
     # Why the better move is better, as data (``coach.why_for``), worded for each reader
     # (``coach.say_why``); empty for a move with no mark and in rows made before.
     why = models.JSONField(default=dict, blank=True)
+    # Moves simulated to judge it: a game's analysis shares a budget of work (coach.Budget.
+    # game_work: these and its deals), and a worker taking over goes on with what is left.
+    plies = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["analysis", "seq"]

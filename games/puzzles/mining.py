@@ -67,7 +67,7 @@ ALTERNATIVE_WORLDS = 48  # paired deals the near-best moves are looked for in
 SCREEN = Budget(
     first_worlds=8, worlds=24, finalists=2, mark_worlds=24, finalist_worlds=24,
     max_worlds=24, give_up_worlds=24, marks=FINE_MARKS, lower=False, second_look=0,
-    reopen_all_worlds=0, look_melds=False,
+    reopen_all_worlds=0, look_melds=False, spend=0.0, give_up_odds=0.0,
 )  # fmt: skip
 # Of the 42 puzzles first shipped (mined with 0.75), one had a first look under 1.25 of
 # the line; between the two lay a third of the coach's time, on positions it rejected.
@@ -85,7 +85,8 @@ FIRST_GIVE_UP = 128
 PUZZLE_BUDGET = replace(
     DEFAULT_BUDGET,
     marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512, second_look=0,
-    runners=1, reopen_worlds=0, reopen_all_worlds=0, look_melds=False,
+    runners=1, reopen_worlds=0, reopen_all_worlds=0, look_melds=False, spend=0.0,
+    give_up_odds=0.0,
 )  # fmt: skip
 
 
@@ -102,6 +103,8 @@ def puzzle_budget(budget: Budget) -> Budget:
         look_melds=PUZZLE_BUDGET.look_melds,
         mark_worlds=PUZZLE_BUDGET.mark_worlds,
         give_up_worlds=min(budget.give_up_worlds, PUZZLE_BUDGET.give_up_worlds),
+        give_up_odds=PUZZLE_BUDGET.give_up_odds,
+        spend=PUZZLE_BUDGET.spend,
     )
 
 
