@@ -1,5 +1,8 @@
 """The coach's judgement of one move, from what the seat that made it knew then.
 
+Size: ~670 lines, kept whole: the measure, the scale and the words of a verdict (why the
+better move is better, and what it is) are one judgement, read together.
+
 Pure: no Django, no clock. ``evaluate`` is given a ``SeatView`` (never a state) and the
 move that was played, and judges it with the Hard bot's own model of the game: deals of the
 unseen cards drawn as the bot's search draws them (``search.model_deal`` with the bot's
@@ -25,9 +28,6 @@ after the best move). Each mark needs its share of the stake and a floor in chip
 Draw with a high hand that the others likely beat can lose as much as the whole stake, a
 Blunder, though only a few chips. Each move's seeds come from its number and seat alone, so
 the same game gives the same analysis.
-
-Size: ~550 lines, kept whole: the measure, the scale and the words of a verdict (why the
-better move is better, and what it is) are one judgement, read together.
 """
 
 from __future__ import annotations
