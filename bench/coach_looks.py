@@ -11,7 +11,9 @@ clears it (from 512 deals on), is given up by the rule in force, and is judged o
 (the integral over the true loss of the chance that two judgements disagree, 2p(1 - p), in
 standard errors at 4,096 deals: the changed marks at a line grow with it), where a move is
 marked half the times it is judged, and the mean deals over the band (-3 to 10 standard
-errors). Pure model, no coach: it says which rule to try, the games say what it does.
+errors). The last two rules judge a move on up to 8,192 and 16,384 deals (the coach now:
+8,192), their band still in standard errors of 4,096 deals. Pure model, no coach: it says
+which rule to try, the games say what it does.
 """
 
 from __future__ import annotations
@@ -24,11 +26,21 @@ SPREAD, LINE, Z, MOST = 6.0, 2.0, 2.24, 4096
 LOOKS = (64, 128, 256, 512, 1024, 2048, 4096)
 
 
-def judge(rng: random.Random, loss: float, spend: float, give_up: str, odds: float, since: int):
-    """(marked, deals) of one judgement of a move whose true loss is ``loss``."""
+def judge(
+    rng: random.Random,
+    loss: float,
+    spend: float,
+    give_up: str,
+    odds: float,
+    since: int,
+    most: int = MOST,
+):
+    """(marked, deals) of one judgement of a move whose true loss is ``loss``, judged on at
+    most ``most`` deals (the looks double from 64)."""
     total, before = 0.0, 0
-    se_most = SPREAD / math.sqrt(MOST)
-    for n in LOOKS:
+    se_most = SPREAD / math.sqrt(most)
+    MOST = most  # noqa: N806 (the rule's own cap)
+    for n in (n for n in LOOKS + (8192, 16384) if n <= most):
         total += rng.gauss(loss * (n - before), SPREAD * math.sqrt(n - before))
         before = n
         mean, se = total / n, SPREAD / math.sqrt(n)
@@ -43,7 +55,7 @@ def judge(rng: random.Random, loss: float, spend: float, give_up: str, odds: flo
                 hopeless = mean + odds * se_most * math.sqrt((MOST - n) / n) < LINE + Z * se_most
             if hopeless:
                 return False, n
-    return False, MOST
+    return False, most
 
 
 RULES = (
@@ -53,6 +65,8 @@ RULES = (
     ("and alpha spending, spend 0.25 (the coach now)", 0.25, "odds", 2, 1024),
     ("and alpha spending, spend 0.5", 0.5, "odds", 2, 1024),
     ("a mark decided on the last look alone (spend 5)", 5.0, "odds", 2, 1024),
+    ("the coach now, judged on at most 8,192 deals", 0.25, "odds", 2, 1024, 8192),
+    ("the coach now, judged on at most 16,384 deals", 0.25, "odds", 2, 1024, 16384),
 )
 
 
@@ -62,11 +76,11 @@ def main() -> None:
     args = parser.parse_args()
     se_most = SPREAD / math.sqrt(MOST)
     deltas = [d / 4 for d in range(-12, 41)]  # -3 to 10 standard errors, by a quarter
-    for name, spend, give_up, odds, since in RULES:
+    for name, spend, give_up, odds, since, *most in RULES:
         rng = random.Random(1)
         width, deals, half = 0.0, 0.0, None
         for d in deltas:
-            runs = [judge(rng, LINE + d * se_most, spend, give_up, odds, since)
+            runs = [judge(rng, LINE + d * se_most, spend, give_up, odds, since, *most)
                     for _ in range(args.reps)]  # fmt: skip
             p = sum(m for m, _ in runs) / args.reps
             width += 2 * p * (1 - p) / 4
