@@ -21,7 +21,8 @@ from django.utils import timezone
 
 from games.tournaments import services
 from tests.table.support import SEED, fields, first_legal, frame, seq_of, session_headers, socket
-from tongits_site.admission import AdmittingASGIHandler
+from tongits_site import admission
+from tongits_site.admission import AdmittingASGIHandler, Line
 
 # A view that holds its place in the bound until the test lets it go: the worker is busy.
 held = threading.Event()
@@ -227,3 +228,21 @@ async def test_moves_and_first_boards_do_not_wait_for_a_full_bound(
         let_go.set()
     for c in (holder, *waiting):
         assert (await _answer(c))[0] == 200
+
+
+async def test_a_place_given_to_a_request_whose_client_just_left_goes_on_to_the_next():
+    """The place a leaving request was handed, before it could take it, is not lost."""
+    line = Line(1)
+    assert await line.enter(admission.PAGE)
+    gone = asyncio.create_task(line.enter(admission.TABLE))
+    next_one = asyncio.create_task(line.enter(admission.POLL))
+    await asyncio.sleep(0)
+    assert line.waiting == 2
+    line.leave()  # the table page's turn...
+    gone.cancel()  # ...but its client leaves before it takes it
+    assert await asyncio.wait_for(next_one, 1) is True
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    assert line.waiting == 0 and line.free == 0
+    line.leave()
+    assert line.free == 1
