@@ -64,8 +64,8 @@ POLL = [(b"x-tongits-poll", b"1"), (b"hx-request", b"true")]
 class Watched(AdmittingASGIHandler):
     """The site's handler, noting the order in which requests get into Django."""
 
-    def __init__(self, limit: int, shed_polls_at: int = 16) -> None:
-        super().__init__(limit, shed_polls_at=shed_polls_at, busy_seconds=10)
+    def __init__(self, limit: int, shed_polls_at: int = 16, page_wait: float = 0) -> None:
+        super().__init__(limit, shed_polls_at=shed_polls_at, busy_seconds=10, page_wait=page_wait)
         self.order: list[str] = []
 
     async def get_response_async(self, request):
@@ -184,6 +184,32 @@ async def test_a_waiting_poll_is_shed_once_too_many_stand_ahead_and_the_answer_s
     for c in (holder, *pages, first_poll):
         assert (await _answer(c))[0] == 200
     assert handler.order == ["/hold/", "/offline/", "/offline/", "/manifest.webmanifest"]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_that_waited_too_long_is_told_the_site_is_busy_and_loads_again(settings):
+    """An other page that has waited TONGITS_PAGE_WAIT_SECONDS is answered busy, with
+    Refresh (the browser loads it again) rather than left to a proxy's timeout; a table's
+    page that waited as long waits on."""
+    settings.ROOT_URLCONF = __name__
+    held.clear()
+    let_go.clear()
+    handler = Watched(1, page_wait=0.3)
+    holder = await _send(handler, _scope("GET", "/hold/"))
+    await _until(held)
+    table = await _send(handler, _scope("GET", "/games/999999/"))
+    page = await _send(handler, _scope("GET", "/offline/"))
+
+    status, headers, body = await _answer(page)
+    assert status == 503
+    assert headers[b"Retry-After"] == b"10" and headers[b"Refresh"] == b"10"
+    assert "10" in body.decode()
+    assert await table.receive_nothing(timeout=0.5)  # waited longer, and waits on
+
+    let_go.set()
+    assert (await _answer(holder))[0] == 200
+    assert (await _answer(table))[0] == 404  # its own answer: there is no such game
+    assert handler.order == ["/hold/", "/games/999999/"]
 
 
 def test_the_busy_words_are_in_filipino():

@@ -24,6 +24,12 @@ and would wait behind ``TONGITS_POLL_SHED_QUEUE`` others is answered at once, 50
 ``Retry-After: TONGITS_POLL_BUSY_SECONDS``, without entering Django; the page waits
 that long before it asks again, and says the site is busy.
 
+A page that is neither a table's nor a Join (a GET) and has waited
+``TONGITS_PAGE_WAIT_SECONDS`` is answered busy too, with ``Refresh`` as well: the browser
+loads it again after ``TONGITS_POLL_BUSY_SECONDS``, and meanwhile shows why, where a proxy
+in front would have answered a page that waited past its timeout with an error (nginx's
+``proxy_read_timeout``, 60 s by default: a 504). A table's page and a Join wait on.
+
 Overload degrades in an order (issue 52). The requests that wait are let in by class, not
 as they came: a table's page (and a move posted from it without scripts) first, then a
 Join (posted: a tournament's, a table's, Play again), then every other page, then the
@@ -108,16 +114,21 @@ class Line:
     def locked(self) -> bool:
         return self.free <= 0
 
-    async def enter(self, rank: int, shed_polls_at: int = 0) -> bool:
-        """Wait for a place; False: a poll shed while it waited (answer it busy)."""
+    async def enter(self, rank: int, shed_polls_at: int = 0, give_up_after: float = 0) -> bool:
+        """Wait for a place; False: shed while it waited (a poll with too many ahead, or
+        one that waited ``give_up_after`` seconds): answer it busy."""
         if self.free > 0:  # a free place means that nobody waits (see leave)
             self.free -= 1
             return True
-        ticket = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        ticket = loop.create_future()
         self.lines[rank].append(ticket)
         self.waiting += 1
         if shed_polls_at and rank != POLL:
             self._shed(shed_polls_at)
+        timer = None
+        if give_up_after:
+            timer = loop.call_later(give_up_after, self._give_up, rank, ticket)
         try:
             return await ticket  # a client that leaves while waiting here is dropped
         except asyncio.CancelledError:
@@ -127,6 +138,15 @@ class Line:
                 self.lines[rank].remove(ticket)
                 self.waiting -= 1
             raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _give_up(self, rank: int, ticket: asyncio.Future) -> None:
+        if not ticket.done() and ticket in self.lines[rank]:
+            self.lines[rank].remove(ticket)
+            self.waiting -= 1
+            ticket.set_result(False)
 
     def leave(self) -> None:
         """Give a place back: to the first waiting request of the first class, if any."""
@@ -151,9 +171,13 @@ class Line:
 
 
 class AdmittingASGIHandler(ASGIHandler):
-    def __init__(self, limit: int, shed_polls_at: int = 0, busy_seconds: int = 10) -> None:
+    def __init__(
+        self, limit: int, shed_polls_at: int = 0, busy_seconds: int = 10, page_wait: float = 0
+    ) -> None:
         super().__init__()
         self.limit = limit
+        # An other page (GET) that has waited this long is answered busy (0: it waits on).
+        self.page_wait = page_wait
         # A poll that would wait behind this many requests is answered "busy" at once.
         self.shed_polls_at = shed_polls_at
         self.busy_seconds = busy_seconds
@@ -200,7 +224,9 @@ class AdmittingASGIHandler(ASGIHandler):
             if self._sheds(request):
                 return self._busy(request)
             # A client that leaves while waiting here is dropped.
-            if not await places.enter(rank(request), self.shed_polls_at):
+            kind = rank(request)
+            patience = self.page_wait if kind == PAGE and request.method == "GET" else 0
+            if not await places.enter(kind, self.shed_polls_at, patience):
                 return self._busy(request)
         else:
             await places.enter(PAGE)
@@ -239,6 +265,8 @@ class AdmittingASGIHandler(ASGIHandler):
             }
         response = HttpResponse(words, status=503, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(self.busy_seconds)
+        if not request.META.get(POLL_META) and not request.headers.get("HX-Request"):
+            response["Refresh"] = str(self.busy_seconds)  # a browser loads the page again
         response["Cache-Control"] = "no-store"
         response._handler_class = self.__class__
         return response
@@ -251,4 +279,5 @@ def get_asgi_application() -> AdmittingASGIHandler:
         settings.TONGITS_HTTP_CONCURRENCY,
         shed_polls_at=settings.TONGITS_POLL_SHED_QUEUE,
         busy_seconds=settings.TONGITS_POLL_BUSY_SECONDS,
+        page_wait=settings.TONGITS_PAGE_WAIT_SECONDS,
     )

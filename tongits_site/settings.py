@@ -202,6 +202,9 @@ TONGITS_HTTP_CONCURRENCY = int(os.environ.get("TONGITS_HTTP_CONCURRENCY", "4"))
 # TONGITS_POLL_BUSY_SECONDS later (0: polls always wait their turn).
 TONGITS_POLL_SHED_QUEUE = int(os.environ.get("TONGITS_POLL_SHED_QUEUE", "16"))
 TONGITS_POLL_BUSY_SECONDS = int(os.environ.get("TONGITS_POLL_BUSY_SECONDS", "10"))
+# A page (a GET, neither a table's nor a Join) that has waited this long for the bound is
+# answered "busy", and loaded again TONGITS_POLL_BUSY_SECONDS later (0: it waits on).
+TONGITS_PAGE_WAIT_SECONDS = float(os.environ.get("TONGITS_PAGE_WAIT_SECONDS", "20"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
