@@ -24,12 +24,6 @@ and would wait behind ``TONGITS_POLL_SHED_QUEUE`` others is answered at once, 50
 ``Retry-After: TONGITS_POLL_BUSY_SECONDS``, without entering Django; the page waits
 that long before it asks again, and says the site is busy.
 
-A page that is neither a table's nor a Join (a GET) and has waited
-``TONGITS_PAGE_WAIT_SECONDS`` is answered busy too, with ``Refresh`` as well: the browser
-loads it again after ``TONGITS_POLL_BUSY_SECONDS``, and meanwhile shows why, where a proxy
-in front would have answered a page that waited past its timeout with an error (nginx's
-``proxy_read_timeout``, 60 s by default: a 504). A table's page and a Join wait on.
-
 Overload degrades in an order (issue 52). The requests that wait are let in by class, not
 as they came: a table's page (and a move posted from it without scripts) first, then a
 Join (posted: a tournament's, a table's, Play again), then every other page, then the
@@ -41,6 +35,12 @@ sockets' work (moves, first boards) never waits here: it runs on the event loop 
 sockets' own threads (games/play/live/db.py), and the database pool holds a connection
 for each of those threads beside the bound's (settings.py). The class is found (one
 resolve of the path) only for a request that has to wait.
+
+A page that is neither a table's nor a Join (a GET) and has waited
+``TONGITS_PAGE_WAIT_SECONDS`` is answered busy too, with ``Refresh`` as well: the browser
+loads it again after ``TONGITS_POLL_BUSY_SECONDS``, and meanwhile shows why, where a proxy
+in front would have answered a page that waited past its timeout with an error (nginx's
+``proxy_read_timeout``, 60 s by default: a 504). A table's page and a Join wait on.
 """
 
 from __future__ import annotations
