@@ -195,12 +195,16 @@ TONGITS_DB_THREADS = int(os.environ.get("TONGITS_DB_THREADS", "8"))
 # that a crowd opening its sockets never queues ahead of the moves (games/play/live/db.py).
 TONGITS_ARRIVAL_THREADS = int(os.environ.get("TONGITS_ARRIVAL_THREADS", "2"))
 # Requests a worker lets into Django at once (tongits_site/admission.py); the rest wait
-# their turn on the event loop. 0: no bound.
+# on the event loop, let in by class (table pages, joins, other pages, polls). 0: no bound.
 TONGITS_HTTP_CONCURRENCY = int(os.environ.get("TONGITS_HTTP_CONCURRENCY", "4"))
-# A page's poll that would wait behind this many requests is answered "busy" at once, and
-# the page asks again TONGITS_POLL_BUSY_SECONDS later (0: polls always wait their turn).
+# A page's poll that would wait behind this many requests is answered "busy" at once (one
+# in line, once more than this many stand ahead of it), and the page asks again
+# TONGITS_POLL_BUSY_SECONDS later (0: polls always wait their turn).
 TONGITS_POLL_SHED_QUEUE = int(os.environ.get("TONGITS_POLL_SHED_QUEUE", "16"))
 TONGITS_POLL_BUSY_SECONDS = int(os.environ.get("TONGITS_POLL_BUSY_SECONDS", "10"))
+# A page (a GET, neither a table's nor a Join) that has waited this long for the bound is
+# answered "busy", and loaded again TONGITS_POLL_BUSY_SECONDS later (0: it waits on).
+TONGITS_PAGE_WAIT_SECONDS = float(os.environ.get("TONGITS_PAGE_WAIT_SECONDS", "20"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Several Daphne workers each hold a small psycopg pool; Django requires
     # CONN_MAX_AGE=0 when pooling, since the pool, not Django, keeps connections open.
