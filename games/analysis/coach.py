@@ -143,9 +143,10 @@ class Budget:
     # and ``DEAL_WORK`` for each deal drawn), shared by its moves in order: a move may
     # spend what is left less ``reserve_work`` for each move still to judge after it; what
     # still straddles a line when its share is spent is a close call. A count, never a
-    # time, so a verdict never depends on the machine: 30 to 58 s of CPU on the project's
-    # machine, by its load (docs/coach.md); the 60 s limit is issue 53's.
-    game_work: int = 2_500_000
+    # time, so a verdict never depends on the machine: a unit took 25 to 35 µs of CPU on
+    # the project's quiet machine at 8,192 deals, so 40 to 56 s (docs/coach.md); the 60 s
+    # limit is issue 53's. 2,500,000 gave a game 67 s.
+    game_work: int = 1_600_000
     reserve_work: int = 8_000
     marks: tuple = MARKS  # the scale the verdict is given on (FINE_MARKS for the puzzles)
     # An interval over one line and across a worse one gets the lesser mark (``verdict``);
