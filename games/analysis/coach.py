@@ -114,10 +114,7 @@ class Budget:
     # the move played ranked under six discards in 12 deals, and under three in 24, in two
     # judgements of three (docs/coach.md). False: by rank alone (the puzzles).
     look_melds: bool = True
-    # Deals a close call is judged in at most (doubling each round): 8,192 since 8 December
-    # 2026 (4,096 before; the puzzles keep 4,096): the band of true losses in which two
-    # judgements disagree narrows as one over their square root (docs/coach.md).
-    max_worlds: int = 8192
+    max_worlds: int = 4096  # deals a close call is judged in at most (doubling each round)
     # From this many deals on, a close call that could not clear its line at ``max_worlds``
     # is given up (``_hopeless``).
     give_up_worlds: int = 1024
@@ -138,15 +135,14 @@ class Budget:
     # The loss's interval: its mean, give or take z standard errors (97.5%). A move is
     # marked only when the interval's lower end clears the mark's line (docs/coach.md).
     z: float = 2.24
-    max_plies: int = 480000  # moves simulated at most for one move (240,000 at 4,096 deals)
+    max_plies: int = 240000  # moves simulated at most for one move
     # The work of a whole game's analysis at most (``judge_game``; work: moves simulated,
     # and ``DEAL_WORK`` for each deal drawn), shared by its moves in order: a move may
     # spend what is left less ``reserve_work`` for each move still to judge after it; what
     # still straddles a line when its share is spent is a close call. A count, never a
-    # time, so a verdict never depends on the machine: a unit took 25 to 35 µs of CPU on
-    # the project's quiet machine at 8,192 deals, so 40 to 56 s (docs/coach.md); the 60 s
-    # limit is issue 53's. 2,500,000 gave a game 67 s.
-    game_work: int = 1_600_000
+    # time, so a verdict never depends on the machine: 30 to 58 s of CPU on the project's
+    # machine, by its load (docs/coach.md); the 60 s limit is issue 53's.
+    game_work: int = 1_250_000
     reserve_work: int = 8_000
     marks: tuple = MARKS  # the scale the verdict is given on (FINE_MARKS for the puzzles)
     # An interval over one line and across a worse one gets the lesser mark (``verdict``);

@@ -86,7 +86,7 @@ PUZZLE_BUDGET = replace(
     DEFAULT_BUDGET,
     marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512, second_look=0,
     runners=1, reopen_worlds=0, reopen_all_worlds=0, look_melds=False, spend=0.0,
-    give_up_odds=0.0, max_worlds=4096, max_plies=240000,
+    give_up_odds=0.0,
 )  # fmt: skip
 
 
