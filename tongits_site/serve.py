@@ -118,6 +118,8 @@ def compress_frames() -> None:
 # The event loop's thread's nice value, relative to the worker's other threads (0: the
 # same). See ``favour_the_loop``.
 LOOP_NICE = int(os.environ.get("TONGITS_LOOP_NICE", "-5"))
+# Whether the garbage collector runs on the favoured loop thread (only when it is favoured).
+COLLECT_ON_LOOP = os.environ.get("TONGITS_COLLECT_ON_LOOP", "1") not in ("", "0")
 
 
 def favour_the_loop(step: int = LOOP_NICE) -> bool:
@@ -165,7 +167,11 @@ def main(argv: list[str] | None = None) -> None:
         raise RuntimeError("tongits_site.serve must choose the event loop before Daphne loads")
     use_uvloop()
     compress_frames()
-    favour_the_loop()
+    if favour_the_loop() and COLLECT_ON_LOOP:
+        # The collector's runs on the favoured thread (games/play/live/collector.py).
+        from games.play.live import collector
+
+        collector.want()
     from daphne.cli import CommandLineInterface
 
     CommandLineInterface().run(sys.argv[1:] if argv is None else argv)
