@@ -8,11 +8,13 @@ nice value on two busy cores: a young generation's collection of some 5 ms of CP
 100 to 300 ms of wall time, a middle one 400 ms, and a full one 1.4 s, while the kernel
 gave the collecting thread's core to other processes and the loop waited for the
 interpreter (docs/scaling.md, Lab notes of 7 December 2026, night). Here the automatic
-collections are off, and a task of the loop makes the same ones, by the same rules
-(``gc.get_threshold``; a full collection only once the objects that survived into the
-oldest generation since the last full one are a quarter of those it kept), checked
-every ``CHECK_SECONDS``: a collection then runs on the favoured thread and takes about
-its CPU time.
+collections are off, and a task of the loop makes the same ones, by the same thresholds
+(``gc.get_threshold``), checked every ``CHECK_SECONDS``: a collection then runs on the
+favoured thread and takes about its CPU time. A full collection waits, as Python's, until
+the oldest generation has grown by a quarter since the last one; Python counts every
+object moved into it since, dead or not, and this its net growth, so full collections
+come somewhat less often (none in the benchmark's 3 minutes, one a worker before; they
+cost some 0.3-0.4 s of CPU there, and still hold the worker that long when they come).
 
 Off unless the process asks for it (``want``, which the server does before it starts);
 ``start`` is called on the running loop, once a process.
@@ -50,9 +52,9 @@ def start() -> bool:
 def due(counts: tuple[int, int, int], thresholds: tuple[int, int, int], pending) -> int | None:
     """The generation Python itself would collect now (None: no collection), from the
     collector's counts (new objects; young collections since the last middle one; middle
-    ones since the last full one) and thresholds. ``pending()``: whether the objects come
-    into the oldest generation since the last full collection are a quarter of those it
-    kept (asked only when a full collection is otherwise due: it counts them)."""
+    ones since the last full one) and thresholds. ``pending()``: whether the oldest
+    generation has grown by a quarter since the last full collection (asked only when a
+    full collection is otherwise due: it counts its objects)."""
     if counts[0] <= thresholds[0]:
         return None
     if counts[2] > thresholds[2] and pending():
