@@ -39,8 +39,11 @@ from games.play.live import collector
 
 gc.set_threshold(500, 10, 10)
 threads, freed = [], []
+full = []
 gc.callbacks.append(lambda phase, info: phase == "start" and threads.append(
     threading.get_native_id()))
+gc.callbacks.append(lambda phase, info: phase == "start" and info["generation"] == 2
+                    and full.append(threading.get_native_id()))
 
 
 class Node:
@@ -69,6 +72,15 @@ async def main():
         if len(freed) == 2000:
             break
     print("freed", len(freed), "on the loop", set(threads) == {loop_thread})
+    # Long-lived objects enough to grow the oldest generation by a quarter: a full one.
+    gc.set_threshold(200, 2, 2)
+    kept = [[Node() for _ in range(200)] for _ in range(len(gc.get_objects()) // 100)]
+    for _ in range(100):
+        await asyncio.sleep(collector.CHECK_SECONDS / 5)
+        kept.append([Node() for _ in range(300)])
+        if full:
+            break
+    print("full", bool(full), "on the loop", set(full) == {loop_thread})
 
 
 collector.want()
@@ -85,6 +97,7 @@ def test_the_loop_makes_the_collections_and_frees_cycles_made_in_other_threads()
     assert "automatic False" in lines  # Python's own collections are off
     assert "in the thread 0" in lines  # the allocating thread did not collect
     assert "freed 2000 on the loop True" in lines
+    assert "full True on the loop True" in lines
 
 
 UNWANTED = """

@@ -67,9 +67,16 @@ def due(counts: tuple[int, int, int], thresholds: tuple[int, int, int], pending)
 async def _collecting() -> None:
     # The oldest generation's objects after the last full collection (frozen ones are not).
     kept = [len(gc.get_objects(2))]
+    # Its growth, counted again only after a middle collection has moved objects into it
+    # (the count of middle collections changed): not at every young one meanwhile.
+    counted = {"at": -1, "grown": False}
 
     def pending() -> bool:
-        return 4 * (len(gc.get_objects(2)) - kept[0]) > kept[0]
+        middle_runs = gc.get_count()[2]
+        if middle_runs != counted["at"]:
+            counted["at"] = middle_runs
+            counted["grown"] = 4 * (len(gc.get_objects(2)) - kept[0]) > kept[0]
+        return counted["grown"]
 
     gc.disable()
     try:
@@ -81,5 +88,6 @@ async def _collecting() -> None:
             gc.collect(generation)
             if generation == 2:
                 kept[0] = len(gc.get_objects(2))
+                counted["at"] = -1
     finally:
         gc.enable()  # (the loop is closing: Python collects as it did)
