@@ -75,7 +75,7 @@ async def main():
     # Long-lived objects enough to grow the oldest generation by a quarter: a full one.
     gc.set_threshold(200, 2, 2)
     kept = [[Node() for _ in range(200)] for _ in range(len(gc.get_objects()) // 100)]
-    for _ in range(100):
+    for _ in range(400):  # (it comes after some 12 looks of the collector's)
         await asyncio.sleep(collector.CHECK_SECONDS / 5)
         kept.append([Node() for _ in range(300)])
         if full:
