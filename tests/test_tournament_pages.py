@@ -381,3 +381,36 @@ def test_an_arena_table_shows_the_tournament_its_time_left_and_your_rank_and_poi
     client.force_login(alice)
     html = client.get(line).content.decode()
     assert " pa<" in html and "#1 sa 3" in html and "puntos" in html
+
+
+def test_the_board_reads_no_deal_and_the_bar_finds_its_persons_row_by_their_account(
+    client, staff, alice, bob, carol, django_assert_num_queries
+):
+    """Issue 52: a crowd's board is computed every few seconds in each worker. Its games
+    come without their deals (nor their seats' accounts), and what the page and the bar
+    read of them asks nothing more; the bar finds its person's row on the board by their
+    account, without asking for their entry."""
+    from games.tournaments import standings
+
+    t = _public(staff)
+    for person in (alice, bob, carol):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    _end_game(game.pk)
+    b = standings.board(Tournament.objects.get(pk=t.pk))
+    [shown] = b.games
+    assert "deal" in shown.get_deferred_fields()
+    with django_assert_num_queries(0):
+        listed = [(g.pk, g.is_over, {s.shown_name for s in g.seats.all()}) for g in b.games]
+        mine = b.row_of(alice.pk)
+        nobody = b.row_of(staff.pk)
+    assert listed == [(game.pk, True, {"alice", "bob", "carol"})]
+    assert mine is not None and mine.name == "alice" and nobody is None
+    assert b.row_of(None) is None
+    # The bar: the session, the user and the tournament's row, and no query for the entry
+    # (the board is this worker's, made above).
+    client.force_login(alice)
+    line = reverse("tournament_at_table", args=[t.pk])
+    with django_assert_num_queries(3):
+        html = client.get(line, headers={"HX-Request": "true"}).content.decode()
+    assert f'class="arena-rank">#{mine.rank} of 3<' in html

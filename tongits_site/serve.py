@@ -116,8 +116,11 @@ def compress_frames() -> None:
 
 
 # The event loop's thread's nice value, relative to the worker's other threads (0: the
-# same). See ``favour_the_loop``.
-LOOP_NICE = int(os.environ.get("TONGITS_LOOP_NICE", "-5"))
+# same). See ``favour_the_loop``. At -5 the loop still waited for a core some 150 ms of
+# every second of the arena benchmark on a busy machine, at -15 some 80 (docs/scaling.md).
+LOOP_NICE = int(os.environ.get("TONGITS_LOOP_NICE", "-15"))
+# Whether the garbage collector runs on the favoured loop thread (only when it is favoured).
+COLLECT_ON_LOOP = os.environ.get("TONGITS_COLLECT_ON_LOOP", "1") not in ("", "0")
 
 
 def favour_the_loop(step: int = LOOP_NICE) -> bool:
@@ -131,7 +134,9 @@ def favour_the_loop(step: int = LOOP_NICE) -> bool:
     same cores. When a round of an arena's games ends together they all want more of a
     core at once, and the kernel made the loop wait for one: some 0.4 s of every second in
     the arena benchmark's game-end seconds, when it needed a quarter of a core
-    (docs/scaling.md). Favoured, the loop comes first and the rest share what it leaves.
+    (docs/scaling.md). Favoured, the loop comes first and the rest share what it leaves;
+    the garbage collector's runs, which hold every thread, are then made on this thread
+    (games/play/live/collector.py), not by whichever thread allocates.
     A lower nice value needs the right to it (root, or CAP_SYS_NICE; systemd's ``Nice=``
     with each thread raising its own again is another way); without it nothing changes.
 
@@ -165,7 +170,11 @@ def main(argv: list[str] | None = None) -> None:
         raise RuntimeError("tongits_site.serve must choose the event loop before Daphne loads")
     use_uvloop()
     compress_frames()
-    favour_the_loop()
+    if favour_the_loop() and COLLECT_ON_LOOP:
+        # The collector's runs on the favoured thread (games/play/live/collector.py).
+        from games.play.live import collector
+
+        collector.want()
     from daphne.cli import CommandLineInterface
 
     CommandLineInterface().run(sys.argv[1:] if argv is None else argv)

@@ -55,7 +55,7 @@ from django.utils import timezone
 
 from games.models import ClockBeat, Game, Seat
 from games.play import after_game, first_board, hooks, server_moves, telling
-from games.play.live import lag, thinking
+from games.play.live import collector, lag, thinking
 from games.play.live.db import in_db_thread, thread_pool
 
 log = logging.getLogger(__name__)
@@ -313,6 +313,7 @@ def start_clock() -> asyncio.Task | None:
     """Start this process's clock on the running event loop unless it runs already; None
     while ``TONGITS_CLOCK_IN_WORKERS`` is off."""
     global _task
+    collector.start()  # (only in a server that asked for it: tongits_site/serve.py)
     if not settings.TONGITS_CLOCK_IN_WORKERS:
         return None
     loop = asyncio.get_running_loop()
@@ -355,4 +356,5 @@ class ClockStarter:
     async def __call__(self, scope, receive, send):
         self.task = start_clock() or self.task
         lag.start()  # (off unless TONGITS_LAG_LOG)
+        collector.start()
         return await self.app(scope, receive, send)

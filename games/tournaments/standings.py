@@ -20,12 +20,23 @@ from games.ratings import core as ratings
 from games.tournaments import scoring
 from games.tournaments.models import Entry, Tournament, TournamentGame
 
+# What the board (the standings and the games' list) never reads of a game: the deal above
+# all (every hand and the stock, as JSON), which the record reads once a game is over.
+NOT_ON_THE_BOARD = ("deal", "seed", "bot_models", "shared", "variants", "abort_reason", "burned")
 
-def games_of(t: Tournament) -> list[TournamentGame]:
-    """Its games, oldest first, with their seats (and their people)."""
-    seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
-    rows = t.games.select_related("game").prefetch_related(seats)
-    return sorted(rows, key=lambda tg: tg.game_id)
+
+def games_of(t: Tournament, *, for_board: bool = False) -> list[TournamentGame]:
+    """Its games, oldest first, with their seats (and their people). ``for_board``: what
+    the standings and the games' list read, no more (a board is computed every few
+    seconds in each worker while a crowd plays: the games' deals and the seats' accounts
+    were most of the rows it read, and made most of its objects)."""
+    if for_board:
+        seats = Prefetch("game__seats", queryset=Seat.objects.all())
+        games = t.games.select_related("game").defer(*(f"game__{f}" for f in NOT_ON_THE_BOARD))
+    else:
+        seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
+        games = t.games.select_related("game")
+    return sorted(games.prefetch_related(seats), key=lambda tg: tg.game_id)
 
 
 def ratings_at_deal(tgs: list[TournamentGame]) -> dict[int, list[float]]:
@@ -118,6 +129,13 @@ class Board:
     html: dict[str, str] = field(default_factory=dict)
     # Digests of parts of it, made once a board (games/tournaments/views.py _shown).
     digests: dict[str, Any] = field(default_factory=dict)
+    # Each entrant's row, by their user id (the arena bar's own rank and points).
+    at_user: dict[int, int] = field(default_factory=dict)
+
+    def row_of(self, user_id: int | None) -> scoring.Standing | None:
+        """The standing of this person's entry, if they have one on this board."""
+        at = self.at_user.get(user_id) if user_id is not None else None
+        return self.rows[at][0] if at is not None else None
 
     def podium(self) -> list[scoring.Standing]:
         return [row for row, _e in self.rows if row.rank <= 3 and row.score.games]
@@ -159,7 +177,7 @@ def board(t: Tournament, seconds: float | None = None) -> Board:
         held = _boards.get(key)
         if held is not None and _fresh(held, t):
             return held
-        tgs = games_of(t)
+        tgs = games_of(t, for_board=True)
         rows = standings(t, tgs)
         if not tgs and t.finished_at is None and t.state(timezone.now()) == "upcoming":
             # Before the start everyone stands at 0, equal: the list is of entrants, in the
@@ -167,12 +185,26 @@ def board(t: Tournament, seconds: float | None = None) -> Board:
             # watchers are shown, rather than anywhere among them (by name).
             rows.sort(key=lambda row: row[1].pk)
         made = Board(t.rev, time.monotonic(), rows, [tg.game for tg in reversed(tgs)])
+        made.at_user = {e.user_id: i for i, (_row, e) in enumerate(rows)}
+        _seat_people(tgs, rows)
         _boards[key] = made
         while len(_boards) > BOARDS_KEPT:  # the one made longest ago goes
             _boards.pop(min(_boards, key=lambda k: _boards[k].made), None)
         return made
     finally:
         lock.release()
+
+
+def _seat_people(tgs: list[TournamentGame], rows: list[tuple[scoring.Standing, Entry]]) -> None:
+    """Each seat of the board's games gets its person from their entry (read with their
+    profile for the standings): the games' list names them with no query. A seat whose
+    person has no row (a closed account) reads theirs when it is named, as any seat."""
+    people = {e.user_id: e.user for _row, e in rows}
+    cache = Seat.user.field
+    for tg in tgs:
+        for seat in tg.game.seats.all():
+            if seat.user_id in people:
+                cache.set_cached_value(seat, people[seat.user_id])
 
 
 def _shown_while_computing() -> float:

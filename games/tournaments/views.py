@@ -317,16 +317,16 @@ def at_table(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     t = _visible(request, tournament_id, poll=True)
     now = timezone.now()
     state = t.state(now)
-    entry, _current = _entry(request, t)
-    rows = board(t, seconds=BAR_BOARD_SECONDS).rows
-    own = next((row for row, e in rows if entry is not None and e.pk == entry.pk), None)
+    # Their row found on the board by their account: their entry is not asked for (one
+    # query a bar; the board has every entrant's).
+    b = board(t, seconds=BAR_BOARD_SECONDS)
     context = {
         "t": t,
         "state": state,
         "seconds_left": (left := max(0, math.ceil((t.ends_at - now).total_seconds()))),
         "clock_shown": _clock(left),
-        "own": own,
-        "players": len(rows),
+        "own": b.row_of(request.user.pk),
+        "players": len(b.rows),
     }
     return render(request, "games/tournaments/at_table.html", context)
 

@@ -6,8 +6,9 @@ every 10 ms, and how late it woke); the process's CPU and the loop thread's own,
 core; how long the loop thread waited, runnable, for a core (the kernel's schedstat); for
 each pool of database threads (games/play/live/db.py) how many calls it ran and the 99th
 percentile and longest wait of a call for a free thread; and the garbage collector's runs
-by generation (how many, the longest, the sum). It says whether a slow second's moves
-waited for a thread, for the interpreter, for a core or for a collection
+by generation (how many, the longest, the sum, and the CPU time their thread spent in
+them). It says whether a slow second's moves waited for a thread, for the interpreter, for
+a core or for a collection
 (docs/scaling.md, Lab notes of 7 December 2026, evening)."""
 
 from __future__ import annotations
@@ -34,17 +35,20 @@ def queued(pool: str, since: float) -> None:
 
 
 _gc: dict[int, list[float]] = {}
-_gc_began = 0.0
+_gc_cpu: dict[int, float] = {}
+_gc_began = (0.0, 0.0)
 
 
 def _collected(phase: str, info: dict) -> None:
     global _gc_began
     if phase == "start":
-        _gc_began = time.perf_counter()
+        _gc_began = (time.perf_counter(), time.thread_time())
     else:
-        took = time.perf_counter() - _gc_began
+        took = time.perf_counter() - _gc_began[0]
+        cpu = time.thread_time() - _gc_began[1]
         with _lock:
             _gc.setdefault(info["generation"], []).append(took)
+            _gc_cpu[info["generation"]] = _gc_cpu.get(info["generation"], 0.0) + cpu
 
 
 def start() -> None:
@@ -74,9 +78,11 @@ async def _watch() -> None:
                 _waits.clear()
                 collected = " ".join(
                     f"gen{g}:{len(v)}/{1000 * max(v):.0f}/{1000 * sum(v):.0f}"
+                    f"/{1000 * _gc_cpu.get(g, 0.0):.0f}"
                     for g, v in sorted(_gc.items())
                 )
                 _gc.clear()
+                _gc_cpu.clear()
             pools = " ".join(
                 f"{k}:{len(v)}/{1000 * v[int(0.99 * (len(v) - 1))]:.0f}/{1000 * v[-1]:.0f}"
                 for k, v in sorted(waits.items())
@@ -84,7 +90,7 @@ async def _watch() -> None:
             now_cpu, now_main, now_queued = time.process_time(), time.thread_time(), _queued()
             log.warning(
                 "lag %.0f ms; cpu %.0f%%, loop %.0f%%, loop waited for a core %.0f ms; "
-                "pools (calls/p99/max ms) %s; gc (n/max/sum ms) %s",
+                "pools (calls/p99/max ms) %s; gc (n/max/sum/cpu ms) %s",
                 1000 * worst, 100 * (now_cpu - cpu), 100 * (now_main - main),
                 1000 * (now_queued - queued_s), pools, collected,
             )  # fmt: skip
