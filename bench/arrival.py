@@ -43,15 +43,12 @@ import os
 import pstats
 import random
 import re
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
-from pathlib import Path
 
-from bench.live_server import BenchDatabase, close_django, server_url_from, setup_django, site_env
+from bench.live_server import bench_site, server_url_from
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 LIVE_URL = re.compile(r'id="tournament-live" hx-get="([^"]+)"')
@@ -352,15 +349,10 @@ async def start_tables(tournament_id: int, people: list, opts, costs: Costs) -> 
 
 def main(argv: list[str] | None = None) -> int:
     opts = parse_args(argv)
-    scratch = Path(tempfile.mkdtemp(prefix="tongits-arrival-"))
-    database = BenchDatabase(opts.postgres, scratch)
-    ready = False
-    try:
-        env = site_env(database.create(), "", scratch, bots=False)
-        env["DJANGO_ALLOWED_HOSTS"] = "testserver,localhost,127.0.0.1"
-        env["TONGITS_CLOCK_IN_WORKERS"] = "0"
-        setup_django(env)
-        ready = True
+    with bench_site("arrival", opts.postgres, "") as site:
+        site.env["DJANGO_ALLOWED_HOSTS"] = "testserver,localhost,127.0.0.1"
+        site.env["TONGITS_CLOCK_IN_WORKERS"] = "0"
+        site.setup_django()
         costs = Costs(opts.profile)
         tournament_id, people = arrive(opts, costs)
         asyncio.run(start_tables(tournament_id, people, opts, costs))
@@ -377,11 +369,6 @@ def main(argv: list[str] | None = None) -> int:
             ).print_stats(os.environ.get("PATTERN", ""), int(os.environ.get("LINES", "45")))
         print(json.dumps({"people": opts.people, "tables": opts.tables, **report}))
         return 0
-    finally:
-        if ready:
-            close_django()
-        database.drop()
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -25,25 +25,13 @@ import argparse
 import asyncio
 import gc
 import os
-import shutil
-import signal
 import sys
-import tempfile
-from pathlib import Path
 
 from bench import live_arena
 from bench.live_arena_run import ArenaRun
 from bench.live_figures import print_report, say
 from bench.live_run import LiveRun
-from bench.live_server import (
-    DEFAULT_REDIS,
-    BenchDatabase,
-    Workers,
-    close_django,
-    server_url_from,
-    setup_django,
-    site_env,
-)
+from bench.live_server import DEFAULT_REDIS, bench_site, server_url_from
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -137,19 +125,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     opts = parse_args(argv)
-    # SIGTERM (a test's timeout, CI) unwinds like Ctrl-C, so the finally below runs.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    scratch = Path(tempfile.mkdtemp(prefix="tongits-live-"))
-    database = BenchDatabase(opts.postgres, scratch)
-    workers = Workers(scratch)
-    django_ready = False
-    try:
-        env = site_env(database.create(), opts.redis, scratch, bots=opts.bots)
+    with bench_site("live", opts.postgres, opts.redis, bots=opts.bots, logs=opts.logs) as site:
+        env, workers = site.env, site.workers
         if opts.play_again or opts.join_pages:  # each person from an address of their own
             env["TONGITS_TRUSTED_PROXIES"] = "1"
-        setup_django(env)
-        django_ready = True
-        say(f"database {database.name if opts.postgres else 'sqlite'} migrated")
+        site.setup_django()
+        say(f"database {site.database.name if opts.postgres else 'sqlite'} migrated")
         workers.start(opts.workers, env)
         say(f"{opts.workers} worker(s) on ports {[w.port for w in workers.items]}")
         quiet_collector()
@@ -160,18 +141,6 @@ def main(argv: list[str] | None = None) -> int:
         report = asyncio.run(run.run())
         print_report(report)
         return 0 if report["ok"] else 1
-    finally:
-        workers.stop()
-        say("workers stopped", file=sys.stderr)  # stdout ends with the JSON line
-        if opts.logs:
-            Path(opts.logs).mkdir(parents=True, exist_ok=True)
-            for worker in workers.items:
-                shutil.copy(worker.log, Path(opts.logs) / worker.log.name)
-        if django_ready:
-            close_django()
-        database.drop()
-        say("database dropped", file=sys.stderr)
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 # How often this process collects its young objects (Python's default is 700): as

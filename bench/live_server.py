@@ -3,7 +3,8 @@ setup the bench process shares with them (to make users, sessions and tables thr
 site's own code).
 
 Everything here is undone at the end: workers are killed and the database dropped, even
-when the run fails (``try/finally`` in bench/live.py, and ``atexit`` as a last resort).
+when the run fails (``bench_site``, the ``with`` every live bench runs in, and ``atexit``
+as a last resort).
 """
 
 from __future__ import annotations
@@ -13,11 +14,15 @@ import logging
 import os
 import secrets
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -152,6 +157,53 @@ def close_django() -> None:
         conn.close()
         if hasattr(conn, "close_pool"):
             conn.close_pool()
+
+
+# --- A bench's whole site -------------------------------------------------------------------
+
+
+@dataclass
+class BenchSite:
+    """What a bench runs against: its scratch folder, its database, the environment its
+    workers and this process share, and its workers (none started yet)."""
+
+    scratch: Path
+    database: BenchDatabase
+    workers: Workers
+    env: dict[str, str] = field(default_factory=dict)
+    django_ready: bool = False
+
+    def setup_django(self) -> None:
+        """Migrate the database and point this process's Django at it (after any change
+        to ``env`` that the workers and this process must share)."""
+        setup_django(self.env)
+        self.django_ready = True
+
+
+@contextmanager
+def bench_site(
+    kind: str, postgres: str, redis: str, *, bots: bool = False, logs: str | None = None
+) -> Iterator[BenchSite]:
+    """A bench's own database, scratch folder and workers, torn down on the way out however
+    the run ends: SIGTERM (a test's timeout, CI) unwinds like Ctrl-C so that this does run.
+    ``logs``, when given, is a folder the workers' logs are copied to before they go."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    scratch = Path(tempfile.mkdtemp(prefix=f"tongits-{kind}-"))
+    site = BenchSite(scratch, BenchDatabase(postgres, scratch), Workers(scratch))
+    try:
+        site.env = site_env(site.database.create(), redis, scratch, bots=bots)
+        yield site
+    finally:
+        site.workers.stop()
+        print("workers stopped", file=sys.stderr, flush=True)  # stdout ends with JSON
+        if logs:
+            Path(logs).mkdir(parents=True, exist_ok=True)
+            for worker in site.workers.items:
+                shutil.copy(worker.log, Path(logs) / worker.log.name)
+        if site.django_ready:
+            close_django()
+        site.database.drop()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 # --- Workers --------------------------------------------------------------------------------

@@ -33,14 +33,10 @@ import html
 import json
 import os
 import random
-import shutil
-import signal
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
@@ -50,15 +46,7 @@ from bench.live_arena import LIVE_URL
 from bench.live_clients import Bench, Table
 from bench.live_figures import ms, pct, say
 from bench.live_pages import Browser
-from bench.live_server import (
-    DEFAULT_REDIS,
-    BenchDatabase,
-    Workers,
-    close_django,
-    server_url_from,
-    setup_django,
-    site_env,
-)
+from bench.live_server import DEFAULT_REDIS, Workers, bench_site, server_url_from
 from bench.live_site import make_game, make_people
 
 KINDS = ("move", "first board", "table page", "join", "page", "poll")
@@ -312,28 +300,16 @@ def print_figures(report: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     opts = parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    scratch = Path(tempfile.mkdtemp(prefix="tongits-overload-"))
-    database = BenchDatabase(opts.postgres, scratch)
-    workers = Workers(scratch)
-    django_ready = False
-    try:
-        env = site_env(database.create(), opts.redis, scratch, bots=False)
-        env["TONGITS_TRUSTED_PROXIES"] = "1"  # each person from an address of their own
-        setup_django(env)
-        django_ready = True
-        workers.start(1, env)
-        say(f"database {database.name} migrated, a worker on port {workers.items[0].port}")
-        report = asyncio.run(Overload(opts, workers).run())
+    with bench_site("overload", opts.postgres, opts.redis) as site:
+        site.env["TONGITS_TRUSTED_PROXIES"] = "1"  # each person from an address of their own
+        site.setup_django()
+        site.workers.start(1, site.env)
+        say(f"database {site.database.name} migrated, a worker on port "
+            f"{site.workers.items[0].port}")  # fmt: skip
+        report = asyncio.run(Overload(opts, site.workers).run())
         print_figures(report)
         failed = sum(k["failed"] for k in report["kinds"].values())
         return 0 if not failed else 1
-    finally:
-        workers.stop()
-        if django_ready:
-            close_django()
-        database.drop()
-        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -23,25 +23,13 @@ import asyncio
 import json
 import os
 import re
-import shutil
-import signal
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidHandshake
 
-from bench.live_server import (
-    DEFAULT_REDIS,
-    BenchDatabase,
-    Workers,
-    close_django,
-    server_url_from,
-    setup_django,
-    site_env,
-)
+from bench.live_server import DEFAULT_REDIS, BenchSite, Workers, bench_site, server_url_from
 from bench.live_site import make_people
 
 FRAME = re.compile(r'id="presence-(\d+)" class="presence presence-(\w+)"')
@@ -188,42 +176,36 @@ def report(opts, latencies: list[float], expected: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     opts = parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    scratch = Path(tempfile.mkdtemp(prefix="tongits-presence-"))
-    database = BenchDatabase(opts.postgres, scratch)
-    workers = Workers(scratch)
-    django_ready = False
-    try:
-        env = site_env(database.create(), opts.redis, scratch, bots=False)
-        setup_django(env)
-        django_ready = True
-        people = make_people(opts.people)
-        made = befriend_ring([uid for uid, _ in people], opts.friends)
-        print(f"{opts.people} people, {made} friendships; starting {opts.workers} worker(s)")
-        workers.start(opts.workers, env)
-        result = asyncio.run(Run(opts, workers, people).run())
-        problems = workers.log_problems()
-        result["worker_errors"] = len(problems)
-        for line in problems[:5]:
-            print(line)
-        print(
-            f"presence to every online friend: p50 {result['p50_ms']} ms, p95 "
-            f"{result['p95_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms "
-            f"({result['deliveries']} of {result['expected']} deliveries)"
-        )
-        print(json.dumps(result))
-        return 0 if result["ok"] else 1
-    except BaseException:
-        for worker in workers.items:  # why, from the workers' side
-            tail = worker.log.read_text(errors="replace")[-1500:] if worker.log.exists() else ""
-            print(f"--- worker {worker.index} log, last lines:\n{tail}", file=sys.stderr)
-        raise
-    finally:
-        workers.stop()
-        if django_ready:
-            close_django()
-        database.drop()
-        shutil.rmtree(scratch, ignore_errors=True)
+    with bench_site("presence", opts.postgres, opts.redis) as site:
+        try:
+            return run_presence(opts, site)
+        except BaseException:
+            for worker in site.workers.items:  # why, from the workers' side
+                log = worker.log
+                tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
+                print(f"--- worker {worker.index} log, last lines:\n{tail}", file=sys.stderr)
+            raise
+
+
+def run_presence(opts: argparse.Namespace, site: BenchSite) -> int:
+    site.setup_django()
+    workers = site.workers
+    people = make_people(opts.people)
+    made = befriend_ring([uid for uid, _ in people], opts.friends)
+    print(f"{opts.people} people, {made} friendships; starting {opts.workers} worker(s)")
+    workers.start(opts.workers, site.env)
+    result = asyncio.run(Run(opts, workers, people).run())
+    problems = workers.log_problems()
+    result["worker_errors"] = len(problems)
+    for line in problems[:5]:
+        print(line)
+    print(
+        f"presence to every online friend: p50 {result['p50_ms']} ms, p95 "
+        f"{result['p95_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms "
+        f"({result['deliveries']} of {result['expected']} deliveries)"
+    )
+    print(json.dumps(result))
+    return 0 if result["ok"] else 1
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import asyncio
 import gc
 import logging
 import os
+import sys
 import threading
 import time
 
@@ -65,7 +66,7 @@ async def _watch() -> None:
     step = 0.01
     second = time.monotonic()
     cpu, main, queued_s = time.process_time(), time.thread_time(), _queued()
-    log.warning("switch interval %.4f s", __import__("sys").getswitchinterval())
+    log.warning("switch interval %.4f s", sys.getswitchinterval())
     worst = 0.0
     while True:
         before = time.perf_counter()
