@@ -16,7 +16,9 @@ against another best move in one judgement, and whether the intervals state the 
 losses of two judgements apart, in standard errors). ``--salts A,B,C`` judges every move once with
 each salt and gives the figures for every pair; ``--log`` keeps each game's figures as it
 ends, ``--summary`` prints them again (of a run cut short too), ``--part K/N`` runs a slice
-of the games. The CPU time is of one analysis of one game (one salt).
+of the games. The CPU time is of one analysis of one game (one salt). With ``COACH_TRACE=1``
+each game's log line also holds, per salt and move, the looks that decided its mark (deals,
+best move, interval, stake) and its finalists' chips deal by deal, to re-score rules offline.
 
 ``--calibrate`` (which implies ``--reproduce``) prints what the thresholds in
 games/analysis/coach.py (MARKS) are chosen from: for the moves with a choice, the share of
@@ -42,6 +44,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations, product
 
+from games.analysis import coach
 from games.analysis.coach import DEFAULT_BUDGET, FINE_MARKS, MARKS, judge_game
 from games.bots import bot_seed, choose
 from games.engine import apply, new_game, seat_view
@@ -66,12 +69,17 @@ def one_game(seed: int, salts: tuple[str, ...]) -> dict:
     rollout seeds), and the CPU time of each whole analysis."""
     moments = typical_game(seed)
     out = {"seed": seed, "moves": len(moments), "wall": [], "cpu": [], "rows": []}
-    judged = []
+    judged, traces = [], []
     for salt in salts:
+        if os.environ.get("COACH_TRACE"):  # each move's looks and deals, for a diagnosis
+            coach.TRACE = []
         wall, cpu = time.perf_counter(), time.process_time()
         judged.append(list(judge_game(moments, DEFAULT_BUDGET, salt)))
         out["wall"].append(time.perf_counter() - wall)
         out["cpu"].append(time.process_time() - cpu)
+        traces.append(coach.TRACE)
+    if os.environ.get("COACH_TRACE"):
+        out["trace"] = traces
     for k, (_, _, seq) in enumerate(moments):
         if judged[0][k].choices < 2:
             continue
