@@ -11,9 +11,11 @@ clears it (from 512 deals on), is given up by the rule in force, and is judged o
 (the integral over the true loss of the chance that two judgements disagree, 2p(1 - p), in
 standard errors at 4,096 deals: the changed marks at a line grow with it), where a move is
 marked half the times it is judged, and the mean deals over the band (-3 to 10 standard
-errors). The last two rules judge a move on up to 8,192 and 16,384 deals (the coach now:
-8,192), their band still in standard errors of 4,096 deals. Pure model, no coach: it says
-which rule to try, the games say what it does.
+errors). Two rules judge a move on up to 8,192 and 16,384 deals, their band still in
+standard errors of 4,096 deals; the last three ask a mark's lower end to clear the line by
+a margin of 1 to 3 standard errors more (a margin moves the band, it does not narrow it:
+what it changes is how many moves lie in it, which only games tell; docs/coach.md). Pure
+model, no coach: it says which rule to try, the games say what it does.
 """
 
 from __future__ import annotations
