@@ -16,7 +16,10 @@ against another best move in one judgement, and whether the intervals state the 
 losses of two judgements apart, in standard errors). ``--salts A,B,C`` judges every move once with
 each salt and gives the figures for every pair; ``--log`` keeps each game's figures as it
 ends, ``--summary`` prints them again (of a run cut short too), ``--part K/N`` runs a slice
-of the games. The CPU time is of one analysis of one game (one salt).
+of the games, ``--rejudge`` judges again only the moves logged marked or close. The CPU
+time is of one analysis of one game (one salt). With ``COACH_TRACE=1`` each game's log line
+also holds, per salt and move, the looks that decided its mark (deals, best move, interval,
+stake) and its finalists' chips deal by deal, to re-score rules offline.
 
 ``--calibrate`` (which implies ``--reproduce``) prints what the thresholds in
 games/analysis/coach.py (MARKS) are chosen from: for the moves with a choice, the share of
@@ -42,6 +45,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations, product
 
+from games.analysis import coach
 from games.analysis.coach import DEFAULT_BUDGET, FINE_MARKS, MARKS, judge_game
 from games.bots import bot_seed, choose
 from games.engine import apply, new_game, seat_view
@@ -66,12 +70,17 @@ def one_game(seed: int, salts: tuple[str, ...]) -> dict:
     rollout seeds), and the CPU time of each whole analysis."""
     moments = typical_game(seed)
     out = {"seed": seed, "moves": len(moments), "wall": [], "cpu": [], "rows": []}
-    judged = []
+    judged, traces = [], []
     for salt in salts:
+        if os.environ.get("COACH_TRACE"):  # each move's looks and deals, for a diagnosis
+            coach.TRACE = []
         wall, cpu = time.perf_counter(), time.process_time()
         judged.append(list(judge_game(moments, DEFAULT_BUDGET, salt)))
         out["wall"].append(time.perf_counter() - wall)
         out["cpu"].append(time.process_time() - cpu)
+        traces.append(coach.TRACE)
+    if os.environ.get("COACH_TRACE"):
+        out["trace"] = traces
     for k, (_, _, seq) in enumerate(moments):
         if judged[0][k].choices < 2:
             continue
@@ -183,6 +192,12 @@ def main() -> None:
         "--summary", help="print the figures of --log files (partial too), comma-separated"
     )
     parser.add_argument(
+        "--rejudge",
+        help="judge again, with the coach now and the same salts, the moves any salt of "
+        "these --log files (comma-separated) marked or called close, and write their games "
+        "to --log with those moves' figures replaced (the rest and the CPU times as logged)",
+    )
+    parser.add_argument(
         "--part",
         default="1/1",
         help="K/N: only the K-th of N slices of the "
@@ -196,6 +211,8 @@ def main() -> None:
                 games += [json.loads(line) for line in f if line.strip()]
         salts = tuple(games[0]["salts"]) if games else ()
         return report(games, salts, args)
+    if args.rejudge:
+        return rejudge(args.rejudge.split(","), args.log, args.part)
     master = random.Random(args.seed)
     seeds = [master.getrandbits(64) for _ in range(args.games)]
     k, parts = (int(x) for x in args.part.split("/"))
@@ -222,6 +239,31 @@ def main() -> None:
     if pool:
         pool.shutdown()
     report(games, salts, args)
+
+
+def rejudge(names: list[str], log: str, part: str = "1/1") -> None:
+    """Judge again, with the coach now, the moves of logged games that any salt marked or
+    called close (with the same salts), and append the games to ``log`` with those moves'
+    figures replaced. A rule that only makes a mark harder to give (a margin) changes no
+    other move's mark: each of those stopped quiet, its interval's upper end under the
+    Mistake line, which such a rule leaves where it was (the game's budget aside)."""
+    games = []
+    for name in names:
+        with open(name) as f:
+            games += [json.loads(line) for line in f if line.strip()]
+    k, parts = (int(x) for x in part.split("/"))
+    for g in games[k - 1 :: parts]:
+        moments = typical_game(g["seed"])
+        for r in g["rows"]:
+            if any(x["mark"] or x["close"] for x in r["by"]):
+                view, move, seq = moments[r["seq"] - 1]
+                r["by"] = [
+                    _row(coach.evaluate(view, move, seq, DEFAULT_BUDGET, salt))
+                    for salt in g["salts"]
+                ]
+        g.pop("trace", None)
+        with open(log, "a") as f:
+            f.write(json.dumps(g) + "\n")
 
 
 def report(games: list[dict], salts: tuple[str, ...], args) -> None:

@@ -11,9 +11,11 @@ clears it (from 512 deals on), is given up by the rule in force, and is judged o
 (the integral over the true loss of the chance that two judgements disagree, 2p(1 - p), in
 standard errors at 4,096 deals: the changed marks at a line grow with it), where a move is
 marked half the times it is judged, and the mean deals over the band (-3 to 10 standard
-errors). The last two rules judge a move on up to 8,192 and 16,384 deals (the coach now:
-8,192), their band still in standard errors of 4,096 deals. Pure model, no coach: it says
-which rule to try, the games say what it does.
+errors). Two rules judge a move on up to 8,192 and 16,384 deals, their band still in
+standard errors of 4,096 deals; the last three ask a mark's lower end to clear the line by
+a margin of 1 to 3 standard errors more (a margin moves the band, it does not narrow it:
+what it changes is how many moves lie in it, which only games tell; docs/coach.md). Pure
+model, no coach: it says which rule to try, the games say what it does.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ def judge(
     odds: float,
     since: int,
     most: int = MOST,
+    margin: float = 0.0,
 ):
     """(marked, deals) of one judgement of a move whose true loss is ``loss``, judged on at
     most ``most`` deals (the looks double from 64)."""
@@ -44,7 +47,7 @@ def judge(
         total += rng.gauss(loss * (n - before), SPREAD * math.sqrt(n - before))
         before = n
         mean, se = total / n, SPREAD / math.sqrt(n)
-        if n >= 512 and mean - Z * (MOST / n) ** spend * se >= LINE:
+        if n >= 512 and mean - (Z + margin) * (MOST / n) ** spend * se >= LINE:
             return True, n
         if mean + Z * se < LINE or n == MOST:
             return False, n
@@ -52,7 +55,10 @@ def judge(
             if give_up == "old":  # the line would still be inside at 4,096 deals
                 hopeless = abs(mean - LINE) < Z * se_most
             else:  # a luckier mean by ``odds`` predictive errors would not clear at 4,096
-                hopeless = mean + odds * se_most * math.sqrt((MOST - n) / n) < LINE + Z * se_most
+                hopeless = (
+                    mean + odds * se_most * math.sqrt((MOST - n) / n)
+                    < LINE + (Z + margin) * se_most
+                )
             if hopeless:
                 return False, n
     return False, most
@@ -67,6 +73,9 @@ RULES = (
     ("a mark decided on the last look alone (spend 5)", 5.0, "odds", 2, 1024),
     ("the coach now, judged on at most 8,192 deals", 0.25, "odds", 2, 1024, 8192),
     ("the coach now, judged on at most 16,384 deals", 0.25, "odds", 2, 1024, 16384),
+    ("the coach now, a margin of 1 standard error", 0.25, "odds", 2, 1024, MOST, 1.0),
+    ("the coach now, a margin of 2 standard errors", 0.25, "odds", 2, 1024, MOST, 2.0),
+    ("the coach now, a margin of 3 standard errors", 0.25, "odds", 2, 1024, MOST, 3.0),
 )
 
 

@@ -1,6 +1,6 @@
 """The coach's judgement of one move, from what the seat that made it knew then.
 
-Size: ~670 lines, kept whole: the measure, the scale and the words of a verdict (why the
+Size: ~700 lines, kept whole: the measure, the scale and the words of a verdict (why the
 better move is better, and what it is) are one judgement, read together.
 
 Pure: no Django, no clock. ``evaluate`` is given a ``SeatView`` (never a state) and the
@@ -17,8 +17,9 @@ interval. Two rounds: all legal moves in a few deals, then the best few and the 
 in more; then a close call (a threshold inside the loss's interval) is judged again in
 twice the deals at a time, up to ``Budget.max_worlds``, while it could still clear. A move
 is marked only when the interval's lower end clears the mark's line (a Mistake when the
-interval still holds the Blunder's, ``verdict``); one that still holds the Mistake line
-when the deals stop is a close call (``Evaluation.close``: no mark, its figures shown), so
+interval still holds the Blunder's, ``verdict``), that end lying a margin of the stake
+further under the mean (``Budget.margin``); one that still holds the Mistake line when the
+deals stop is a close call (``Evaluation.close``: no mark, its figures shown), so
 a Blunder never meets an unmarked move when the game is judged again with other seeds
 (``python -m bench.analysis --reproduce``).
 
@@ -59,6 +60,9 @@ MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0))
 # by a quarter of the stake at least), and analyses stored before keep its marks.
 FINE_MARKS = (("blunder", 0.6, 1.5), ("mistake", 0.45, 1.0), ("inaccuracy", 0.25, 0.5))
 MIN_STAKE = 1.0  # chips: the least a loser pays
+# Diagnosis only (``COACH_TRACE=1 python -m bench.analysis``): when a list, each judged move
+# appends its looks (deals, best, interval, stake) and its finalists' chips deal by deal.
+TRACE: list | None = None
 # Drawing a deal of the unseen cards with the bot's model costs about as much CPU as 35
 # moves of a rollout (measured on the games of docs/coach.md): a game's work (``judge_game``)
 # counts both, so a late position's cheap rollouts do not hide its deals' cost.
@@ -131,6 +135,11 @@ class Budget:
     # is one more chance for a move just under a line to clear it by luck). 0: z at every
     # look (the coach until 7 December 2026, and the puzzles).
     spend: float = 0.25
+    # A margin, a share of the stake: a mark's lower end lies that much further under the
+    # mean, so a mark needs its line cleared by that much more, and a move whose loss lies
+    # just over a line (where two judgements with other seeds disagree) is a close call
+    # (docs/coach.md, issue 53). 0: none (the coach until 8 December 2026, and the puzzles).
+    margin: float = 0.05
     batch: int = 32  # deals a round adds at least (a round doubles the deals judged so far)
     # The loss's interval: its mean, give or take z standard errors (97.5%). A move is
     # marked only when the interval's lower end clears the mark's line (docs/coach.md).
@@ -322,6 +331,7 @@ def evaluate(
                 s.play(deals, n, move, me)
             n += 1
     best = _best(s, finalists, played)
+    looks: list = []
     # Close calls: while a threshold lies inside the loss's interval and could still be
     # cleared, the deals are doubled (the finalists kept in play at first, so the best is
     # chosen again on more deals; then only the best and the move played).
@@ -330,6 +340,10 @@ def evaluate(
         stake = _stake(s, best)
         mark, close = verdict(low, high, stake, budget.marks, budget.lower)
         done = settled(low, high, stake, budget.marks)
+        if TRACE is not None:
+            looks.append(
+                (n, str(best), round(low, 3), round(high, 3), round(stake, 3), mark, close)
+            )
         if done and (not mark or n >= budget.mark_worlds):
             break  # settled
         if not done and n >= budget.give_up_worlds and _hopeless(low, high, stake, n, budget):
@@ -371,6 +385,19 @@ def evaluate(
     )
     if mark and len(s.chips[played]) < min(budget.mark_worlds, budget.max_worlds):
         mark, close = "", True  # the move budget ran out before a mark could be given
+    if TRACE is not None:
+        deep = {str(m): c for m, c in s.chips.items() if len(c) >= 256}
+        TRACE.append(
+            {
+                "seq": seq,
+                "looks": looks,
+                "played": str(played),
+                "best": str(best),
+                "chips": deep if (mark or close or len(s.chips[played]) >= 256) else {},
+                "work": s.plies + DEAL_WORK * len(deals.made),
+                "max_work": max_work,
+            }
+        )
     return Evaluation(
         seq=seq,
         seat=me,
@@ -429,13 +456,20 @@ def _interval(s: _Scores, best: Move, played: Move, z: float) -> tuple[float, fl
 def _judged(s: _Scores, best: Move, played: Move, budget: Budget) -> tuple[float, float]:
     """The loss's interval a verdict is given on: its upper end at ``budget.z`` standard
     errors, its lower end (a mark's) at more on fewer deals than ``budget.max_worlds``
-    (``Budget.spend``); the same interval as ``_interval`` at the most deals."""
+    (``Budget.spend``) and ``Budget.margin`` of the stake further still (without a margin,
+    the same interval as ``_interval`` at the most deals)."""
     low, high = _interval(s, best, played, budget.z)
     n = len(s.chips[played])
+    mean, half = (low + high) / 2, (high - low) / 2
+    return mean - half * _stretch(n, budget) - budget.margin * _stake(s, best), high
+
+
+def _stretch(n: int, budget: Budget) -> float:
+    """How much further than ``budget.z`` standard errors a mark's lower end lies on ``n``
+    deals (alpha spending on fewer deals than ``budget.max_worlds``, ``Budget.spend``)."""
     if budget.spend and 0 < n < budget.max_worlds:
-        mean, half = (low + high) / 2, (high - low) / 2
-        low = mean - half * (budget.max_worlds / n) ** budget.spend
-    return low, high
+        return (budget.max_worlds / n) ** budget.spend
+    return 1.0
 
 
 def _runners(
@@ -466,7 +500,7 @@ def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> 
     lower end at the most deals would stay under the least line inside the interval). The
     deals are then spared: the verdict would be the same. (Asked only from
     ``give_up_worlds`` deals on: the mean of fewer deals moves too much to give up on.)"""
-    mean, half = _centre(low, high, n, budget)
+    mean, half = _centre(low, high, n, budget, stake)
     narrowed = half * math.sqrt(n / budget.max_worlds)  # the half-width at the most deals
     lines = thresholds(stake, budget.marks)
     if not budget.give_up_odds:
@@ -478,15 +512,13 @@ def _hopeless(low: float, high: float, stake: float, n: int, budget: Budget) -> 
     # The least line inside is the one the move could still clear (one over the Mistake
     # line and across the Blunder line is a Mistake whatever the Blunder line does).
     inside = [t for _, t in lines if low < t <= high]
-    return bool(inside) and mean + budget.give_up_odds * spread < min(inside) + narrowed
+    clears = min(inside) + narrowed + budget.margin * max(stake, MIN_STAKE) if inside else 0.0
+    return bool(inside) and mean + budget.give_up_odds * spread < clears
 
 
-def _centre(low: float, high: float, n: int, budget: Budget) -> tuple[float, float]:
+def _centre(low: float, high: float, n: int, budget: Budget, stake: float) -> tuple[float, float]:
     """(mean, half-width at ``budget.z``) of an interval from ``_judged``."""
-    stretch = 1.0
-    if budget.spend and n < budget.max_worlds:
-        stretch = (budget.max_worlds / n) ** budget.spend
-    half = (high - low) / (1 + stretch)
+    half = (high - low - budget.margin * max(stake, MIN_STAKE)) / (1 + _stretch(n, budget))
     return high - half, half
 
 

@@ -86,7 +86,7 @@ PUZZLE_BUDGET = replace(
     DEFAULT_BUDGET,
     marks=FINE_MARKS, lower=False, mark_worlds=128, give_up_worlds=512, second_look=0,
     runners=1, reopen_worlds=0, reopen_all_worlds=0, look_melds=False, spend=0.0,
-    give_up_odds=0.0,
+    give_up_odds=0.0, margin=0.0,
 )  # fmt: skip
 
 
@@ -105,6 +105,7 @@ def puzzle_budget(budget: Budget) -> Budget:
         give_up_worlds=min(budget.give_up_worlds, PUZZLE_BUDGET.give_up_worlds),
         give_up_odds=PUZZLE_BUDGET.give_up_odds,
         spend=PUZZLE_BUDGET.spend,
+        margin=PUZZLE_BUDGET.margin,
     )
 
 
