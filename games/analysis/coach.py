@@ -17,8 +17,8 @@ interval. Two rounds: all legal moves in a few deals, then the best few and the 
 in more; then a close call (a threshold inside the loss's interval) is judged again in
 twice the deals at a time, up to ``Budget.max_worlds``, while it could still clear. A move
 is marked only when the interval's lower end clears the mark's line (a Mistake when the
-interval still holds the Blunder's, ``verdict``), that end lying a margin of the stake
-further under the mean (``Budget.margin``); one that still holds the Mistake line when the
+interval still holds the Blunder's, ``verdict``; ``Budget.margin`` can move that end a
+share of the stake further under the mean); one that still holds the Mistake line when the
 deals stop is a close call (``Evaluation.close``: no mark, its figures shown), so
 a Blunder never meets an unmarked move when the game is judged again with other seeds
 (``python -m bench.analysis --reproduce``).
@@ -137,9 +137,9 @@ class Budget:
     spend: float = 0.25
     # A margin, a share of the stake: a mark's lower end lies that much further under the
     # mean, so a mark needs its line cleared by that much more, and a move whose loss lies
-    # just over a line (where two judgements with other seeds disagree) is a close call
-    # (docs/coach.md, issue 53). 0: none (the coach until 8 December 2026, and the puzzles).
-    margin: float = 0.05
+    # just over a line is a close call. 0: none, the coach and the puzzles (5% was tried on
+    # 8 December 2026 and not kept: docs/coach.md, Lab notes).
+    margin: float = 0.0
     batch: int = 32  # deals a round adds at least (a round doubles the deals judged so far)
     # The loss's interval: its mean, give or take z standard errors (97.5%). A move is
     # marked only when the interval's lower end clears the mark's line (docs/coach.md).
