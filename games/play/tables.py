@@ -120,6 +120,7 @@ def seat_tables(
     turn_seconds: int | None = None,
     rated: bool = False,
     public: bool = True,
+    checked: bool = False,
 ) -> list[Game]:
     """Tables the server makes (a tournament's pairing), dealt at once: each table's
     ``people`` in seats 0, 1, … in order and bots of ``bot_kind`` in the rest. Public to
@@ -131,7 +132,9 @@ def seat_tables(
     Nobody is told of each game: no socket can be at a table that did not exist (the
     people learn of theirs from the page that sent them, and the lobby is told once).
     No fair-play notice is needed: a rated pairing never seats together accounts that
-    share an address or a device (its veto asks the same hook)."""
+    share an address or a device (its veto asks the same hook). ``checked``: the caller
+    has found its people free (``seating.playing``) under their locks in this
+    transaction."""
     if any(not 1 <= len(people) <= 3 for people in tables) or bot_kind not in bots.LEVELS:
         raise ServiceError(_("A table seats one to three people and bots of a level."))
     if not tables:
@@ -139,7 +142,8 @@ def seat_tables(
     now = timezone.now()
     seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
-        _check_free([p.pk for people in tables for p in people])  # the caller holds the locks
+        if not checked:
+            _check_free([p.pk for people in tables for p in people])  # the caller holds the locks
         games, seats = [], []
         for people in tables:
             seed = secrets.randbits(128)

@@ -295,7 +295,7 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         tables = pairing.pair(_waiting(waiting, now, skills), now, veto=veto)
         made = _seat(t, [[users[u] for u in table.people] for table in tables], skills)
         if made:
-            _changed(t.pk)
+            _changed(t.pk, locked=t)  # its row as read under its lock, above
             _send_on(t.pk, waiting, tables, made)
         cpu = time.thread_time() - cpu
     if made:
@@ -348,9 +348,10 @@ def next_games(at: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
 
 def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:
     # One statement, in the order of their ids: two pairers never wait on each other in a
-    # circle.
-    rows = get_user_model().objects.select_for_update().filter(pk__in=user_ids).order_by("pk")
-    return {u.pk: u for u in rows}
+    # circle. Their profiles come with them (their names and settings, for the games'
+    # snapshots: ``play.seat_tables``), not locked.
+    rows = get_user_model().objects.select_related("profile").select_for_update(of=("self",))
+    return {u.pk: u for u in rows.filter(pk__in=user_ids).order_by("pk")}
 
 
 def series_held(user_ids: list[int]) -> dict[int, int]:
@@ -384,9 +385,11 @@ def _seat(t: Tournament, tables: list[list[AbstractBaseUser]], skills) -> list[G
     for people in tables:
         random.shuffle(people)  # who sits where is no one's advantage; the seed draws the dealer
     # A private tournament's games are private: watched by whoever may see it (``watching``).
+    # Its people were found free (``seating.playing``) under their locks, in this
+    # transaction: not asked again.
     games = play_tables.seat_tables(
         tables, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated,
-        public=t.public,
+        public=t.public, checked=True,
     )  # fmt: skip
     bot = skills[("bot", t.bot_kind)].value
     TournamentGame.objects.bulk_create(
