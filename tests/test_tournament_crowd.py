@@ -15,13 +15,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Profile
+from games.fairplay import tasks as fairplay_tasks
 from games.models import Game, Seat
-from games.play import server_moves
+from games.play import server_moves, telling
 from games.play.live import snapshots
 from games.ratings.models import Rating
 from games.tournaments import records, services, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.tournaments.pairing import BOT_WAIT
+from tests.fast_games import prepare_last_move
 from tests.test_tournaments import _arena, _end_game, _people
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -81,6 +83,25 @@ def test_the_pairing_keeps_each_new_games_snapshot_as_a_load_would_give_it(
     names = {s.name for snap in kept.values() for s in snap.seats}
     assert "Ada" in names and "Easy bot 3" in names
     assert {s.suggest for snap in kept.values() for s in snap.seats if s.user_id} == {True, False}
+
+
+def test_a_games_last_move_is_told_before_what_its_end_queued_after_the_commit(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """Every seat's last board goes first: fair play's task, the notices and the arena's
+    pairing, queued by the game's end, come after it."""
+    t = _arena()
+    for person in _people(3):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    prepare_last_move(game.pk)
+    done = []
+    monkeypatch.setattr(telling, "notify_game", lambda pk, rev, news=None: done.append("told"))
+    monkeypatch.setattr(fairplay_tasks, "_enqueue", lambda pk: done.append("fair play"))
+    monkeypatch.setattr(services, "_pair_after_end", lambda pk: done.append("pairing"))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert server_moves.play_due(game.pk, now=timezone.now()).finished
+    assert done[0] == "told" and {"fair play", "pairing"} <= set(done)
 
 
 def test_a_crowds_pairing_fills_the_last_table_with_bots_after_the_wait():
