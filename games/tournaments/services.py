@@ -38,7 +38,7 @@ from games.play import tables as play_tables
 from games.play.errors import NotAllowed, ServiceError
 from games.play.live.db import afterwards
 from games.ratings import core as ratings
-from games.tournaments import join_rows, pairing, standings
+from games.tournaments import end_rows, join_rows, pairing, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.words.text import encodable, lazy_message
 
@@ -545,14 +545,13 @@ def game_finished(game_id: int, seats, outcome, now: datetime, rated: bool) -> N
     """A game ended (in its last move's transaction): if it is a tournament's, keep which
     seats score as away (``standings.away_seats``), start its people's wait, and pair them
     after the commit."""
-    tg = TournamentGame.objects.filter(game_id=game_id).values_list("pk", "tournament_id")
-    found = tg.first()
+    found = end_rows.tournament_game(game_id)  # (written out: end_rows)
     if found is None:
         return
     pk, tournament_id = found
-    away = standings.away_seats(game_id, seats)
-    TournamentGame.objects.filter(pk=pk).update(away=away)
-    Entry.objects.filter(game_id=game_id).update(waiting_since=now)
+    end_rows.ended(
+        pk, game_id, standings.away_seats(game_id, seats, end_rows.move_log(game_id)), now
+    )
     transaction.on_commit(lambda: _pair_after_end(tournament_id), robust=True)
 
 
