@@ -104,6 +104,21 @@ def test_a_games_last_move_is_told_before_what_its_end_queued_after_the_commit(
     assert done[0] == "told" and {"fair play", "pairing"} <= set(done)
 
 
+def test_after_a_pairing_the_clocks_look_again_a_moment_later_not_at_their_next_tick():
+    """A crowd's ends pair themselves (gathered, ``services.GATHER`` after each end): the
+    clocks' looks, made at every tick of both workers while the revision moved, paired
+    them a table at a time."""
+    t = _arena()
+    for person in _people(3):
+        services.join(t.pk, person)
+    now = timezone.now()
+    assert services.pair(t.pk, now)
+    due = Tournament.objects.values_list("due_at", flat=True).get(pk=t.pk)
+    assert due == now + services.GATHER
+    services.tick(now)  # nothing due: not looked at
+    assert Tournament.objects.values_list("due_at", flat=True).get(pk=t.pk) == due
+
+
 def test_a_crowds_pairing_fills_the_last_table_with_bots_after_the_wait():
     t = _arena(bot_kind="easy")
     for person in _people(5):

@@ -60,6 +60,9 @@ RECHECK = timedelta(seconds=2)
 # While people play, a look is owed at least this often: their game's end pairs them, and
 # this heals an end whose pairing was lost (a worker that died in between).
 HEAL = timedelta(seconds=30)
+# A game's end pairs its people this long after it, with whoever ended meanwhile (a few
+# tables a run in a crowd's round of ends); the clocks look again this long after a pairing.
+GATHER = timedelta(seconds=1)
 
 
 # --- Making one ---------------------------------------------------------------------------
@@ -172,13 +175,15 @@ def _locked(tournament_id: int) -> Tournament:
         raise NotAllowed(NO_SUCH_TOURNAMENT) from None
 
 
-def _changed(tournament_id: int, locked: Tournament | None = None) -> None:
+def _changed(
+    tournament_id: int, locked: Tournament | None = None, look_in: timedelta = timedelta()
+) -> None:
     """What its page shows has changed: a new revision (the standings are computed again
     once per revision, ``standings.board``); and its pool may have: the server clock looks
-    at it now (at its start, before it). ``locked``: its row, read under its lock in this
-    transaction, from which the new values are worked out here (an update with the
-    database's expressions cost a crowd's Join a fifth of its CPU)."""
-    now = timezone.now()
+    at it now (at its start, before it; ``look_in``: that long from now). ``locked``: its
+    row, read under its lock in this transaction (an update with the database's
+    expressions cost a crowd's Join a fifth of its CPU)."""
+    now = timezone.now() + look_in
     if locked is not None:
         _next_rev(locked, now)
         locked.save(update_fields=["rev", "due_at"])
@@ -295,7 +300,10 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         tables = pairing.pair(_waiting(waiting, now, skills), now, veto=veto)
         made = _seat(t, [[users[u] for u in table.people] for table in tables], skills)
         if made:
-            _changed(t.pk, locked=t)  # its row as read under its lock, above
+            # Its row as read under its lock, moved on; the clocks look in a moment.
+            t.rev += 1
+            t.due_at = t.due_at and max(now + GATHER, t.starts_at)
+            t.save(update_fields=["rev", "due_at"])
             _send_on(t.pk, waiting, tables, made)
         cpu = time.thread_time() - cpu
     if made:
@@ -581,11 +589,11 @@ def _pair_after_end(tournament_id: int) -> None:
         # The game's result changes the standings: a pairing that seats anyone moves the
         # revision on with its own.
         if not pair(tournament_id):
-            _changed(tournament_id)
+            _changed(tournament_id, look_in=GATHER)
             end_if_over(tournament_id)
 
     try:
-        afterwards(after)
+        afterwards(after, GATHER.total_seconds())
     except BaseException:
         with _queued_lock:
             _queued.discard(tournament_id)
