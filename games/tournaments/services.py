@@ -268,12 +268,12 @@ def withdraw(tournament_id: int, user: AbstractBaseUser) -> Entry:
 
 def pool(t: Tournament) -> list[Entry]:
     """The entries waiting to be paired: in the pool, and not at a game of it (a closed
-    account's entry stays, with its points, and is never paired again). Asked of
-    the database, not sifted here: every game's end pairs, and in a crowd's arena most of
-    the pool is at a game (999 rows read at each end, when three are wanted)."""
+    account's entry stays, with its points, and is never paired again). Asked of the
+    database (most of a crowd's pool is at a game), with their last games but their deals."""
     entries = t.entries.filter(state=Entry.State.ACTIVE, user__is_active=True)
     waiting = entries.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED))
-    return list(waiting.select_related("game"))
+    heavy = (f"game__{f}" for f in standings.NOT_ON_THE_BOARD)  # the deal above all
+    return list(waiting.select_related("game").defer(*heavy))
 
 
 def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
