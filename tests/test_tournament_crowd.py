@@ -114,7 +114,7 @@ def test_after_a_pairing_the_clocks_look_again_a_moment_later_not_at_their_next_
     now = timezone.now()
     assert services.pair(t.pk, now)
     due = Tournament.objects.values_list("due_at", flat=True).get(pk=t.pk)
-    assert due == now + services.GATHER
+    assert due == now + services.LOOK_AGAIN
     services.tick(now)  # nothing due: not looked at
     assert Tournament.objects.values_list("due_at", flat=True).get(pk=t.pk) == due
 

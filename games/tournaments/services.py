@@ -61,8 +61,8 @@ RECHECK = timedelta(seconds=2)
 # this heals an end whose pairing was lost (a worker that died in between).
 HEAL = timedelta(seconds=30)
 # A game's end pairs its people this long after it, with whoever ended meanwhile (a few
-# tables a run in a crowd's round of ends); the clocks look again this long after a pairing.
-GATHER = timedelta(seconds=1)
+# tables a run in a crowd's round of ends); the clocks look again LOOK_AGAIN after one.
+GATHER, LOOK_AGAIN = timedelta(seconds=0.25), timedelta(seconds=1)
 
 
 # --- Making one ---------------------------------------------------------------------------
@@ -302,7 +302,7 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         if made:
             # Its row as read under its lock, moved on; the clocks look in a moment.
             t.rev += 1
-            t.due_at = t.due_at and max(now + GATHER, t.starts_at)
+            t.due_at = t.due_at and max(now + LOOK_AGAIN, t.starts_at)
             t.save(update_fields=["rev", "due_at"])
             _send_on(t.pk, waiting, tables, made)
         cpu = time.thread_time() - cpu
@@ -589,7 +589,7 @@ def _pair_after_end(tournament_id: int) -> None:
         # The game's result changes the standings: a pairing that seats anyone moves the
         # revision on with its own.
         if not pair(tournament_id):
-            _changed(tournament_id, look_in=GATHER)
+            _changed(tournament_id, look_in=LOOK_AGAIN)
             end_if_over(tournament_id)
 
     try:
