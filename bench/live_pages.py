@@ -207,16 +207,26 @@ class AgainClient(Client):
 AgainTable.client_class = AgainClient
 
 
+PAGE_TRIES = 3  # a tournament's page answered busy is loaded again, at most this often
+
+
 async def join_through_the_page(person: Client, page: str) -> tuple[int, str]:
     """The tournament's page, Join posted from it with its CSRF token, and the page it
     sends the person to (the arena's waiting table, games/tournaments/waiting.py): (its
     status, its body). ``person``: an arena's (bench/live_arena.py), with a ``browser``."""
     bench = person.bench
     browser: Browser = person.browser  # type: ignore[attr-defined]
-    port = bench.workers.next_alive().port
-    async with bench.page_slots:
-        status, _h, _body = await browser.request(port, "GET", page)
-    bench.polls[f"page {status}"] = bench.polls.get(f"page {status}", 0) + 1  # type: ignore[attr-defined]
+    for _ in range(PAGE_TRIES):
+        port = bench.workers.next_alive().port
+        async with bench.page_slots:
+            status, headers, _body = await browser.request(port, "GET", page)
+        bench.polls[f"page {status}"] = bench.polls.get(f"page {status}", 0) + 1  # type: ignore[attr-defined]
+        # A page answered busy says when to load it again (``Refresh``), and a browser
+        # does (tongits_site/admission.py): a crowd's first pages can wait that long.
+        again = headers.get("refresh", "") if status == 503 else ""
+        if not again.isdigit():
+            break
+        await asyncio.sleep(int(again))
     if status != 200 or not browser.csrf:
         return status, ""
     form = f"csrfmiddlewaretoken={browser.csrf}&invite="

@@ -247,6 +247,7 @@ async def test_games_that_end_before_their_pairing_begins_are_paired_together(ca
     finally:
         release.set()
     await asyncio.wrap_future(busy)
+    await asyncio.sleep(services.GATHER.total_seconds() + 0.3)  # its pairing is queued then
     await asyncio.wrap_future(thread_pool("afterwards", 1).submit(lambda: None))  # drained
     made = [r.getMessage() for r in caplog.records if "games made" in r.getMessage()]
     assert len(made) == 1 and made[0].startswith(f"Tournament {t.pk}: 2 games made")

@@ -20,8 +20,10 @@ from django.utils import timezone
 from games.engine import seat_view
 from games.engine.moves import DISCARD
 from games.models import ClockBeat, Game, Seat
-from games.play import actions, clock, errors, first_board, server_moves
+from games.play import actions, clock, errors, first_board, server_moves, telling
 from games.play import moves as play_moves
+from games.play.live import snapshots
+from games.play.live.news import apply_news
 from tests.table.support import fields
 from tests.threads import race
 
@@ -542,6 +544,27 @@ def test_the_clock_never_plays_for_a_person_whose_first_board_has_not_come(
     assert clock.run_due(arrived + timedelta(seconds=4)) == 0
     assert clock.run_due(arrived + timedelta(seconds=5)) >= 1  # her own clock ran out
     assert seat(game, 0).away
+
+
+def test_a_turns_clock_started_by_its_first_board_is_told_with_news_a_worker_uses(
+    make_game, alice, bob, carol, settings, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Every worker's sockets hear that the turn's clock started again: with its news they
+    move their snapshot on (a crowd's every new game, in every worker), not load it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the clock's news comes with PostgreSQL's one statement")
+    settings.TONGITS_FIRST_BOARD_GRACE = 30
+    game = make_game([alice, bob, carol], seed=ALICE_FIRST, turn_seconds=5)
+    snapshots.forget()
+    snapshots.remember(snapshots.load_snapshot(game.pk))  # as a worker holds it
+    told = []
+    monkeypatch.setattr(telling, "notify_game", lambda *event: told.append(event))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert first_board.board_sent(game.pk, 0, now=game.started_at + timedelta(seconds=10))
+    [(game_id, rev, news)] = told
+    moved = apply_news(game_id, rev, news)
+    assert moved is not None and moved == snapshots.load_snapshot(game.pk)
+    assert moved.due_at == game.started_at + timedelta(seconds=15)
 
 
 def test_a_board_that_never_comes_is_waited_for_only_the_grace(

@@ -309,10 +309,14 @@ def test_a_challenger_who_cannot_open_a_table_now_is_named_to_the_one_accepting(
 
 def test_a_challenge_can_be_declined_or_taken_back_and_expires(alice, bob):
     befriend(alice, bob)
+    assert not social.any_challenge_pending(bob.pk)
     first = social.challenge(alice, bob.pk, ante=None, bot_kind="normal")
+    assert social.any_challenge_pending(bob.pk) and not social.any_challenge_pending(alice.pk)
     social.decline_challenge(bob, first.pk)
+    assert not social.any_challenge_pending(bob.pk)
     second = social.challenge(alice, bob.pk, ante=None, bot_kind="normal")
     social.cancel_challenge(alice, second.pk)
+    assert not social.any_challenge_pending(bob.pk)
     third = social.challenge(alice, bob.pk, ante=None, bot_kind="normal")
     Challenge.objects.filter(pk=third.pk).update(
         created_at=timezone.now() - social.CHALLENGE_TTL - timedelta(seconds=1)

@@ -9,15 +9,21 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import Profile
+from games.fairplay import tasks as fairplay_tasks
 from games.models import Game, Seat
-from games.play import server_moves
+from games.play import server_moves, telling
+from games.play.live import snapshots
 from games.ratings.models import Rating
 from games.tournaments import records, services, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.tournaments.pairing import BOT_WAIT
+from tests.fast_games import prepare_last_move
 from tests.test_tournaments import _arena, _end_game, _people
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -49,6 +55,68 @@ def test_a_crowds_pairing_deals_every_table_and_points_each_entry_at_its_own_gam
     assert left not in {s.user_id for s in seated}
     assert TournamentGame.objects.filter(tournament=t).count() == 10
     assert services.pair(t.pk) == []  # the one left waits
+
+
+def test_the_pairing_keeps_each_new_games_snapshot_as_a_load_would_give_it(
+    django_capture_on_commit_callbacks,
+):
+    """The worker that pairs keeps the new games' snapshots (their first boards need no
+    load in it): the same as loading each, names and settings included."""
+    t = _arena(bot_kind="easy")
+    people = _people(7)
+    Profile.objects.update_or_create(user=people[0], defaults={"display_name": "Ada"})
+    Profile.objects.update_or_create(user=people[1], defaults={"suggest_throw": "always"})
+    for person in people:
+        services.join(t.pk, person)
+    snapshots.forget()
+    with django_capture_on_commit_callbacks(execute=False) as kept_after:
+        games = services.pair(t.pk) + services.pair(t.pk, timezone.now() + BOT_WAIT)
+    assert len(games) == 3
+    with CaptureQueriesContext(connection) as queries:
+        for callback in kept_after:
+            callback()
+    assert not [q for q in queries if "games_game" in q["sql"] or "profile" in q["sql"]]
+    kept = {game.pk: snapshots.cached(game.pk) for game in games}
+    snapshots.forget()
+    for pk, snap in kept.items():
+        assert snap is not None and snap == snapshots.load_snapshot(pk)
+    names = {s.name for snap in kept.values() for s in snap.seats}
+    assert "Ada" in names and "Easy bot 3" in names
+    assert {s.suggest for snap in kept.values() for s in snap.seats if s.user_id} == {True, False}
+
+
+def test_a_games_last_move_is_told_before_what_its_end_queued_after_the_commit(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """Every seat's last board goes first: fair play's task, the notices and the arena's
+    pairing, queued by the game's end, come after it."""
+    t = _arena()
+    for person in _people(3):
+        services.join(t.pk, person)
+    [game] = services.pair(t.pk)
+    prepare_last_move(game.pk)
+    done = []
+    monkeypatch.setattr(telling, "notify_game", lambda pk, rev, news=None: done.append("told"))
+    monkeypatch.setattr(fairplay_tasks, "_enqueue", lambda pk: done.append("fair play"))
+    monkeypatch.setattr(services, "_pair_after_end", lambda pk: done.append("pairing"))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert server_moves.play_due(game.pk, now=timezone.now()).finished
+    assert done[0] == "told" and {"fair play", "pairing"} <= set(done)
+
+
+def test_after_a_pairing_the_clocks_look_again_a_moment_later_not_at_their_next_tick():
+    """A crowd's ends pair themselves (gathered, ``services.GATHER`` after each end): the
+    clocks' looks, made at every tick of both workers while the revision moved, paired
+    them a table at a time."""
+    t = _arena()
+    for person in _people(3):
+        services.join(t.pk, person)
+    now = timezone.now()
+    assert services.pair(t.pk, now)
+    due = Tournament.objects.values_list("due_at", flat=True).get(pk=t.pk)
+    assert due == now + services.LOOK_AGAIN
+    services.tick(now)  # nothing due: not looked at
+    assert Tournament.objects.values_list("due_at", flat=True).get(pk=t.pk) == due
 
 
 def test_a_crowds_pairing_fills_the_last_table_with_bots_after_the_wait():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django_tasks import task
 
 from games.models import Game, Seat
@@ -49,8 +49,14 @@ def _finished(game_id: int, seats, outcome, now, rated: bool) -> None:
 
 
 def _waits(game_id: int) -> bool:
-    turn = WAITING_TURN.total_seconds()
-    return Game.objects.filter(pk=game_id, turn_seconds__gte=turn).exists()
+    # Written out: asked at every game's end, in its last move's transaction.
+    table, turn = (connection.ops.quote_name(n) for n in (Game._meta.db_table, "turn_seconds"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {table} WHERE id = %s AND {turn} >= %s",
+            [game_id, WAITING_TURN.total_seconds()],
+        )
+        return cursor.fetchone() is not None
 
 
 def your_turn(game_id: int) -> None:

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from games.play import telling
+from games.play.live.news import clock_news
 
 # A board sent this soon after the turn began (the next game over an open socket, a page
 # that loaded at once) leaves the clock be: the second is not worth every seat's new frame.
@@ -94,17 +95,21 @@ def board_sent(game_id: int, index: int, now: datetime | None = None) -> bool:
             " FROM first WHERE g.id = first.game_id AND g.status = %s AND g.turn_seat = %s"
             " AND g.turn_started_at < %s AND g.started_at >= %s"
             f" AND EXISTS (SELECT 1 FROM {seat} s WHERE s.game_id = g.id AND s.\"index\" = %s"
-            " AND NOT s.away AND s.bot_kind = '') RETURNING g.rev)"
-            " SELECT (SELECT rev FROM started)",
+            " AND NOT s.away AND s.bot_kind = '') RETURNING g.rev, g.seq, g.due_at, g.commitment)"
+            " SELECT rev, seq, due_at, commitment FROM started",
             [
                 now, game_id, index, now, now, Game.Status.PLAYING.value, index,
                 now - SLACK, now - grace, index,
             ],
         )  # fmt: skip
-        rev = cursor.fetchone()[0]
-    if rev is None:
+        started = cursor.fetchone()
+    if started is None:
         return False  # told before (another socket, a reconnect), or no turn to start
-    transaction.on_commit(lambda: telling.notify_game(game_id, rev), robust=True)
+    rev, seq, due_at, commitment = started
+    # With what changed (no move): each worker moves its snapshot on, not loading the game
+    # (each new game's first boards, a crowd's start and its rounds of next games).
+    news = clock_news(commitment, seq, due_at)
+    transaction.on_commit(lambda: telling.notify_game(game_id, rev, news), robust=True)
     return True
 
 

@@ -234,6 +234,11 @@ def _apply_and_log(
     payload = move.to_dict()
     now = timezone.now()
     logged = (game.pk, seq, move.seat, payload, client_move_id or None, by_server, now)
+    told: list = []  # the move's own news, made below
+    # Registered first, so that it runs first after the commit: a game's last move is told
+    # before what its end queued for after the commit (fair play's task, the notices, the
+    # arena's pairing), which held every seat's last board back by a statement or more.
+    transaction.on_commit(lambda: told and told[0](), robust=True)
     if new.outcome is None:  # the common move: its log and the summary in one statement
         # The transaction's last write: every caller returns once the move is logged.
         summary = _update_summary(game, seats, state, new, now)
@@ -252,7 +257,7 @@ def _apply_and_log(
         snapshots.remember(snap)
         telling.notify_game(snap.pk, snap.rev, move_news(snap))
 
-    transaction.on_commit(after_commit, robust=True)
+    told.append(after_commit)
     hooks.moved(game, seats, now)  # correspondence tables tell whose turn it is
     return MoveResult(game.pk, seq, payload, finished=new.outcome is not None)
 

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +27,8 @@ from games.play import ratelimit, seating
 from games.play.aborts import _end_unplayed
 from games.play.dealing import _check_free, _deal, _note_shared, _start_if_full
 from games.play.errors import NotAllowed, ServiceError
+from games.play.live import snapshots
+from games.play.live.snapshots import SeatRow
 from games.play.moves import _locked_game
 from games.play.telling import _changed, _notify_lobby_on_commit, _notify_previous_table
 from games.words.text import encodable, lazy_message
@@ -117,6 +120,7 @@ def seat_tables(
     turn_seconds: int | None = None,
     rated: bool = False,
     public: bool = True,
+    checked: bool = False,
 ) -> list[Game]:
     """Tables the server makes (a tournament's pairing), dealt at once: each table's
     ``people`` in seats 0, 1, … in order and bots of ``bot_kind`` in the rest. Public to
@@ -128,7 +132,9 @@ def seat_tables(
     Nobody is told of each game: no socket can be at a table that did not exist (the
     people learn of theirs from the page that sent them, and the lobby is told once).
     No fair-play notice is needed: a rated pairing never seats together accounts that
-    share an address or a device (its veto asks the same hook)."""
+    share an address or a device (its veto asks the same hook). ``checked``: the caller
+    has found its people free (``seating.playing``) under their locks in this
+    transaction."""
     if any(not 1 <= len(people) <= 3 for people in tables) or bot_kind not in bots.LEVELS:
         raise ServiceError(_("A table seats one to three people and bots of a level."))
     if not tables:
@@ -136,7 +142,8 @@ def seat_tables(
     now = timezone.now()
     seconds = turn_seconds or settings.TONGITS_TURN_SECONDS
     with transaction.atomic():
-        _check_free([p.pk for people in tables for p in people])  # the caller holds the locks
+        if not checked:
+            _check_free([p.pk for people in tables for p in people])  # the caller holds the locks
         games, seats = [], []
         for people in tables:
             seed = secrets.randbits(128)
@@ -160,8 +167,32 @@ def seat_tables(
         for game in games:
             log.info("Game %s dealt; dealer seat %s; commitment %s.", game.pk, game.dealer,
                      game.commitment)  # fmt: skip
+        _remember_dealt(tables, games, seats)
         _notify_lobby_on_commit()
     return games
+
+
+def _remember_dealt(tables: list[list[AbstractBaseUser]], games: list[Game], seats) -> None:
+    """After the commit, and before the people are told of their games (the caller's
+    notices are queued after this): this process keeps each game's snapshot as dealt,
+    from the rows in hand, so its sockets of the new games send their first boards with
+    no load (four queries a game, and the deal replayed, in each worker before). The
+    people's names and settings come in one query for all; each seat's game says by
+    then whether it is an arena's (the caller links it as it counts the game)."""
+    prefetch_related_objects([p for people in tables for p in people], "profile")
+
+    def remember() -> None:
+        by_game: dict[int, list[SeatRow]] = {game.pk: [] for game in games}
+        held = {game.pk: game for game in games}
+        for seat in seats:
+            seat.game = held[seat.game_id]  # (its id set after the games' insert: not read)
+            by_game[seat.game_id].append(SeatRow.of(seat))
+        for game in games:
+            made = snapshots.dealt(game, sorted(by_game[game.pk], key=lambda s: s.index))
+            snapshots.remember_position((game.pk, game.commitment), made.position)
+            snapshots.remember(made)
+
+    transaction.on_commit(remember, robust=True)
 
 
 def _lock_user(user: AbstractBaseUser) -> None:

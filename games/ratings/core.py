@@ -46,6 +46,7 @@ from openskill.models import PlackettLuce
 from accounts.models import Profile
 from games.models import CORRESPONDENCE_SECONDS as CORRESPONDENCE_FROM
 from games.models import Game, Seat, is_correspondence
+from games.ratings import live_rows
 from games.ratings.models import CATEGORIES, CORRESPONDENCE, LIVE, Rating, RatingChange
 
 MODEL = PlackettLuce()
@@ -75,6 +76,7 @@ class Skill:
 
 
 NEW = Skill(MODEL.mu, MODEL.sigma, 0)
+_NEW_ROW = (NEW.mu, NEW.sigma)  # a new player's row's (mu, sigma), as ``_new_row`` makes it
 
 
 def category_of(turn_seconds: int | None) -> str:
@@ -205,25 +207,26 @@ def rate_finished(
     if not rated:
         return False
     category = category_of(turn_seconds)
-    keys = seat_keys(seats, _guest_ids(s.user_id for s in seats if s.user_id))
+    # Written out (live_rows): the ORM's statements, compiled at every game's end, were
+    # most of the rating's time.
+    keys = seat_keys(seats, live_rows.guests(s.user_id for s in seats if s.user_id))
     if not _counts(keys):
         return False
     # No savepoint: an error here fails the caller's whole transaction anyway.
     with transaction.atomic(savepoint=False):
-        if RatingChange.objects.filter(game_id=game_id).exists():
+        if live_rows.rated_already(game_id):
             return False
-        rows = _locked_rows({k for k in keys if k is not None}, category)
-        priors = {k: Skill(r.mu, r.sigma, r.games) for k, r in rows.items()}
+        # Made if new, then locked, in one order (as ``_locked_rows``).
+        rows = live_rows.locked_rows({k for k in keys if k is not None}, category, _NEW_ROW)
+        priors = {k: Skill(mu, sigma, games) for k, (_pk, mu, sigma, games) in rows.items()}
         new = rate(priors, keys, winner, chips)
-        for key, skill in new.items():
-            row = rows[key]
-            row.mu, row.sigma, row.games = skill.mu, skill.sigma, skill.games
-        Rating.objects.bulk_update([rows[k] for k in new], ["mu", "sigma", "games"])
-        RatingChange.objects.bulk_create(
-            _change(game_id, s, rows[keys[s]], priors[keys[s]], new[keys[s]], at)
+        changes = [
+            (s, rows[keys[s]][0], (priors[keys[s]].mu, priors[keys[s]].sigma),
+             (new[keys[s]].mu, new[keys[s]].sigma, new[keys[s]].games))
             for s in range(3)
             if keys[s] is not None
-        )
+        ]  # fmt: skip
+        live_rows.save(game_id, at, changes)
     return True
 
 

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.dispatch import Signal
 from django.utils import timezone
@@ -177,6 +177,23 @@ def challenges_for(user_id: int) -> QuerySet[Challenge]:
         .select_related("from_user__profile")
         .order_by("-created_at")
     )
+
+
+def any_challenge_pending(user_id: int) -> bool:
+    """Whether any challenge to ``user_id`` still waits for an answer, fresh or not, from
+    anyone: one written-out statement, asked of every seat at every game's end (a crowd's
+    round of ends built a thousand ORM queries in seconds), where almost none has one;
+    ``challenges_for`` says which count."""
+    table, to, status = (
+        connection.ops.quote_name(name)
+        for name in (Challenge._meta.db_table, "to_user_id", "status")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {table} WHERE {to} = %s AND {status} = %s LIMIT 1",
+            [user_id, Challenge.Status.PENDING.value],
+        )
+        return cursor.fetchone() is not None
 
 
 def challenges_sent(user_id: int) -> QuerySet[Challenge]:

@@ -330,7 +330,10 @@ class GameConsumer(GuardedSocket, SessionBoundSockets, AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     def render_news(self, go: int | None, challenges_only: bool) -> str:
-        if challenges_only and not social.challenges_for(self.user.pk).exists():
+        if challenges_only and not (
+            social.any_challenge_pending(self.user.pk)  # (no query built: almost always no)
+            and social.challenges_for(self.user.pk).exists()
+        ):
             return ""
         with translation.override(self.language):  # on a database thread: set it there
             return lobby.news_html(self.user.pk, lobby.csrf_token(self.scope), go)

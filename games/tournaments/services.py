@@ -38,7 +38,7 @@ from games.play import tables as play_tables
 from games.play.errors import NotAllowed, ServiceError
 from games.play.live.db import afterwards
 from games.ratings import core as ratings
-from games.tournaments import join_rows, pairing, standings
+from games.tournaments import end_rows, join_rows, pairing, standings
 from games.tournaments.models import Entry, Tournament, TournamentGame
 from games.words.text import encodable, lazy_message
 
@@ -60,6 +60,9 @@ RECHECK = timedelta(seconds=2)
 # While people play, a look is owed at least this often: their game's end pairs them, and
 # this heals an end whose pairing was lost (a worker that died in between).
 HEAL = timedelta(seconds=30)
+# A game's end pairs its people this long after it, with whoever ended meanwhile (a few
+# tables a run in a crowd's round of ends); the clocks look again LOOK_AGAIN after one.
+GATHER, LOOK_AGAIN = timedelta(seconds=0.25), timedelta(seconds=1)
 
 
 # --- Making one ---------------------------------------------------------------------------
@@ -172,13 +175,15 @@ def _locked(tournament_id: int) -> Tournament:
         raise NotAllowed(NO_SUCH_TOURNAMENT) from None
 
 
-def _changed(tournament_id: int, locked: Tournament | None = None) -> None:
+def _changed(
+    tournament_id: int, locked: Tournament | None = None, look_in: timedelta = timedelta()
+) -> None:
     """What its page shows has changed: a new revision (the standings are computed again
     once per revision, ``standings.board``); and its pool may have: the server clock looks
-    at it now (at its start, before it). ``locked``: its row, read under its lock in this
-    transaction, from which the new values are worked out here (an update with the
-    database's expressions cost a crowd's Join a fifth of its CPU)."""
-    now = timezone.now()
+    at it now (at its start, before it; ``look_in``: that long from now). ``locked``: its
+    row, read under its lock in this transaction (an update with the database's
+    expressions cost a crowd's Join a fifth of its CPU)."""
+    now = timezone.now() + look_in
     if locked is not None:
         _next_rev(locked, now)
         locked.save(update_fields=["rev", "due_at"])
@@ -263,12 +268,12 @@ def withdraw(tournament_id: int, user: AbstractBaseUser) -> Entry:
 
 def pool(t: Tournament) -> list[Entry]:
     """The entries waiting to be paired: in the pool, and not at a game of it (a closed
-    account's entry stays, with its points, and is never paired again). Asked of
-    the database, not sifted here: every game's end pairs, and in a crowd's arena most of
-    the pool is at a game (999 rows read at each end, when three are wanted)."""
+    account's entry stays, with its points, and is never paired again). Asked of the
+    database (most of a crowd's pool is at a game), with their last games but their deals."""
     entries = t.entries.filter(state=Entry.State.ACTIVE, user__is_active=True)
     waiting = entries.filter(Q(game__isnull=True) | ~Q(game__status__in=UNFINISHED))
-    return list(waiting.select_related("game"))
+    heavy = (f"game__{f}" for f in standings.NOT_ON_THE_BOARD)  # the deal above all
+    return list(waiting.select_related("game").defer(*heavy))
 
 
 def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
@@ -295,7 +300,10 @@ def pair(tournament_id: int, now: datetime | None = None) -> list[Game]:
         tables = pairing.pair(_waiting(waiting, now, skills), now, veto=veto)
         made = _seat(t, [[users[u] for u in table.people] for table in tables], skills)
         if made:
-            _changed(t.pk)
+            # Its row as read under its lock, moved on; the clocks look in a moment.
+            t.rev += 1
+            t.due_at = t.due_at and max(now + LOOK_AGAIN, t.starts_at)
+            t.save(update_fields=["rev", "due_at"])
             _send_on(t.pk, waiting, tables, made)
         cpu = time.thread_time() - cpu
     if made:
@@ -348,9 +356,10 @@ def next_games(at: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
 
 def _lock_people(user_ids: list[int]) -> dict[int, AbstractBaseUser]:
     # One statement, in the order of their ids: two pairers never wait on each other in a
-    # circle.
-    rows = get_user_model().objects.select_for_update().filter(pk__in=user_ids).order_by("pk")
-    return {u.pk: u for u in rows}
+    # circle. Their profiles come with them (their names and settings, for the games'
+    # snapshots: ``play.seat_tables``), not locked.
+    rows = get_user_model().objects.select_related("profile").select_for_update(of=("self",))
+    return {u.pk: u for u in rows.filter(pk__in=user_ids).order_by("pk")}
 
 
 def series_held(user_ids: list[int]) -> dict[int, int]:
@@ -384,9 +393,11 @@ def _seat(t: Tournament, tables: list[list[AbstractBaseUser]], skills) -> list[G
     for people in tables:
         random.shuffle(people)  # who sits where is no one's advantage; the seed draws the dealer
     # A private tournament's games are private: watched by whoever may see it (``watching``).
+    # Its people were found free (``seating.playing``) under their locks, in this
+    # transaction: not asked again.
     games = play_tables.seat_tables(
         tables, t.bot_kind, variants=t.variants, turn_seconds=t.turn_seconds, rated=t.rated,
-        public=t.public,
+        public=t.public, checked=True,
     )  # fmt: skip
     bot = skills[("bot", t.bot_kind)].value
     TournamentGame.objects.bulk_create(
@@ -542,14 +553,13 @@ def game_finished(game_id: int, seats, outcome, now: datetime, rated: bool) -> N
     """A game ended (in its last move's transaction): if it is a tournament's, keep which
     seats score as away (``standings.away_seats``), start its people's wait, and pair them
     after the commit."""
-    tg = TournamentGame.objects.filter(game_id=game_id).values_list("pk", "tournament_id")
-    found = tg.first()
+    found = end_rows.tournament_game(game_id)  # (written out: end_rows)
     if found is None:
         return
     pk, tournament_id = found
-    away = standings.away_seats(game_id, seats)
-    TournamentGame.objects.filter(pk=pk).update(away=away)
-    Entry.objects.filter(game_id=game_id).update(waiting_since=now)
+    end_rows.ended(
+        pk, game_id, standings.away_seats(game_id, seats, end_rows.move_log(game_id)), now
+    )
     transaction.on_commit(lambda: _pair_after_end(tournament_id), robust=True)
 
 
@@ -579,11 +589,11 @@ def _pair_after_end(tournament_id: int) -> None:
         # The game's result changes the standings: a pairing that seats anyone moves the
         # revision on with its own.
         if not pair(tournament_id):
-            _changed(tournament_id)
+            _changed(tournament_id, look_in=LOOK_AGAIN)
             end_if_over(tournament_id)
 
     try:
-        afterwards(after)
+        afterwards(after, GATHER.total_seconds())
     except BaseException:
         with _queued_lock:
             _queued.discard(tournament_id)

@@ -59,12 +59,15 @@ def ratings_at_deal(tgs: list[TournamentGame]) -> dict[int, list[float]]:
     return out
 
 
-def away_seats(game_id: int, seats) -> list[int]:
+def away_seats(game_id: int, seats, log=None) -> list[int]:
     """The people's seats of a game that has just ended that score as away (``scoring``):
     the server was playing for them at its last move, or it played more than half of
-    their turns, as the move log says (it marks each move the server made). Read once,
-    at the end, and kept in ``TournamentGame.away``."""
-    log = Move.objects.filter(game_id=game_id).order_by("seq").values_list("seat", "by_server")
+    their turns, as the move log says (it marks each move the server made; ``log``: each
+    move's (seat, by_server), if read already). Read once, at the end, and kept in
+    ``TournamentGame.away``."""
+    if log is None:
+        moves = Move.objects.filter(game_id=game_id).order_by("seq")
+        log = moves.values_list("seat", "by_server")
     served = scoring.served_most(log)
     return [s.index for s in seats if not s.bot_kind and (s.away or s.index in served)]
 

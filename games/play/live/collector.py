@@ -9,8 +9,8 @@ nice value on two busy cores: a young generation's collection of some 5 ms of CP
 gave the collecting thread's core to other processes and the loop waited for the
 interpreter (docs/scaling.md, Lab notes of 7 December 2026, night). Here the automatic
 collections are off, and a task of the loop makes the same ones, by the same thresholds
-(``gc.get_threshold``), checked every ``CHECK_SECONDS``: a collection then runs on the
-favoured thread and takes about its CPU time. A full collection waits, as Python's, until
+(``gc.get_threshold``), checked every ``CHECK_SECONDS`` (10 ms): a collection then runs
+on the favoured thread and takes about its CPU time. A full collection waits, as Python's, until
 the oldest generation has grown by a quarter since the last one; Python counts every
 object moved into it since, dead or not, and this its net growth, so full collections
 come somewhat less often (none in the benchmark's 3 minutes, one a worker before; they
@@ -28,7 +28,11 @@ import logging
 
 log = logging.getLogger(__name__)
 
-CHECK_SECONDS = 0.05  # between two looks at the collector's counts
+# Between two looks at the collector's counts. A young collection takes every new object
+# since the last look, and a middle one the survivors of ten looks: at 50 ms these were
+# 10-13 ms and 50-70 ms of CPU on the loop in a crowd's rounds of ends (its boards waited
+# as long, a middle one every half second or so); at 10 ms each covers a fifth as many.
+CHECK_SECONDS = 0.01
 _wanted = False
 _task: asyncio.Task | None = None
 

@@ -87,10 +87,12 @@ def on_arrival(func: Callable[..., Any]) -> Callable[..., Any]:
     return in_db_thread(func, pool="arrivals")
 
 
-def afterwards(func: Callable[[], Any]) -> None:
+def afterwards(func: Callable[[], Any], delay: float = 0.0) -> None:
     """``func()`` after the work at hand, on this process's one thread for what follows a
     move, when called on one of a running server's database threads (the sockets', the
     clock's); at once anywhere else (a page, a command, a test without a server).
+    ``delay``: seconds to wait first, on a server (the event loop times it, no thread
+    waits).
 
     A game's end pairs the arena's people again (games/tournaments/services.py) under the
     tournament's lock. Run on the move's own thread it held the move's answer until the
@@ -102,12 +104,16 @@ def afterwards(func: Callable[[], Any]) -> None:
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     name = threading.current_thread().name
     elsewhere = loop is None or not loop.is_running() or not name.startswith("tongits-")
-    if elsewhere or name.startswith("tongits-afterwards"):  # (or already there: in turn)
+    if elsewhere or (name.startswith("tongits-afterwards") and not delay):  # (there: in turn)
         func()
         return
     if lag.ON:
-        func = functools.partial(_timed, "afterwards", time.perf_counter(), func)
-    thread_pool("afterwards", 1).submit(_run_logged, loop, func)
+        func = functools.partial(_timed, "afterwards", time.perf_counter() + delay, func)
+    submit = functools.partial(thread_pool("afterwards", 1).submit, _run_logged, loop, func)
+    if delay:
+        loop.call_soon_threadsafe(loop.call_later, delay, submit)
+    else:
+        submit()
 
 
 def _timed(pool: str, since: float, call: Callable[[], Any]) -> Any:

@@ -49,6 +49,12 @@ def move_news(snap: Snapshot) -> dict[str, Any]:
     }
 
 
+def clock_news(commitment: str, seq: int, due_at: datetime) -> dict[str, Any]:
+    """A turn's clock started again at the same move (a person's first board came after
+    their turn began: games/play/first_board.py): the row's new due time, no move."""
+    return {"deal": commitment[:DEAL_CHARS], "seq": seq, "due_at": due_at.isoformat()}
+
+
 def apply_news(game_id: int, rev: int, news: Any) -> Snapshot | None:
     """This process's snapshot of the game moved on by one move's news, if it held the
     one just before and the news fits it (else None: the socket loads the game).
@@ -81,6 +87,10 @@ def _moved_on(before: Snapshot, rev: int, news: dict[str, Any]) -> Snapshot | No
     if news["deal"] != before.commitment[:DEAL_CHARS] or type(seq) is not int:
         _unfit(before.pk, "another deal")
         return None
+    if "move" not in news:  # a turn's clock started again (``clock_news``)
+        if before.rev != rev - 1 or before.seq != seq:
+            return None
+        return dataclasses.replace(before, rev=rev, due_at=datetime.fromisoformat(news["due_at"]))
     if before.rev != rev - 1 or before.seq != seq - 1:
         return None  # a move this process has not seen the one before of: it loads
     seat, payload = news["move"]

@@ -61,9 +61,11 @@ class Position:
 _positions: OrderedDict[tuple[int, str], Position] = OrderedDict()
 
 
-def position(game_id: int, commitment: str, seq: int, variants: list[str]) -> Position:
+def position(
+    game_id: int, commitment: str, seq: int, variants: list[str], deal: dict | None = None
+) -> Position:
     """The game's position after ``seq`` moves: cached, caught up from a cached earlier
-    one by the moves since, or replayed from the deal."""
+    one by the moves since, or replayed from the deal (``deal``: read already)."""
     key = (game_id, commitment)
     with _lock:
         hit = _positions.get(key)
@@ -73,7 +75,7 @@ def position(game_id: int, commitment: str, seq: int, variants: list[str]) -> Po
     if hit is not None and hit.seq < seq:
         found = _catch_up(game_id, hit, seq)
     else:
-        found = _replay(game_id, seq, variants)
+        found = _replay(game_id, seq, variants, deal)
     remember_position(key, found)
     return found
 
@@ -91,13 +93,13 @@ def _catch_up(game_id: int, hit: Position, seq: int) -> Position:
     return found
 
 
-def _replay(game_id: int, seq: int, variants: list[str]) -> Position:
-    deal = Game.objects.values_list("deal", flat=True).get(pk=game_id)
-    rows = list(
-        MoveRow.objects.filter(game_id=game_id, seq__lte=seq)
-        .order_by("seq")
-        .values_list("seat", "payload")
-    )
+def _replay(game_id: int, seq: int, variants: list[str], deal: dict | None) -> Position:
+    if deal is None:
+        deal = Game.objects.values_list("deal", flat=True).get(pk=game_id)
+    rows = []  # a game not yet moved (a new game's first boards): no query for its moves
+    if seq:
+        moves = MoveRow.objects.filter(game_id=game_id, seq__lte=seq).order_by("seq")
+        rows = list(moves.values_list("seat", "payload"))
     record = load_record({"format": FORMAT, "variants": variants, **deal, "moves": []})
     record.moves = [payload for _, payload in rows]
     try:
@@ -209,9 +211,10 @@ FIELDS = (
 
 
 def load_snapshot(game_id: int) -> Snapshot | None:
-    """The game as it is in the database now (None: no such game). Three small queries,
-    and the moves since the cached position."""
-    row = Game.objects.filter(pk=game_id).values(*FIELDS).first()
+    """The game as it is in the database now (None: no such game). Two small queries
+    (its row with its deal, its seats), and the moves since the cached position (none for
+    a game not yet moved: a new game's first boards)."""
+    row = Game.objects.filter(pk=game_id).values(*FIELDS, "deal").first()
     if row is None:
         return None
     return build_snapshot(game_id, row, [SeatRow.of(s) for s in seats_with_names(game_id)])
@@ -239,7 +242,7 @@ def build_snapshot(
     over = row["status"] in (Game.Status.FINISHED, Game.Status.ABORTED)
     dealt = row["dealer"] is not None
     if dealt and found is None:
-        found = position(game_id, row["commitment"], row["seq"], row["variants"])
+        found = position(game_id, row["commitment"], row["seq"], row["variants"], row.get("deal"))
     return Snapshot(
         pk=game_id, rev=row["rev"], seq=row["seq"], status=row["status"], public=row["public"],
         commitment=row["commitment"], seed=row["seed"] if over else "",
@@ -261,6 +264,14 @@ def _next_game(pk: int | None) -> NextGame | None:
     rematch = row["status"] == Game.Status.WAITING and row["due_at"] is not None
     due = row["due_at"] if rematch else None
     return NextGame(pk, row["status"], row["public"], frozenset(users), rematch, due)
+
+
+def dealt(game: Game, seats: list[SeatRow]) -> Snapshot:
+    """A game just dealt, from what its dealer holds (the row as saved, the deal, its
+    seats): its snapshot before any move, the same as a load would give, with no query."""
+    record = load_record({"format": FORMAT, "variants": game.variants, **game.deal, "moves": []})
+    found = Position(0, record.initial_state(), None)
+    return build_snapshot(game.pk, snapshot_row(game), seats, found)
 
 
 def snapshot_row(game: Game) -> dict[str, Any]:
